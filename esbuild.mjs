@@ -40,9 +40,20 @@ const builds = [
   },
 ];
 
+if (!watch) {
+  // A production build must not ship a development build's leftovers (source maps).
+  const { rmSync } = await import('node:fs');
+  for (const dir of ['dist', 'media/dist']) rmSync(dir, { recursive: true, force: true });
+}
+
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+}
+
+if (!watch) {
+  const { chmodSync } = await import('node:fs');
+  chmodSync('dist/cli.js', 0o755);
 }

@@ -105,7 +105,7 @@ export class LocalInnodbServer implements Stoppable {
       execFileSync(cmd, full, { stdio: 'pipe', cwd: this.dir });
     } catch (err) {
       const e = err as { stderr?: Buffer; stdout?: Buffer; message: string };
-      throw new Error(`initialising ${b.product} failed: ${(e.stderr?.toString() || e.stdout?.toString() || e.message).trim()}`);
+      throw new Error(`initialising ${b.product} failed: ${(e.stderr?.toString() || e.stdout?.toString() || e.message).trim()}`, { cause: err });
     }
   }
 

@@ -113,7 +113,7 @@ export class LocalPostgres implements Stoppable {
       execFileSync(cmd, args, { stdio: 'pipe', cwd: this.dir });
     } catch (err) {
       const e = err as { stderr?: Buffer; message: string };
-      throw new Error(`initdb failed: ${e.stderr?.toString().trim() || e.message}`);
+      throw new Error(`initdb failed: ${e.stderr?.toString().trim() || e.message}`, { cause: err });
     }
   }
 

@@ -53,7 +53,7 @@ export class ServerProcess {
       });
     });
     const deadline = Date.now() + (this.spec.startTimeoutMs ?? 60_000);
-    let lastError = '';
+    let lastError: string;
     for (;;) {
       if (exitInfo) {
         this.child = undefined;

@@ -1,0 +1,158 @@
+// The CLI's command table. Forms and flags follow shared/contracts/cli.md; they are a public contract.
+import { readFileSync } from 'node:fs';
+import { intOption, parse, UsageError } from './args';
+import { BadUrlError, parseConnectionUrl, type ConnectionTarget } from '../db/connection-url';
+
+export interface CliCommand {
+  name: string;
+  summary: string;
+  usage: string;
+  details: string[];
+  run(argv: string[]): Promise<number>;
+}
+
+export class NotYetAvailableError extends Error {}
+
+function urlOption(value: string | boolean | undefined): ConnectionTarget {
+  if (typeof value !== 'string') throw new UsageError('missing --url');
+  try {
+    return parseConnectionUrl(value);
+  } catch (err) {
+    if (err instanceof BadUrlError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+function readInput(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+export interface MeasureRequest {
+  target: ConnectionTarget;
+  sql: string;
+  runs: number;
+  cold: 'no' | 'yes' | 'try';
+  json: boolean;
+  commit: boolean;
+  timing: boolean;
+  timeoutMs: number;
+}
+
+export function parseMeasureArgs(argv: string[]): MeasureRequest {
+  const { values, positionals } = parse(
+    argv,
+    {
+      url: { type: 'string' },
+      runs: { type: 'string' },
+      cold: { type: 'boolean' },
+      'cold-try': { type: 'boolean' },
+      json: { type: 'boolean' },
+      commit: { type: 'boolean' },
+      sql: { type: 'string' },
+      'no-timing': { type: 'boolean' },
+      timeout: { type: 'string' },
+    },
+    { min: 0, max: 1, what: 'FILE' },
+  );
+  const target = urlOption(values.url);
+  if (values.sql !== undefined && positionals.length) throw new UsageError('give either --sql TEXT or FILE, not both');
+  if (values.sql === undefined && !positionals.length) throw new UsageError('missing the statement: --sql TEXT or FILE');
+  const sql = typeof values.sql === 'string' ? values.sql : readInput(positionals[0]);
+  return {
+    target,
+    sql,
+    runs: intOption(values.runs, 'runs', 1, 100) ?? 3,
+    cold: values['cold-try'] ? 'try' : values.cold ? 'yes' : 'no',
+    json: values.json === true,
+    commit: values.commit === true,
+    timing: values['no-timing'] !== true,
+    timeoutMs: (intOption(values.timeout, 'timeout', 1, 86_400) ?? 60) * 1000,
+  };
+}
+
+export const COMMANDS: CliCommand[] = [
+  {
+    name: 'measure',
+    summary: 'measure the buffer-pool I/O of one statement, run N times',
+    usage: 'bufferlens measure --url URL [--runs N] [--cold | --cold=try] [--json] [--commit] [--no-timing] [--timeout SECONDS] (--sql TEXT | FILE)',
+    details: [
+      'URL: postgres://user[:password]@host[:port]/db, postgresql://…, mysql://user[:password]@host[:port]/db',
+      '     a Unix socket as ?host=/dir (PostgreSQL) or ?socket=/path (MySQL/MariaDB);',
+      '     the password may come from PGPASSWORD / MYSQL_PWD instead.',
+      '--runs N        runs of the statement (default 3); run 1 is cold or as found, the rest warm',
+      '--cold          evict the statement\'s relations before run 1; fails where the server cannot',
+      '--cold=try      the same, but measure anyway (and say so) where eviction is impossible',
+      '--commit        keep the changes of a data-changing statement (default: every run is rolled back)',
+      '--no-timing     EXPLAIN ANALYZE without per-node timing, to cut its overhead',
+      '--timeout S     per-run statement timeout in seconds (default 60)',
+      '--json          print one JSON document (schema: bufferlens-report-v1)',
+    ],
+    async run(argv) {
+      parseMeasureArgs(argv);
+      throw new NotYetAvailableError('measuring lands with the PostgreSQL and MySQL measurement work');
+    },
+  },
+  {
+    name: 'split',
+    summary: 'split a SQL file into statements, as the editor\'s CodeLens does',
+    usage: 'bufferlens split --dialect postgresql|mysql [--json] FILE',
+    details: ['--json   print [{"sql", "start": {"line", "character"}, "end": {…}}] with 0-based positions'],
+    async run(argv) {
+      const { values } = parse(argv, { dialect: { type: 'string' }, json: { type: 'boolean' } }, { min: 1, max: 1, what: 'FILE' });
+      if (values.dialect !== 'postgresql' && values.dialect !== 'mysql') throw new UsageError('--dialect must be postgresql or mysql');
+      throw new NotYetAvailableError('the statement splitter lands with the language server');
+    },
+  },
+  {
+    name: 'report',
+    summary: 'render a saved JSON report as one self-contained HTML page',
+    usage: 'bufferlens report --html OUT.html REPORT.json',
+    details: [],
+    async run(argv) {
+      const { values } = parse(argv, { html: { type: 'string' } }, { min: 1, max: 1, what: 'REPORT.json' });
+      if (typeof values.html !== 'string') throw new UsageError('missing --html OUT.html');
+      throw new NotYetAvailableError('HTML reports land with the report panel');
+    },
+  },
+  {
+    name: 'simulate',
+    summary: 'replay a page-access trace through a buffer-pool model',
+    usage: 'bufferlens simulate --model lru|clock|postgresql|innodb --pool PAGES --trace FILE [--format u32|oracleGeneral] [--json]',
+    details: [],
+    async run(argv) {
+      const { values } = parse(
+        argv,
+        { model: { type: 'string' }, pool: { type: 'string' }, trace: { type: 'string' }, format: { type: 'string' }, json: { type: 'boolean' } },
+        { min: 0, max: 0, what: '' },
+      );
+      if (!['lru', 'clock', 'postgresql', 'innodb'].includes(String(values.model))) throw new UsageError('--model must be lru, clock, postgresql or innodb');
+      if (intOption(values.pool, 'pool', 1, 1 << 30) === undefined) throw new UsageError('missing --pool PAGES');
+      if (typeof values.trace !== 'string') throw new UsageError('missing --trace FILE');
+      throw new NotYetAvailableError('trace replay lands with the simulator');
+    },
+  },
+  {
+    name: 'bench',
+    summary: 'benchmark the buffer-pool simulator against a plain LRU baseline',
+    usage: 'bufferlens bench [--json]',
+    details: [],
+    async run(argv) {
+      parse(argv, { json: { type: 'boolean' } }, { min: 0, max: 0, what: '' });
+      throw new NotYetAvailableError('the benchmark lands with the simulator');
+    },
+  },
+  {
+    name: 'demo',
+    summary: 'start an embedded PostgreSQL, load sample data and measure sample statements',
+    usage: 'bufferlens demo',
+    details: [],
+    async run(argv) {
+      parse(argv, {}, { min: 0, max: 0, what: '' });
+      throw new NotYetAvailableError('the demo lands with PostgreSQL measurement');
+    },
+  },
+];

@@ -1,0 +1,67 @@
+// `bufferlens`: the command line over the same core the editor uses.
+import { COMMANDS, type CliCommand } from './commands';
+import { UsageError } from './args';
+import { version } from '../../package.json';
+
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'bufferlens — how many buffer-pool pages does this SQL really touch, and why?',
+    '',
+    'Usage: bufferlens <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run "bufferlens <command> --help" for the options of one command.',
+  ].join('\n');
+}
+
+function commandHelp(c: CliCommand): string {
+  return [`Usage: ${c.usage}`, '', c.summary, '', ...c.details].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(help() + '\n');
+    return name ? 0 : 2;
+  }
+  if (name === '--version') {
+    process.stdout.write(`${version}\n`);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`bufferlens: unknown command "${name}" (see bufferlens --help)\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(commandHelp(command) + '\n');
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`bufferlens ${name}: ${err.message}\n`);
+      return 2;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`bufferlens ${name}: ${message.split('\n')[0]}\n`);
+    if (process.env.BUFFERLENS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`bufferlens: ${String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,22 @@
+// Messages between the extension host and the report webview. Both sides switch on `type` and end in
+// assertNever; the host validates every message from the webview with isReportToHost (webview input is untrusted).
+import type { Report } from './report';
+
+/** Host → webview. */
+export type HostToReport = { type: 'showReport'; report: Report } | { type: 'error'; message: string };
+
+/** Webview → host. */
+export type ReportToHost = { type: 'ready' } | { type: 'exportReport'; format: 'json' | 'markdown' | 'html' };
+
+export function isReportToHost(value: unknown): value is ReportToHost {
+  if (typeof value !== 'object' || value === null) return false;
+  const msg = value as Record<string, unknown>;
+  switch (msg.type) {
+    case 'ready':
+      return Object.keys(msg).length === 1;
+    case 'exportReport':
+      return msg.format === 'json' || msg.format === 'markdown' || msg.format === 'html';
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,93 @@
+// The measurement report: what `bufferlens measure --json` prints, what the editor stores and the
+// webview renders. Version 1 is the public contract in shared/contracts/report.schema.json; fields
+// beyond the contract's minimum are additions, never changes of meaning.
+
+export type Product = 'postgresql' | 'mysql' | 'mariadb';
+
+/** The three normalised numbers. null means "the engine cannot tell" — never a made-up 0. */
+export interface Reads {
+  logicalReads: number | null;
+  physicalReads: number | null;
+  readAhead: number | null;
+}
+
+/** Why a number in Reads is null, or what it includes, keyed by field. */
+export type ReadsNotes = Partial<Record<keyof Reads, string>>;
+
+export interface RelationResidency {
+  relation: string;
+  kind: 'table' | 'index' | 'other';
+  /** Size of the relation in pages at measurement time. */
+  pages: number;
+  cachedBefore: number | null;
+  cachedAfter: number | null;
+  predictedAfter: number | null;
+  /** Block numbers cached after the run, as [start, endInclusive] ranges, for a block map. */
+  blocksAfter?: Array<[number, number]>;
+}
+
+/** One plan node with its buffer counters; `self` excludes the node's children. */
+export interface PlanNode {
+  nodeType: string;
+  relation?: string;
+  index?: string;
+  workersPlanned?: number;
+  workersLaunched?: number;
+  actualRows?: number;
+  actualLoops?: number;
+  totalTimeMs?: number;
+  total: BufferCounters;
+  self: BufferCounters;
+  children: PlanNode[];
+}
+
+export interface BufferCounters {
+  sharedHit: number;
+  sharedRead: number;
+  sharedDirtied: number;
+  sharedWritten: number;
+  localHit: number;
+  localRead: number;
+  localDirtied: number;
+  localWritten: number;
+  tempRead: number;
+  tempWritten: number;
+  /** null when track_io_timing is off. */
+  readTimeMs: number | null;
+  writeTimeMs: number | null;
+}
+
+export interface RunReport {
+  run: number;
+  cold: boolean;
+  elapsedMs: number;
+  measured: Reads;
+  predicted: Reads;
+  /** What each measured number means on this engine/version, and why a null is null. */
+  notes?: ReadsNotes;
+  residency: RelationResidency[];
+  /** The engine's own counter deltas for this run, by their engine names. */
+  raw: Record<string, number | string | null>;
+  plan?: PlanNode;
+  planning?: BufferCounters;
+}
+
+export interface Report {
+  schemaVersion: 1;
+  engine: {
+    product: Product;
+    version: string;
+    pageSize: number;
+    /** The settings that explain the numbers, by their engine names. */
+    settings: Record<string, string | number | null>;
+  };
+  statement: string;
+  createdAt: string;
+  /** Where it was measured, without any password. */
+  target: string;
+  rolledBack: boolean;
+  runs: RunReport[];
+  warnings: string[];
+}
+
+export const EMPTY_READS: Reads = { logicalReads: null, physicalReads: null, readAhead: null };

@@ -1,0 +1,28 @@
+// `npm run package` must give a .vsix that holds the runtime and nothing else.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+test('the .vsix holds dist/, media/, package.json, README and LICENSE only', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bufferlens-vsix-'));
+  try {
+    const vsix = join(dir, 'bufferlens.vsix');
+    execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--out', vsix], { stdio: 'pipe' });
+    const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).trim().split('\n');
+    const files = listing.filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
+    for (const required of ['package.json', 'readme.md', 'LICENSE.txt', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'media/dist/report.js']) {
+      assert.ok(files.includes(required), `${required} missing from ${files.join(', ')}`);
+    }
+    const stray = files.filter((f) => !/^(dist\/|media\/|package\.json$|readme\.md$|LICENSE\.txt$|changelog\.md$)/i.test(f));
+    assert.deepEqual(stray, []);
+    assert.ok(!files.some((f) => f.endsWith('.map')), 'a production package carries no source maps');
+    assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('node_modules/')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    // vsce ran the production build: restore the development build the other tests expect.
+    execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'pipe' });
+  }
+});
