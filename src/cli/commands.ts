@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { intOption, parse, UsageError } from './args';
 import { BadUrlError, parseConnectionUrl, type ConnectionTarget } from '../db/connection-url';
+import { measure } from '../measure/measure';
+import { formatReport } from './format-report';
 
 export interface CliCommand {
   name: string;
@@ -40,6 +42,7 @@ export interface MeasureRequest {
   commit: boolean;
   timing: boolean;
   timeoutMs: number;
+  createExtension: boolean;
 }
 
 export function parseMeasureArgs(argv: string[]): MeasureRequest {
@@ -55,6 +58,7 @@ export function parseMeasureArgs(argv: string[]): MeasureRequest {
       sql: { type: 'string' },
       'no-timing': { type: 'boolean' },
       timeout: { type: 'string' },
+      'create-extension': { type: 'boolean' },
     },
     { min: 0, max: 1, what: 'FILE' },
   );
@@ -71,6 +75,7 @@ export function parseMeasureArgs(argv: string[]): MeasureRequest {
     commit: values.commit === true,
     timing: values['no-timing'] !== true,
     timeoutMs: (intOption(values.timeout, 'timeout', 1, 86_400) ?? 60) * 1000,
+    createExtension: values['create-extension'] === true,
   };
 }
 
@@ -90,10 +95,22 @@ export const COMMANDS: CliCommand[] = [
       '--no-timing     EXPLAIN ANALYZE without per-node timing, to cut its overhead',
       '--timeout S     per-run statement timeout in seconds (default 60)',
       '--json          print one JSON document (schema: bufferlens-report-v1)',
+      '--create-extension  create pg_buffercache in the database when it is missing (PostgreSQL)',
+      '',
+      'Ctrl-C stops the running statement on the server; nothing is left open.',
     ],
     async run(argv) {
-      parseMeasureArgs(argv);
-      throw new NotYetAvailableError('measuring lands with the PostgreSQL and MySQL measurement work');
+      const req = parseMeasureArgs(argv);
+      const abort = new AbortController();
+      const onSigint = () => abort.abort();
+      process.on('SIGINT', onSigint);
+      try {
+        const report = await measure(req.target, { ...req, signal: abort.signal });
+        process.stdout.write(req.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report));
+        return 0;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
     },
   },
   {

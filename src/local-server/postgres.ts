@@ -24,6 +24,8 @@ export interface LocalPostgresOptions {
   binaries: PostgresBinaries;
   /** Server settings passed as `-c name=value`, e.g. { shared_buffers: '128MB' }. */
   settings?: Record<string, string | number | boolean>;
+  /** Authentication over TCP; the Unix socket always trusts (the harness uses it to set things up). */
+  hostAuth?: 'trust' | 'scram-sha-256';
 }
 
 function readVersion(binDir: string): { major: number; version: string } {
@@ -69,7 +71,11 @@ export class LocalPostgres implements Stoppable {
   private proc: ServerProcess | undefined;
   port = 0;
 
-  private constructor(readonly binaries: PostgresBinaries, private settings: Record<string, string | number | boolean>) {
+  private constructor(
+    readonly binaries: PostgresBinaries,
+    private settings: Record<string, string | number | boolean>,
+    private readonly hostAuth: 'trust' | 'scram-sha-256',
+  ) {
     this.owner = serverOwner('postgres');
     this.dir = mkdtempSync(join(tmpdir(), `bufferlens-pg${binaries.major}-`));
     this.dataDir = join(this.dir, 'data');
@@ -80,7 +86,7 @@ export class LocalPostgres implements Stoppable {
 
   /** initdb in a temp directory, then start on a free port of 127.0.0.1. */
   static async start(options: LocalPostgresOptions): Promise<LocalPostgres> {
-    const server = new LocalPostgres(options.binaries, options.settings ?? {});
+    const server = new LocalPostgres(options.binaries, options.settings ?? {}, options.hostAuth ?? 'trust');
     track(server);
     try {
       server.initdb();
@@ -100,14 +106,20 @@ export class LocalPostgres implements Stoppable {
     return join(this.dir, 'server.log');
   }
 
-  /** Superuser connection URL (trust authentication on loopback). */
-  url(database = 'postgres', user = 'postgres'): string {
-    return `postgres://${user}@127.0.0.1:${this.port}/${database}`;
+  /** Connection URL over TCP (trust authentication on loopback unless hostAuth says otherwise). */
+  url(database = 'postgres', user = 'postgres', password?: string): string {
+    const auth = password === undefined ? user : `${user}:${encodeURIComponent(password)}`;
+    return `postgres://${auth}@127.0.0.1:${this.port}/${database}`;
+  }
+
+  /** Superuser connection over the Unix socket, which always trusts. */
+  socketUrl(database = 'postgres'): string {
+    return `postgres://postgres@/${database}?host=${encodeURIComponent(this.socketDir)}&port=${this.port}`;
   }
 
   private initdb(): void {
     const [cmd, args] = ownedCommand(this.owner, join(this.binaries.binDir, 'initdb'), [
-      '-D', this.dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync',
+      '-D', this.dataDir, '-U', 'postgres', '--auth-local=trust', `--auth-host=${this.hostAuth}`, '-E', 'UTF8', '--locale=C', '--no-sync',
     ]);
     try {
       execFileSync(cmd, args, { stdio: 'pipe', cwd: this.dir });
@@ -129,7 +141,7 @@ export class LocalPostgres implements Stoppable {
         ],
         logFile: this.logFile,
         stopSignal: 'SIGINT', // fast shutdown
-        probe: () => probe(port),
+        probe: () => probe(this.socketDir, port),
       });
       try {
         await proc.start();
@@ -170,8 +182,8 @@ export class LocalPostgres implements Stoppable {
   }
 }
 
-async function probe(port: number): Promise<void> {
-  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 2000 });
+async function probe(socketDir: string, port: number): Promise<void> {
+  const client = new Client({ host: socketDir, port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 2000 });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -85,7 +85,10 @@ export interface Report {
   createdAt: string;
   /** Where it was measured, without any password. */
   target: string;
+  /** Every run was rolled back (false only with --commit). */
   rolledBack: boolean;
+  /** The statement writes (INSERT/UPDATE/DELETE/MERGE, CREATE TABLE AS, a writing CTE). */
+  dataChanging?: boolean;
   runs: RunReport[];
   warnings: string[];
 }

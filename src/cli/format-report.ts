@@ -1,0 +1,65 @@
+// The readable form of a report for terminals. Numbers the engine cannot tell print as "n/r" (not reported),
+// and the note under the table says why.
+import type { Reads, Report } from '../shared/report';
+
+const fmt = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/r' : n.toLocaleString('en-US'));
+
+function table(rows: string[][], rightAligned: Set<number>): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map((r) => r.map((cell, c) => (rightAligned.has(c) ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd()).join('\n');
+}
+
+const PRODUCT: Record<Report['engine']['product'], string> = { postgresql: 'PostgreSQL', mysql: 'MySQL', mariadb: 'MariaDB' };
+
+export function formatReport(report: Report): string {
+  const e = report.engine;
+  const out: string[] = [];
+  const pool = e.settings.shared_buffers ?? e.settings.innodb_buffer_pool_size;
+  out.push(`${PRODUCT[e.product]} ${e.version} · ${e.pageSize}-byte pages${pool !== undefined ? ` · pool ${pool}` : ''} · ${report.target}`);
+  out.push(`Statement: ${report.statement.replace(/\s+/g, ' ').slice(0, 200)}`);
+  out.push(report.rolledBack ? (report.dataChanging ? 'Every run was rolled back.' : '') : 'Changes were committed (--commit).');
+  out.push('');
+  const predicted = (p: Reads) => (p.physicalReads === null && p.readAhead === null ? '' : `${fmt(p.physicalReads)} / ${fmt(p.readAhead)}`);
+  const rows = [['run', 'state', 'logical', 'physical', 'read-ahead', 'time ms', 'predicted phys / ra']];
+  for (const r of report.runs) {
+    rows.push([
+      String(r.run),
+      r.cold ? 'cold' : r.run === 1 ? 'as found' : 'warm',
+      fmt(r.measured.logicalReads),
+      fmt(r.measured.physicalReads),
+      fmt(r.measured.readAhead),
+      r.elapsedMs.toFixed(1),
+      predicted(r.predicted),
+    ]);
+  }
+  out.push(table(rows, new Set([0, 2, 3, 4, 5])));
+  const rels = report.runs[0]?.residency ?? [];
+  if (rels.length) {
+    out.push('', 'Pages cached in the buffer pool, before → after each run:');
+    const rrows = [['relation', 'kind', 'pages', ...report.runs.map((r) => `run ${r.run}`)]];
+    for (const rel of rels) {
+      rrows.push([
+        rel.relation,
+        rel.kind,
+        fmt(rel.pages),
+        ...report.runs.map((r) => {
+          const x = r.residency.find((y) => y.relation === rel.relation);
+          return x ? `${fmt(x.cachedBefore)} → ${fmt(x.cachedAfter)}` : '';
+        }),
+      ]);
+    }
+    out.push(table(rrows, new Set([2])));
+  }
+  const notes = report.runs[0]?.notes;
+  if (notes) {
+    out.push('', 'What the numbers mean here:');
+    if (notes.logicalReads) out.push(`  logical:    ${notes.logicalReads}`);
+    if (notes.physicalReads) out.push(`  physical:   ${notes.physicalReads}`);
+    if (notes.readAhead) out.push(`  read-ahead: ${notes.readAhead}`);
+  }
+  if (report.warnings.length) {
+    out.push('', 'Warnings:');
+    for (const w of report.warnings) out.push(`  - ${w}`);
+  }
+  return out.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n').trimStart() + '\n';
+}

@@ -1,0 +1,10 @@
+/** A failure the user can act on: its message is one line, fit to show as is. */
+export class MeasureError extends Error {
+  constructor(
+    message: string,
+    /** Machine-readable kind, for callers that react differently (e.g. exit codes, retry offers). */
+    readonly kind: 'connection' | 'refused' | 'statement' | 'timeout' | 'cancelled' | 'unsupported' | 'input' = 'statement',
+  ) {
+    super(message);
+  }
+}

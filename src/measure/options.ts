@@ -1,0 +1,18 @@
+/** What a caller (CLI, editor) asks of a measurement; engine-independent. */
+export interface MeasureOptions {
+  /** The input text; its first statement is measured. */
+  sql: string;
+  runs: number;
+  /** 'yes': evict before run 1 or fail; 'try': evict where possible, else measure and say so. */
+  cold: 'no' | 'yes' | 'try';
+  /** Keep a data-changing statement's changes instead of rolling every run back. */
+  commit: boolean;
+  /** Per-node timing in EXPLAIN ANALYZE (costs overhead). */
+  timing: boolean;
+  /** Per-run statement limit. */
+  timeoutMs: number;
+  /** Create pg_buffercache when missing and allowed. */
+  createExtension?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+}

@@ -1,0 +1,140 @@
+// Pure parsing of PostgreSQL's EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) output into BufferLens plan
+// nodes with total and self (exclusive) buffer counters.
+//
+// Why self needs care: with parallel query, each node's counters already include its workers'
+// (the executor folds worker instrumentation into the leader's node), and Gather's totals include
+// the workers' buffers gathered at shutdown. Self = total − Σ children's totals is therefore right
+// for every node; it is clamped at 0 where a version reports a parent below its children, and the
+// clamp is reported instead of hidden.
+import type { BufferCounters, PlanNode } from '../../shared/report';
+
+type Json = Record<string, unknown>;
+
+const num = (node: Json, key: string): number => (typeof node[key] === 'number' ? (node[key] as number) : 0);
+const optNum = (node: Json, ...keys: string[]): number | null => {
+  for (const k of keys) if (typeof node[k] === 'number') return node[k] as number;
+  return null;
+};
+
+export function countersOf(node: Json): BufferCounters {
+  return {
+    sharedHit: num(node, 'Shared Hit Blocks'),
+    sharedRead: num(node, 'Shared Read Blocks'),
+    sharedDirtied: num(node, 'Shared Dirtied Blocks'),
+    sharedWritten: num(node, 'Shared Written Blocks'),
+    localHit: num(node, 'Local Hit Blocks'),
+    localRead: num(node, 'Local Read Blocks'),
+    localDirtied: num(node, 'Local Dirtied Blocks'),
+    localWritten: num(node, 'Local Written Blocks'),
+    tempRead: num(node, 'Temp Read Blocks'),
+    tempWritten: num(node, 'Temp Written Blocks'),
+    // PG ≤ 16 says "I/O Read Time"; 17+ splits it into shared/local and temp.
+    readTimeMs: optNum(node, 'Shared I/O Read Time', 'I/O Read Time'),
+    writeTimeMs: optNum(node, 'Shared I/O Write Time', 'I/O Write Time'),
+  };
+}
+
+const COUNTER_KEYS = [
+  'sharedHit', 'sharedRead', 'sharedDirtied', 'sharedWritten', 'localHit', 'localRead', 'localDirtied', 'localWritten', 'tempRead', 'tempWritten',
+] as const;
+
+function subtract(total: BufferCounters, children: BufferCounters[], clamped: string[], label: string): BufferCounters {
+  const self = { ...total };
+  for (const k of COUNTER_KEYS) {
+    const v = total[k] - children.reduce((a, c) => a + c[k], 0);
+    if (v < 0) clamped.push(`${label}: ${k} of the children exceeds the node's total by ${-v}`);
+    self[k] = Math.max(0, v);
+  }
+  for (const k of ['readTimeMs', 'writeTimeMs'] as const) {
+    const t = total[k];
+    self[k] = t === null ? null : Math.max(0, t - children.reduce((a, c) => a + (c[k] ?? 0), 0));
+  }
+  return self;
+}
+
+export interface RelationRef {
+  schema: string | undefined;
+  name: string;
+  kind: 'table' | 'index';
+  /** For an index: the table it was used with. */
+  table?: string;
+}
+
+export interface ParsedPlan {
+  root: PlanNode;
+  planning: BufferCounters | undefined;
+  planningTimeMs: number | null;
+  executionTimeMs: number | null;
+  relations: RelationRef[];
+  workersPlanned: number;
+  workersLaunched: number;
+  /** Problems found in the engine's numbers (never silently corrected). */
+  anomalies: string[];
+  settings: Record<string, string>;
+  wal: Record<string, number> | undefined;
+}
+
+export function parseExplainJson(output: unknown): ParsedPlan {
+  const doc = (Array.isArray(output) ? output[0] : output) as Json | undefined;
+  if (!doc || typeof doc !== 'object' || typeof doc.Plan !== 'object') throw new Error('not an EXPLAIN (FORMAT JSON) document');
+  const relations: RelationRef[] = [];
+  const anomalies: string[] = [];
+  let workersPlanned = 0;
+  let workersLaunched = 0;
+  const seen = new Set<string>();
+  const addRelation = (r: RelationRef) => {
+    const key = `${r.kind}:${r.schema ?? ''}.${r.name}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      relations.push(r);
+    }
+  };
+
+  const walk = (node: Json, path: string): PlanNode => {
+    const children = Array.isArray(node.Plans) ? (node.Plans as Json[]).map((c, i) => walk(c, `${path}.${i}`)) : [];
+    const total = countersOf(node);
+    const nodeType = String(node['Node Type'] ?? 'Unknown');
+    const schema = typeof node.Schema === 'string' ? node.Schema : undefined;
+    const relation = typeof node['Relation Name'] === 'string' ? (node['Relation Name'] as string) : undefined;
+    const index = typeof node['Index Name'] === 'string' ? (node['Index Name'] as string) : undefined;
+    if (relation) addRelation({ schema, name: relation, kind: 'table' });
+    if (index) addRelation({ schema, name: index, kind: 'index', table: relation });
+    if (typeof node['Workers Planned'] === 'number') workersPlanned += node['Workers Planned'] as number;
+    if (typeof node['Workers Launched'] === 'number') workersLaunched += node['Workers Launched'] as number;
+    const label = `${nodeType}${relation ? ` on ${relation}` : ''} (node ${path})`;
+    const out: PlanNode = {
+      nodeType,
+      total,
+      self: subtract(total, children.map((c) => c.total), anomalies, label),
+      children,
+    };
+    if (relation) out.relation = relation;
+    if (index) out.index = index;
+    if (typeof node['Workers Planned'] === 'number') out.workersPlanned = node['Workers Planned'] as number;
+    if (typeof node['Workers Launched'] === 'number') out.workersLaunched = node['Workers Launched'] as number;
+    if (typeof node['Actual Rows'] === 'number') out.actualRows = node['Actual Rows'] as number;
+    if (typeof node['Actual Loops'] === 'number') out.actualLoops = node['Actual Loops'] as number;
+    if (typeof node['Actual Total Time'] === 'number') out.totalTimeMs = node['Actual Total Time'] as number;
+    return out;
+  };
+
+  const root = walk(doc.Plan as Json, '0');
+  const planningJson = doc.Planning as Json | undefined;
+  const settings: Record<string, string> = {};
+  if (doc.Settings && typeof doc.Settings === 'object') for (const [k, v] of Object.entries(doc.Settings as Json)) settings[k] = String(v);
+  const walKeys = ['WAL Records', 'WAL FPI', 'WAL Bytes'];
+  const plan = doc.Plan as Json;
+  const wal = walKeys.some((k) => typeof plan[k] === 'number') ? Object.fromEntries(walKeys.map((k) => [k, num(plan, k)])) : undefined;
+  return {
+    root,
+    planning: planningJson ? countersOf(planningJson) : undefined,
+    planningTimeMs: optNum(doc, 'Planning Time'),
+    executionTimeMs: optNum(doc, 'Execution Time'),
+    relations,
+    workersPlanned,
+    workersLaunched,
+    anomalies,
+    settings,
+    wal,
+  };
+}

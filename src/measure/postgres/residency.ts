@@ -1,0 +1,77 @@
+// Which blocks of each relation sit in shared buffers, from pg_buffercache, in one query.
+import type { Client } from 'pg';
+import type { RelationRef } from './plan';
+
+export interface TrackedRelation {
+  oid: number;
+  name: string;
+  kind: 'table' | 'index' | 'other';
+  filenode: number;
+}
+
+/** The plan's relations, each table with its indexes and TOAST table (and TOAST index). */
+export async function resolveRelations(client: Client, refs: RelationRef[]): Promise<TrackedRelation[]> {
+  const names = refs.map((r) => (r.schema ? `${quoteIdent(r.schema)}.${quoteIdent(r.name)}` : quoteIdent(r.name)));
+  const indexesOfTables = refs.filter((r) => r.kind === 'table').map((r) => (r.schema ? `${quoteIdent(r.schema)}.${quoteIdent(r.name)}` : quoteIdent(r.name)));
+  const r = await client.query({
+    text: `WITH named AS (
+             SELECT to_regclass(n) AS oid FROM unnest($1::text[]) n
+           ), tables AS (
+             SELECT to_regclass(n) AS oid FROM unnest($2::text[]) n
+           ), related AS (
+             SELECT oid FROM named WHERE oid IS NOT NULL
+             UNION SELECT i.indexrelid FROM pg_index i JOIN tables t ON i.indrelid = t.oid
+             UNION SELECT c.reltoastrelid FROM pg_class c JOIN tables t ON c.oid = t.oid WHERE c.reltoastrelid <> 0
+             UNION SELECT i.indexrelid FROM pg_index i JOIN pg_class c ON i.indrelid = c.reltoastrelid JOIN tables t ON c.oid = t.oid
+           )
+           SELECT c.oid::int AS oid, c.oid::regclass::text AS name, c.relkind::text AS relkind, pg_relation_filenode(c.oid)::int AS filenode
+             FROM related JOIN pg_class c ON c.oid = related.oid
+            WHERE pg_relation_filenode(c.oid) IS NOT NULL
+            ORDER BY c.relkind = 'i', c.oid::regclass::text`,
+    values: [names, indexesOfTables],
+  });
+  return r.rows.map((row) => ({
+    oid: row.oid,
+    name: row.name,
+    kind: row.relkind === 'i' ? 'index' : row.relkind === 'r' || row.relkind === 'm' || row.relkind === 't' ? 'table' : 'other',
+    filenode: row.filenode,
+  }));
+}
+
+function quoteIdent(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+export interface ResidencySnapshot {
+  /** Per relation oid: size in pages, cached block ranges [first, last]. */
+  byOid: Map<number, { pages: number; ranges: Array<[number, number]>; cached: number }>;
+}
+
+export async function readResidency(client: Client, rels: TrackedRelation[], withBuffercache: boolean): Promise<ResidencySnapshot> {
+  const byOid: ResidencySnapshot['byOid'] = new Map();
+  if (rels.length === 0) return { byOid };
+  // Gaps-and-islands turns cached block numbers into ranges on the server: a block map without
+  // shipping one row per buffer.
+  const r = await client.query({
+    text: `WITH rels AS (
+             SELECT oid, pg_relation_filenode(oid) AS filenode,
+                    (pg_relation_size(oid) / current_setting('block_size')::int)::int AS pages
+               FROM unnest($1::oid[]) AS oid
+           )
+           SELECT rels.oid::int AS oid, rels.pages,
+                  ${withBuffercache ? `(SELECT json_agg(json_build_array(s, e) ORDER BY s) FROM (
+                      SELECT min(relblocknumber)::int AS s, max(relblocknumber)::int AS e
+                        FROM (SELECT relblocknumber, relblocknumber - row_number() OVER (ORDER BY relblocknumber) AS g
+                                FROM pg_buffercache
+                               WHERE relfilenode = rels.filenode AND relforknumber = 0
+                                 AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())) b
+                       GROUP BY g) x)` : 'NULL'} AS ranges
+             FROM rels`,
+    values: [rels.map((x) => x.oid)],
+  });
+  for (const row of r.rows) {
+    const ranges = (row.ranges ?? []) as Array<[number, number]>;
+    byOid.set(row.oid, { pages: row.pages, ranges, cached: ranges.reduce((a, [s, e]) => a + e - s + 1, 0) });
+  }
+  return { byOid };
+}
