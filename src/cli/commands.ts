@@ -4,6 +4,7 @@ import { intOption, parse, UsageError } from './args';
 import { BadUrlError, parseConnectionUrl, type ConnectionTarget } from '../db/connection-url';
 import { measure } from '../measure/measure';
 import { formatReport } from './format-report';
+import { runDemo } from './demo';
 
 export interface CliCommand {
   name: string;
@@ -43,6 +44,7 @@ export interface MeasureRequest {
   timing: boolean;
   timeoutMs: number;
   createExtension: boolean;
+  residency: 'auto' | 'always' | 'never';
 }
 
 export function parseMeasureArgs(argv: string[]): MeasureRequest {
@@ -59,6 +61,8 @@ export function parseMeasureArgs(argv: string[]): MeasureRequest {
       'no-timing': { type: 'boolean' },
       timeout: { type: 'string' },
       'create-extension': { type: 'boolean' },
+      residency: { type: 'string' },
+      'no-residency': { type: 'boolean' },
     },
     { min: 0, max: 1, what: 'FILE' },
   );
@@ -76,7 +80,15 @@ export function parseMeasureArgs(argv: string[]): MeasureRequest {
     timing: values['no-timing'] !== true,
     timeoutMs: (intOption(values.timeout, 'timeout', 1, 86_400) ?? 60) * 1000,
     createExtension: values['create-extension'] === true,
+    residency: residencyOption(values.residency, values['no-residency'] === true),
   };
+}
+
+function residencyOption(value: string | boolean | undefined, off: boolean): 'auto' | 'always' | 'never' {
+  if (off) return 'never';
+  if (value === undefined) return 'auto';
+  if (value === 'auto' || value === 'always' || value === 'never') return value;
+  throw new UsageError(`--residency must be auto, always or never, not "${String(value)}"`);
 }
 
 export const COMMANDS: CliCommand[] = [
@@ -96,6 +108,8 @@ export const COMMANDS: CliCommand[] = [
       '--timeout S     per-run statement timeout in seconds (default 60)',
       '--json          print one JSON document (schema: bufferlens-report-v1)',
       '--create-extension  create pg_buffercache in the database when it is missing (PostgreSQL)',
+      '--residency auto|always|never  read which pages are cached around each run (auto: not on pools over 2 GiB)',
+      '--no-residency  the same as --residency=never',
       '',
       'Ctrl-C stops the running statement on the server; nothing is left open.',
     ],
@@ -169,7 +183,8 @@ export const COMMANDS: CliCommand[] = [
     details: [],
     async run(argv) {
       parse(argv, {}, { min: 0, max: 0, what: '' });
-      throw new NotYetAvailableError('the demo lands with PostgreSQL measurement');
+      await runDemo();
+      return 0;
     },
   },
 ];

@@ -33,7 +33,8 @@ export function formatReport(report: Report): string {
     ]);
   }
   out.push(table(rows, new Set([0, 2, 3, 4, 5])));
-  const rels = report.runs[0]?.residency ?? [];
+  // Empty relations never cached (a table's unused TOAST, say) stay in the JSON but not in the table.
+  const rels = (report.runs[0]?.residency ?? []).filter((r) => r.pages > 0 || report.runs.some((run) => run.residency.some((x) => x.relation === r.relation && (x.cachedAfter ?? 0) > 0)));
   if (rels.length) {
     out.push('', 'Pages cached in the buffer pool, before → after each run:');
     const rrows = [['relation', 'kind', 'pages', ...report.runs.map((r) => `run ${r.run}`)]];

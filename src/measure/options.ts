@@ -11,8 +11,17 @@ export interface MeasureOptions {
   timing: boolean;
   /** Per-run statement limit. */
   timeoutMs: number;
+  /**
+   * Read buffer residency (which pages are cached) around each run. 'auto' skips it, with a warning,
+   * when the pool is larger than residencyLimitPages: the engines' views scan every buffer header.
+   */
+  residency?: 'auto' | 'always' | 'never';
+  residencyLimitPages?: number;
   /** Create pg_buffercache when missing and allowed. */
   createExtension?: boolean;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
 }
+
+/** 262,144 pages = 2 GiB of 8 KiB pages: pg_buffercache scans them in roughly 40 ms. */
+export const DEFAULT_RESIDENCY_LIMIT_PAGES = 262_144;

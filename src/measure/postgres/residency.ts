@@ -50,23 +50,27 @@ export interface ResidencySnapshot {
 export async function readResidency(client: Client, rels: TrackedRelation[], withBuffercache: boolean): Promise<ResidencySnapshot> {
   const byOid: ResidencySnapshot['byOid'] = new Map();
   if (rels.length === 0) return { byOid };
-  // Gaps-and-islands turns cached block numbers into ranges on the server: a block map without
-  // shipping one row per buffer.
+  // One pass over pg_buffercache for all relations (its function materialises every buffer header, so
+  // per-relation subqueries would pay that once each); gaps-and-islands turns block numbers into ranges
+  // on the server, a block map without shipping one row per buffer.
   const r = await client.query({
     text: `WITH rels AS (
              SELECT oid, pg_relation_filenode(oid) AS filenode,
                     (pg_relation_size(oid) / current_setting('block_size')::int)::int AS pages
                FROM unnest($1::oid[]) AS oid
-           )
-           SELECT rels.oid::int AS oid, rels.pages,
-                  ${withBuffercache ? `(SELECT json_agg(json_build_array(s, e) ORDER BY s) FROM (
-                      SELECT min(relblocknumber)::int AS s, max(relblocknumber)::int AS e
-                        FROM (SELECT relblocknumber, relblocknumber - row_number() OVER (ORDER BY relblocknumber) AS g
-                                FROM pg_buffercache
-                               WHERE relfilenode = rels.filenode AND relforknumber = 0
-                                 AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())) b
-                       GROUP BY g) x)` : 'NULL'} AS ranges
-             FROM rels`,
+           )${withBuffercache ? `, cached AS (
+             SELECT relfilenode, relblocknumber,
+                    relblocknumber - row_number() OVER (PARTITION BY relfilenode ORDER BY relblocknumber) AS g
+               FROM pg_buffercache
+              WHERE relforknumber = 0 AND relfilenode IN (SELECT filenode FROM rels)
+                AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+           ), ranges AS (
+             SELECT relfilenode, json_agg(json_build_array(s, e) ORDER BY s) AS ranges
+               FROM (SELECT relfilenode, min(relblocknumber)::int AS s, max(relblocknumber)::int AS e FROM cached GROUP BY relfilenode, g) x
+              GROUP BY relfilenode
+           )` : ''}
+           SELECT rels.oid::int AS oid, rels.pages, ${withBuffercache ? 'ranges.ranges' : 'NULL AS ranges'}
+             FROM rels ${withBuffercache ? 'LEFT JOIN ranges ON ranges.relfilenode = rels.filenode' : ''}`,
     values: [rels.map((x) => x.oid)],
   });
   for (const row of r.rows) {

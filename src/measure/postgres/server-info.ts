@@ -36,7 +36,8 @@ export async function readServerInfo(client: Client): Promise<PostgresServerInfo
                   has_database_privilege(current_database(), 'CREATE') AS can_create,
                   to_regclass('pg_catalog.pg_stat_io') IS NOT NULL AS has_stat_io,
                   to_regproc('pg_catalog.pg_stat_force_next_flush') IS NOT NULL AS has_flush,
-                  (SELECT json_object_agg(name, current_setting(name)) FROM pg_settings WHERE name = ANY($1)) AS settings`,
+                  (SELECT json_object_agg(name, current_setting(name)) FROM pg_settings WHERE name = ANY($1)) AS settings,
+                  (SELECT setting::bigint FROM pg_settings WHERE name = 'shared_buffers') AS nbuffers`,
     values: [SETTINGS],
   });
   const row = r.rows[0];
@@ -46,7 +47,7 @@ export async function readServerInfo(client: Client): Promise<PostgresServerInfo
     version: row.version,
     major,
     blockSize: row.block_size,
-    settings: row.settings ?? {},
+    settings: { ...(row.settings ?? {}), shared_buffers_pages: Number(row.nbuffers) },
     isSuperuser: superuser,
     buffercache: row.buffercache,
     buffercacheAvailable: row.buffercache_available,

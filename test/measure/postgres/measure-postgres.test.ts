@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres, type PostgresBinaries } from '../../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../../support/engines';
-import { measureJson } from '../../support/cli';
+import { cli, measureJson } from '../../support/cli';
 import { validateReport } from '../../support/report-schema';
 
 // 16 MB of shared buffers: NBuffers = 2048, the ring threshold NBuffers/4 = 512 blocks, BULKREAD ring 32.
@@ -122,7 +122,6 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
 
     test('--cold evicts before run 1 where the version can, and refuses with the reason where it cannot', async () => {
       measureJson(url, 'SELECT sum(length(pad)) FROM small', '--runs', '1'); // warm it
-      const { cli } = await import('../../support/cli');
       const r = cli('measure', '--url', url, '--json', '--cold', '--runs', '2', '--sql', 'SELECT sum(length(pad)) FROM small');
       if (server.major >= 17) {
         assert.equal(r.code, 0, r.err);
