@@ -5,6 +5,8 @@ import { Client } from 'pg';
 import { findSystemPostgres, findEmbeddedPostgres, LocalPostgres } from '../src/local-server/postgres';
 import { parseConnectionUrl } from '../src/db/connection-url';
 import { measure } from '../src/measure/measure';
+import { findInnodbServers, LocalInnodbServer } from '../src/local-server/mariadb';
+import { createConnection } from 'mysql2/promise';
 
 async function median(times: number, fn: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
@@ -62,7 +64,49 @@ async function benchPostgres(): Promise<void> {
   }
 }
 
-benchPostgres().catch((err: unknown) => {
+async function benchMariadb(): Promise<void> {
+  const binaries = findInnodbServers()[0];
+  if (!binaries) throw new Error('no MariaDB/MySQL server binaries');
+  const server = await LocalInnodbServer.start({ binaries, settings: { 'innodb-buffer-pool-size': '128M' } });
+  try {
+    const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
+    await c.query('CREATE DATABASE b');
+    await c.query('USE b');
+    await c.query('CREATE TABLE t (id INT PRIMARY KEY, payload CHAR(32)) ENGINE=InnoDB');
+    await c.query('INSERT INTO t SELECT seq, MD5(seq) FROM seq_1_to_100000');
+    const target = parseConnectionUrl(server.url('b'));
+    console.log(`\n${binaries.product} ${binaries.version}, loopback, median of repeated runs (ms)`);
+    console.log('statement'.padEnd(50), 'bare'.padStart(9), 'BufferLens/run'.padStart(15), 'added/run'.padStart(10), 'ratio'.padStart(7));
+    for (const [label, sql, reps] of [
+      ['trivial: SELECT 1 FROM t LIMIT 1', 'SELECT 1 FROM t LIMIT 1', 15],
+      ['~1 s: SELECT SLEEP(1)', 'SELECT SLEEP(1)', 3],
+    ] as Array<[string, string, number]>) {
+      const bare = await median(reps, () => c.query(sql));
+      const options = { sql, cold: 'no' as const, commit: false, timing: true, timeoutMs: 60_000 };
+      for (const residency of ['always', 'never'] as const) {
+        const one = await median(reps, () => measure(target, { ...options, residency, runs: 1 }));
+        const many = await median(Math.max(3, Math.floor(reps / 3)), () => measure(target, { ...options, residency, runs: 6 }));
+        const perRun = (many - one) / 5;
+        console.log(
+          `${label} (residency ${residency === 'always' ? 'on' : 'off'})`.padEnd(50),
+          bare.toFixed(2).padStart(9),
+          perRun.toFixed(2).padStart(15),
+          (perRun - bare).toFixed(2).padStart(10),
+          `${(perRun / bare).toFixed(2)}×`.padStart(7),
+        );
+      }
+    }
+    console.log('added/run = BufferLens per run − the bare statement: two status snapshots, two processlist checks,');
+    console.log('the transaction, ANALYZE FORMAT=JSON and (when on) one INNODB_BUFFER_PAGE_LRU read (target ≤ 3 ms)');
+    await c.end();
+  } finally {
+    await server.stop();
+  }
+}
+
+benchPostgres()
+  .then(benchMariadb)
+  .catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
 });

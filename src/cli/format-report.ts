@@ -14,7 +14,8 @@ const PRODUCT: Record<Report['engine']['product'], string> = { postgresql: 'Post
 export function formatReport(report: Report): string {
   const e = report.engine;
   const out: string[] = [];
-  const pool = e.settings.shared_buffers ?? e.settings.innodb_buffer_pool_size;
+  const innodbPool = Number(e.settings.innodb_buffer_pool_size);
+  const pool = e.settings.shared_buffers ?? (innodbPool ? `${(innodbPool / 1048576).toLocaleString('en-US')} MiB` : undefined);
   out.push(`${PRODUCT[e.product]} ${e.version} · ${e.pageSize}-byte pages${pool !== undefined ? ` · pool ${pool}` : ''} · ${report.target}`);
   out.push(`Statement: ${report.statement.replace(/\s+/g, ' ').slice(0, 200)}`);
   out.push(report.rolledBack ? (report.dataChanging ? 'Every run was rolled back.' : '') : 'Changes were committed (--commit).');
@@ -33,6 +34,8 @@ export function formatReport(report: Report): string {
     ]);
   }
   out.push(table(rows, new Set([0, 2, 3, 4, 5])));
+  const warm = report.runs.slice(1);
+  if (warm.length >= 2) out.push('', `Warm runs ${warmSummary(warm)}`);
   // Empty relations never cached (a table's unused TOAST, say) stay in the JSON but not in the table.
   const rels = (report.runs[0]?.residency ?? []).filter((r) => r.pages > 0 || report.runs.some((run) => run.residency.some((x) => x.relation === r.relation && (x.cachedAfter ?? 0) > 0)));
   if (rels.length) {
@@ -63,4 +66,14 @@ export function formatReport(report: Report): string {
     for (const w of report.warnings) out.push(`  - ${w}`);
   }
   return out.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n').trimStart() + '\n';
+}
+
+function warmSummary(runs: Report['runs']): string {
+  const stat = (pick: (r: Report['runs'][number]) => number | null) => {
+    const v = runs.map(pick).filter((x): x is number => x !== null).sort((a, b) => a - b);
+    if (!v.length) return 'n/r';
+    const median = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    return `min ${fmt(v[0])} / median ${fmt(median)}`;
+  };
+  return `(${runs.length}): logical ${stat((r) => r.measured.logicalReads)}; physical ${stat((r) => r.measured.physicalReads)}; time ms min ${Math.min(...runs.map((r) => r.elapsedMs)).toFixed(1)}`;
 }

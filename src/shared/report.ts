@@ -70,6 +70,8 @@ export interface RunReport {
   raw: Record<string, number | string | null>;
   plan?: PlanNode;
   planning?: BufferCounters;
+  /** The engine's own plan output where it is not a PostgreSQL plan tree: MariaDB's ANALYZE FORMAT=JSON, MySQL's EXPLAIN ANALYZE text. */
+  enginePlan?: unknown;
 }
 
 export interface Report {

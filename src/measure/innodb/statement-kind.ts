@@ -1,0 +1,57 @@
+// What may be measured on MySQL/MariaDB inside START TRANSACTION … ROLLBACK, and what must be refused.
+import { splitMysqlOffsets } from '../../sql/split-mysql';
+
+export type InnodbStatementKind = 'read' | 'dml';
+
+/** Statements that commit implicitly: a rollback after them undoes nothing. */
+const IMPLICIT_COMMIT = /^(CREATE|ALTER|DROP|RENAME|TRUNCATE|LOCK\s+TABLES?|UNLOCK\s+TABLES?|GRANT|REVOKE|ANALYZE\s+TABLE|OPTIMIZE|REPAIR|CHECK\s+TABLE|FLUSH|INSTALL|UNINSTALL|LOAD\s+INDEX|CACHE\s+INDEX|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|SET\s+(GLOBAL\s+|SESSION\s+)?TRANSACTION|SET\s+AUTOCOMMIT|XA|LOAD\s+DATA|RESET|PURGE|CHANGE\s+(MASTER|REPLICATION)|START\s+(SLAVE|REPLICA)|STOP\s+(SLAVE|REPLICA)|SHUTDOWN|KILL)\b/;
+
+export type InnodbStatementCheck =
+  | { ok: true; statement: string; kind: InnodbStatementKind; otherStatements: number; warnings: string[] }
+  | { ok: false; reason: string; kind: 'input' | 'refused' };
+
+function head(sql: string): string {
+  let s = sql;
+  for (;;) {
+    const t = s.replace(/^\s+/, '');
+    if (t.startsWith('#') || /^--\s/.test(t)) s = t.slice(t.indexOf('\n') < 0 ? t.length : t.indexOf('\n') + 1);
+    else if (t.startsWith('/*') && !/^\/\*[!+]/.test(t)) {
+      const end = t.indexOf('*/');
+      s = end < 0 ? '' : t.slice(end + 2);
+    } else return t.replace(/^\(+\s*/, '').toUpperCase();
+  }
+}
+
+export function checkInnodbStatement(input: string, commit: boolean): InnodbStatementCheck {
+  const parts = splitMysqlOffsets(input);
+  if (parts.length === 0) return { ok: false, kind: 'input', reason: 'no statement to measure: the input is empty or only comments' };
+  const statement = input.slice(parts[0][0], parts[0][1]);
+  const h = head(statement);
+  const warnings = parts.length > 1 ? [`the input has ${parts.length} statements; only the first was measured`] : [];
+  if (IMPLICIT_COMMIT.test(h)) {
+    const word = /^[A-Z]+(\s+(TEMPORARY\s+)?(TABLES?|INDEX|VIEW|DATABASE|SCHEMA|USER|PROCEDURE|FUNCTION|TRIGGER|EVENT|SERVER))?/.exec(h)?.[0] ?? 'this statement';
+    if (!commit) {
+      return { ok: false, kind: 'refused', reason: `${word} commits implicitly, so BufferLens could not roll it back (--commit measures it and keeps its effects)` };
+    }
+  }
+  if (/^(SELECT|WITH|TABLE|VALUES|SHOW|DESCRIBE|DESC|EXPLAIN|DO)\b/.test(h) && !/\bINTO\s+(OUTFILE|DUMPFILE)\b/.test(h)) {
+    return { ok: true, statement, kind: 'read', otherStatements: parts.length - 1, warnings };
+  }
+  if (/^(INSERT|UPDATE|DELETE|REPLACE)\b/.test(h) || (commit && IMPLICIT_COMMIT.test(h))) {
+    return { ok: true, statement, kind: 'dml', otherStatements: parts.length - 1, warnings };
+  }
+  if (/^CALL\b/.test(h) && !commit) {
+    return { ok: false, kind: 'refused', reason: 'a stored procedure may commit or change non-transactional state, so BufferLens could not promise a rollback (--commit measures it)' };
+  }
+  if (commit) return { ok: true, statement, kind: 'dml', otherStatements: parts.length - 1, warnings };
+  return { ok: false, kind: 'refused', reason: `BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements; "${h.slice(0, 30)}" is none of them` };
+}
+
+/** Table names a statement writes to, for the non-transactional-engine check (best effort, refined by EXPLAIN). */
+export function writtenTables(statement: string): string[] {
+  const h = statement.replace(/\s+/g, ' ');
+  const m = /^\s*(?:INSERT|REPLACE)(?:\s+(?:LOW_PRIORITY|DELAYED|HIGH_PRIORITY|IGNORE))*\s+(?:INTO\s+)?([`"\w.$]+)/i.exec(h)
+    ?? /^\s*UPDATE(?:\s+(?:LOW_PRIORITY|IGNORE))*\s+([`"\w.$]+)/i.exec(h)
+    ?? /^\s*DELETE(?:\s+(?:LOW_PRIORITY|QUICK|IGNORE))*\s+FROM\s+([`"\w.$]+)/i.exec(h);
+  return m ? [m[1].replace(/[`"]/g, '')] : [];
+}
