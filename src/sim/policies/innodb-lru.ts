@@ -1,0 +1,386 @@
+// InnoDB's buffer pool (MySQL 8.0/8.4 buf0lru.cc, buf0buf.cc, buf0rea.cc; MariaDB 10.11 differences):
+// - an LRU list with an old sublist of innodb_old_blocks_pct (37 %) kept within a tolerance of 20 pages once
+//   the list has 512 pages; pages read from disk are inserted at the midpoint (head of the old sublist);
+// - a page is made young only after the first eviction since start-up; an old page only when
+//   innodb_old_blocks_time ms have passed since its first access (on a simulated clock); a young page only
+//   when it has drifted a quarter of the young list towards the tail (the freed_page_clock rule);
+// - linear read-ahead: the first access to the border page of a 64-page area whose pages were accessed in
+//   order (at most 64 − threshold misses; MariaDB one fewer) reads the neighbouring area asynchronously;
+//   random read-ahead (off by default) reads the rest of an area with 13 recently used pages;
+// - the change buffer: a modification of a non-unique secondary-index leaf page that is not cached is
+//   buffered instead of read, up to innodb_change_buffer_max_size % of the pool, and merged when the page
+//   is read, when the buffer is full (contraction, 8-page merge areas) and in the background.
+// Counters carry the status-variable names, with MariaDB's _reads including read-ahead pages.
+import { PageTable } from '../page-table';
+import type { BufferPoolModel } from '../types';
+
+const OLD_MIN_LEN = 512;
+const OLD_TOLERANCE = 20;
+const NON_OLD_MIN_LEN = 5;
+const MERGE_AREA = 8;
+
+export interface InnodbPoolOptions {
+  product?: 'mysql' | 'mariadb';
+  oldBlocksPct?: number;
+  /** ms; 1000 by default. */
+  oldBlocksTime?: number;
+  /** 0 turns linear read-ahead off; 56 by default. */
+  readAheadThreshold?: number;
+  randomReadAhead?: boolean;
+  /** Read-ahead area in pages; 64 for pools of 2,048 pages or more. */
+  area?: number;
+  /** Pages in the tablespace: an area past its end is never read ahead. */
+  spacePages?: number;
+  /** Simulated time per page request, ms (the clock of innodb_old_blocks_time). */
+  msPerAccess?: number;
+  /** Change buffering of secondary-index modifications ('none' or any other innodb_change_buffering value). */
+  changeBuffering?: 'none' | 'all' | 'inserts' | 'deletes' | 'changes' | 'purges';
+  changeBufferMaxPct?: number;
+  /** Buffered entries that fill one change-buffer page. */
+  entriesPerIbufPage?: number;
+  /** Pages merged in the background per simulated second (5 % of innodb_io_capacity = 200). */
+  backgroundMergesPerSecond?: number;
+}
+
+export class InnodbPool implements BufferPoolModel {
+  readonly name = 'innodb';
+  private readonly table: PageTable;
+  private readonly page: Int32Array;
+  private readonly prev: Int32Array;
+  private readonly next: Int32Array;
+  private readonly isOld: Uint8Array;
+  private readonly accessTime: Float64Array;
+  private readonly freedClockAt: Float64Array;
+  private head = -1;
+  private tail = -1;
+  private len = 0;
+  private lruOld = -1;
+  private oldLen = 0;
+  private used = 0;
+  private freedPageClock = 0;
+  private now = 0;
+  private readonly ratio: number;
+  private readonly oldBlocksTime: number;
+  private readonly tick: number;
+  private readonly area: number;
+  private readonly tolerance: number;
+  private readonly spacePages: number;
+  private readonly randomReadAhead: boolean;
+  private readonly product: 'mysql' | 'mariadb';
+  // counters
+  private requests = 0;
+  private syncReads = 0;
+  private readAhead = 0;
+  private readAheadRnd = 0;
+  private readAheadEvicted = 0;
+  private madeYoung = 0;
+  private notMadeYoung = 0;
+  // change buffer
+  private readonly changeBuffering: boolean;
+  private readonly ibufMaxPages: number;
+  private readonly entriesPerIbufPage: number;
+  private readonly pending = new Map<number, number>();
+  private ibufEntries = 0;
+  private ibufMerges = 0;
+  private ibufMergedEntries = 0;
+  private ibufMergeReads = 0;
+  private readonly backgroundMergeIntervalMs: number;
+  private nextBackgroundMerge: number;
+
+  constructor(readonly capacity: number, options: InnodbPoolOptions = {}) {
+    this.table = new PageTable(capacity);
+    this.page = new Int32Array(capacity);
+    this.prev = new Int32Array(capacity).fill(-1);
+    this.next = new Int32Array(capacity).fill(-1);
+    this.isOld = new Uint8Array(capacity);
+    this.accessTime = new Float64Array(capacity);
+    this.freedClockAt = new Float64Array(capacity);
+    this.product = options.product ?? 'mysql';
+    this.ratio = Math.min(Math.max(Math.floor(((options.oldBlocksPct ?? 37) * 1024) / 100), 51), 972);
+    this.oldBlocksTime = options.oldBlocksTime ?? 1000;
+    this.tick = options.msPerAccess ?? 0.01;
+    const threshold = options.readAheadThreshold ?? 56;
+    this.area = options.area ?? (capacity >= 2048 ? 64 : Math.max(1, 2 ** Math.ceil(Math.log2(capacity / 32))));
+    this.tolerance = threshold === 0 ? -1 : Math.min(64 - threshold, this.area);
+    this.spacePages = options.spacePages ?? Number.MAX_SAFE_INTEGER;
+    this.randomReadAhead = options.randomReadAhead ?? false;
+    this.changeBuffering = (options.changeBuffering ?? 'none') !== 'none';
+    this.ibufMaxPages = Math.floor((capacity * (options.changeBufferMaxPct ?? 25)) / 100);
+    this.entriesPerIbufPage = options.entriesPerIbufPage ?? 300;
+    this.backgroundMergeIntervalMs = 1000 / (options.backgroundMergesPerSecond ?? 10);
+    this.nextBackgroundMerge = this.backgroundMergeIntervalMs;
+  }
+
+  /** One page get (Buf_fetch), as a B-tree walk makes it; true when the page was cached. */
+  access(p: number): boolean {
+    this.now += this.tick;
+    this.requests++;
+    let s = this.table.get(p);
+    const hit = s >= 0;
+    if (!hit) {
+      this.syncReads++;
+      s = this.readIn(p);
+      this.mergePending(p);
+      if (this.randomReadAhead) this.randomAhead(p);
+    }
+    const first = this.accessTime[s] === 0;
+    if (first) this.accessTime[s] = this.now;
+    if (this.freedPageClock !== 0) this.makeYoungIfNeeded(s);
+    if (first && this.tolerance >= 0) this.linearAhead(p);
+    if (this.changeBuffering && this.now >= this.nextBackgroundMerge) this.backgroundMerge();
+    return hit;
+  }
+
+  /**
+   * A modification of a secondary-index leaf page. `bufferable`: the index may use the change buffer
+   * (secondary, non-unique unless unique_checks=0, not spatial, no DESC part, not temporary).
+   */
+  modifySecondaryLeaf(p: number, bufferable: boolean): boolean {
+    if (this.changeBuffering && bufferable && this.table.get(p) < 0) {
+      this.now += this.tick;
+      this.requests++; // the IF_IN_POOL attempt is a page get
+      this.pending.set(p, (this.pending.get(p) ?? 0) + 1);
+      this.ibufEntries++;
+      if (this.ibufPages() >= this.ibufMaxPages) this.contract();
+      if (this.now >= this.nextBackgroundMerge) this.backgroundMerge();
+      return false;
+    }
+    return this.access(p);
+  }
+
+  private ibufPages(): number {
+    return Math.ceil(this.ibufEntries / this.entriesPerIbufPage);
+  }
+
+  /** Merge the oldest buffered page and its neighbours with pending entries (one 8-page merge area). */
+  private contract(): void {
+    const first = this.pending.keys().next();
+    if (first.done) return;
+    const low = Math.floor(first.value / MERGE_AREA) * MERGE_AREA;
+    for (let q = low; q < low + MERGE_AREA; q++) {
+      if (!this.pending.has(q)) continue;
+      if (this.table.get(q) < 0) {
+        this.ibufMergeReads++;
+        this.readIn(q);
+      }
+      this.mergePending(q);
+    }
+  }
+
+  private backgroundMerge(): void {
+    while (this.now >= this.nextBackgroundMerge) {
+      this.nextBackgroundMerge += this.backgroundMergeIntervalMs;
+      this.contract();
+    }
+  }
+
+  private mergePending(p: number): void {
+    if (this.pending.size === 0) return;
+    const n = this.pending.get(p);
+    if (n === undefined) return;
+    this.pending.delete(p);
+    this.ibufEntries -= n;
+    this.ibufMerges++;
+    this.ibufMergedEntries += n;
+  }
+
+  /** buf_page_init_for_read: into a free or evicted slot, at the old sublist's head, not yet accessed. */
+  private readIn(p: number): number {
+    let s: number;
+    if (this.used < this.capacity) s = this.used++;
+    else {
+      s = this.tail;
+      if (this.accessTime[s] === 0) this.readAheadEvicted++;
+      this.remove(s);
+      this.table.delete(this.page[s]);
+      this.freedPageClock++;
+    }
+    this.page[s] = p;
+    this.accessTime[s] = 0;
+    this.freedClockAt[s] = 0;
+    this.table.set(p, s);
+    this.add(s, true);
+    return s;
+  }
+
+  private makeYoungIfNeeded(s: number): void {
+    if (this.oldBlocksTime !== 0 && this.isOld[s]) {
+      if (this.accessTime[s] !== 0 && this.now - this.accessTime[s] >= this.oldBlocksTime) this.makeYoung(s);
+      else this.notMadeYoung++;
+    } else if (!this.peekIfYoung(s)) this.makeYoung(s);
+  }
+
+  /** buf_page_peek_if_young: still within the first quarter of the young list since it was put at the head. */
+  private peekIfYoung(s: number): boolean {
+    return this.freedPageClock < this.freedClockAt[s] + (this.capacity * (1024 - this.ratio)) / (1024 * 4);
+  }
+
+  private makeYoung(s: number): void {
+    if (this.isOld[s]) this.madeYoung++;
+    this.remove(s);
+    this.add(s, false);
+  }
+
+  private add(s: number, old: boolean): void {
+    if (!old || this.len < OLD_MIN_LEN) {
+      this.prev[s] = -1;
+      this.next[s] = this.head;
+      if (this.head >= 0) this.prev[this.head] = s;
+      this.head = s;
+      if (this.tail < 0) this.tail = s;
+      this.freedClockAt[s] = this.freedPageClock;
+    } else {
+      const o = this.lruOld;
+      const after = this.next[o];
+      this.prev[s] = o;
+      this.next[s] = after;
+      this.next[o] = s;
+      if (after >= 0) this.prev[after] = s;
+      else this.tail = s;
+      this.oldLen++;
+    }
+    this.len++;
+    if (this.len > OLD_MIN_LEN) {
+      this.isOld[s] = old ? 1 : 0;
+      this.adjust();
+    } else if (this.len === OLD_MIN_LEN) {
+      for (let x = this.head; x >= 0; x = this.next[x]) this.isOld[x] = 1;
+      this.lruOld = this.head;
+      this.oldLen = this.len;
+      this.adjust();
+    } else this.isOld[s] = this.lruOld >= 0 ? 1 : 0;
+  }
+
+  private remove(s: number): void {
+    if (s === this.lruOld) {
+      this.lruOld = this.prev[s];
+      this.isOld[this.lruOld] = 1;
+      this.oldLen++;
+    }
+    const a = this.prev[s];
+    const b = this.next[s];
+    if (a >= 0) this.next[a] = b;
+    else this.head = b;
+    if (b >= 0) this.prev[b] = a;
+    else this.tail = a;
+    this.len--;
+    if (this.len < OLD_MIN_LEN) {
+      if (this.lruOld >= 0) for (let x = this.head; x >= 0; x = this.next[x]) this.isOld[x] = 0;
+      this.isOld[s] = 0;
+      this.lruOld = -1;
+      this.oldLen = 0;
+      return;
+    }
+    if (this.isOld[s]) this.oldLen--;
+    this.adjust();
+  }
+
+  private adjust(): void {
+    const want = Math.min(Math.floor((this.len * this.ratio) / 1024), this.len - (OLD_TOLERANCE + NON_OLD_MIN_LEN));
+    for (;;) {
+      if (this.oldLen + OLD_TOLERANCE < want) {
+        this.lruOld = this.prev[this.lruOld];
+        this.isOld[this.lruOld] = 1;
+        this.oldLen++;
+      } else if (this.oldLen > want + OLD_TOLERANCE) {
+        this.isOld[this.lruOld] = 0;
+        this.lruOld = this.next[this.lruOld];
+        this.oldLen--;
+      } else return;
+    }
+  }
+
+  /** buf_read_ahead_linear, with leaf pages linked in page order (FIL_PAGE_PREV/NEXT = p ∓ 1). */
+  private linearAhead(p: number): void {
+    const area = this.area;
+    const low = Math.floor(p / area) * area;
+    const high = low + area;
+    if (p !== low && p !== high - 1) return;
+    if (high > this.spacePages) return;
+    const descending = p === low;
+    // MySQL gives up when failures exceed the tolerance; MariaDB counts the tolerance down to 0.
+    const allowed = this.product === 'mariadb' ? this.tolerance - 1 : this.tolerance;
+    let fail = 0;
+    let predTime = -1;
+    for (let i = low; i < high; i++) {
+      const s = this.table.get(i);
+      if (s < 0 || this.accessTime[s] === 0) fail++;
+      else {
+        if (predTime >= 0) {
+          const t = this.accessTime[s];
+          const c = t > predTime ? 1 : t < predTime ? -1 : 0;
+          if (c !== 0 && c !== (descending ? -1 : 1)) fail++;
+        }
+        predTime = this.accessTime[s];
+      }
+      if (fail > allowed) return;
+    }
+    const target = descending ? p - 1 : p + 1;
+    if (target < 0) return;
+    const low2 = Math.floor(target / area) * area;
+    const high2 = low2 + area;
+    if (high2 > this.spacePages) return;
+    for (let i = low2; i < high2; i++) {
+      if (this.table.get(i) < 0) {
+        this.readIn(i);
+        this.readAhead++;
+        this.mergePending(i);
+      }
+    }
+  }
+
+  /** buf_read_ahead_random: 5 + area/8 recently used pages of the area bring in the rest. */
+  private randomAhead(p: number): void {
+    const area = this.area;
+    const low = Math.floor(p / area) * area;
+    const high = Math.min(low + area, this.spacePages);
+    let recent = 0;
+    for (let i = low; i < high; i++) {
+      const s = this.table.get(i);
+      if (s >= 0 && this.accessTime[s] !== 0 && this.peekIfYoung(s)) recent++;
+    }
+    if (recent < 5 + area / 8) return;
+    for (let i = low; i < high; i++) {
+      if (this.table.get(i) < 0) {
+        this.readIn(i);
+        this.readAheadRnd++;
+      }
+    }
+  }
+
+  contains(p: number): boolean {
+    return this.table.get(p) >= 0;
+  }
+
+  /** Whether a cached page is in the old sublist (for tests of midpoint insertion). */
+  isInOldSublist(p: number): boolean {
+    const s = this.table.get(p);
+    return s >= 0 && this.isOld[s] === 1;
+  }
+
+  counters(): Record<string, number> {
+    const allReads = this.syncReads + this.readAheadRnd + this.ibufMergeReads;
+    return {
+      Innodb_buffer_pool_read_requests: this.requests,
+      // MySQL: synchronous and random read-ahead pages; MariaDB: every page read.
+      Innodb_buffer_pool_reads: this.product === 'mariadb' ? allReads + this.readAhead : allReads,
+      Innodb_buffer_pool_read_ahead: this.readAhead,
+      Innodb_buffer_pool_read_ahead_rnd: this.readAheadRnd,
+      Innodb_buffer_pool_read_ahead_evicted: this.readAheadEvicted,
+      Innodb_buffer_pool_pages_made_young: this.madeYoung,
+      Innodb_buffer_pool_pages_made_not_young: this.notMadeYoung,
+      Innodb_pages_read: allReads + this.readAhead,
+      sync_reads: this.syncReads,
+      ibuf_merges: this.ibufMerges,
+      ibuf_merged_entries: this.ibufMergedEntries,
+      ibuf_merge_reads: this.ibufMergeReads,
+      ibuf_pending_entries: this.ibufEntries,
+    };
+  }
+
+  cachedPages(): number[] {
+    const out: number[] = [];
+    for (let s = this.head; s >= 0; s = this.next[s]) out.push(this.page[s]);
+    return out;
+  }
+}

@@ -1,0 +1,208 @@
+// PostgreSQL's shared buffers, 15–18 (storage/buffer/freelist.c, bufmgr.c):
+// - a miss takes a buffer from the freelist first (all buffers at start), then from the clock sweep,
+//   which lowers each unpinned buffer's usage_count (0..5) until it finds one at 0;
+// - a new buffer starts at usage 1; a hit adds 1 up to 5, except under a ring strategy, where a pin only
+//   lifts 0 to 1 ("ring buffers shouldn't evict others");
+// - per-process rings (BufferAccessStrategy): a slot's buffer is reused if unpinned with usage ≤ 1,
+//   otherwise the slot takes a new buffer and the old one stays cached (it "escapes"); a BULKREAD ring
+//   rejects a dirty buffer whose WAL would need flushing, which then stays cached too;
+// - counters as EXPLAIN (BUFFERS) and pg_stat_io count them.
+// An optional OS page-cache layer (an LRU below) tells reads served by the kernel from reads from disk.
+import { PageTable } from '../page-table';
+import { LruPool } from './lru';
+import type { BufferPoolModel } from '../types';
+import type { StrategyKind } from '../postgres-rings';
+
+const MAX_USAGE = 5;
+const CONTEXTS = ['normal', 'bulkread', 'bulkwrite', 'vacuum'] as const;
+const OPS = ['hits', 'reads', 'evictions', 'reuses', 'writes'] as const;
+const [HITS, READS, EVICTIONS, REUSES, WRITES] = [0, 1, 2, 3, 4];
+const CONTEXT_INDEX: Record<StrategyKind, number> = { bulkread: 1, bulkwrite: 2, vacuum: 3 };
+
+export interface PostgresPoolOptions {
+  /** A BULKREAD ring rejects dirty buffers (StrategyRejectBuffer); their WAL is assumed unflushed. */
+  rejectDirty?: boolean;
+  /** Pages the OS page cache holds below shared buffers; 0 leaves it out. */
+  osCachePages?: number;
+}
+
+interface Ring {
+  kind: StrategyKind;
+  slots: Int32Array;
+  current: number;
+}
+
+export class PostgresPool implements BufferPoolModel {
+  readonly name = 'postgresql';
+  private readonly table: PageTable;
+  private readonly tag: Int32Array;
+  private readonly usage: Uint8Array;
+  private readonly dirty: Uint8Array;
+  private readonly pins: Uint16Array;
+  /** Buffers never used yet come from here in order; freed ones are pushed on freeStack. */
+  private nextNeverUsed = 0;
+  private readonly freeStack: Int32Array;
+  private freeTop = 0;
+  private hand = 0;
+  private readonly rings: Ring[] = [];
+  private readonly io = new Float64Array(CONTEXTS.length * OPS.length);
+  private sharedHit = 0;
+  private sharedRead = 0;
+  private sharedWritten = 0;
+  private sharedDirtied = 0;
+  private readonly os: LruPool | undefined;
+  private osHits = 0;
+  private readonly rejectDirty: boolean;
+
+  constructor(readonly capacity: number, options: PostgresPoolOptions = {}) {
+    this.table = new PageTable(capacity);
+    this.tag = new Int32Array(capacity).fill(-1);
+    this.usage = new Uint8Array(capacity);
+    this.dirty = new Uint8Array(capacity);
+    this.pins = new Uint16Array(capacity);
+    this.freeStack = new Int32Array(capacity);
+    this.rejectDirty = options.rejectDirty ?? true;
+    this.os = options.osCachePages ? new LruPool(options.osCachePages) : undefined;
+  }
+
+  /** A new ring for one process's scan (GetAccessStrategy). Returns its id for readBuffer. */
+  openRing(kind: StrategyKind, buffers: number): number {
+    this.rings.push({ kind, slots: new Int32Array(buffers).fill(-1), current: 0 });
+    return this.rings.length - 1;
+  }
+
+  access(page: number): boolean {
+    return this.readBuffer(page, -1, false);
+  }
+
+  /**
+   * ReadBuffer + release: one page request. `ring` is an id from openRing or -1 (no strategy);
+   * `dirties` marks the page dirty (a write, or hint bits / pruning with WAL).
+   */
+  readBuffer(page: number, ring: number, dirties: boolean): boolean {
+    const ctx = ring < 0 ? 0 : CONTEXT_INDEX[this.rings[ring].kind];
+    let b = this.table.get(page);
+    if (b >= 0) {
+      this.sharedHit++;
+      this.io[ctx * 5 + HITS]++;
+      const u = this.usage[b];
+      if (ring < 0) {
+        if (u < MAX_USAGE) this.usage[b] = u + 1;
+      } else if (u === 0) this.usage[b] = 1;
+      if (dirties && !this.dirty[b]) {
+        this.dirty[b] = 1;
+        this.sharedDirtied++;
+      }
+      return true;
+    }
+    this.sharedRead++;
+    this.io[ctx * 5 + READS]++;
+    if (this.os && this.os.access(page)) this.osHits++;
+    b = this.victim(ring, ctx);
+    this.tag[b] = page;
+    this.usage[b] = 1;
+    this.dirty[b] = dirties ? 1 : 0;
+    if (dirties) this.sharedDirtied++;
+    this.table.set(page, b);
+    return false;
+  }
+
+  private victim(ringId: number, ctx: number): number {
+    const ring = ringId >= 0 ? this.rings[ringId] : undefined;
+    for (;;) {
+      let b = -1;
+      let fromRing = false;
+      if (ring) {
+        ring.current = ring.current + 1 === ring.slots.length ? 0 : ring.current + 1;
+        const s = ring.slots[ring.current];
+        if (s >= 0 && this.pins[s] === 0 && this.usage[s] <= 1) {
+          b = s;
+          fromRing = true;
+        }
+      }
+      if (b < 0) {
+        b = this.strategyGetBuffer();
+        if (ring) ring.slots[ring.current] = b;
+      }
+      if (this.dirty[b]) {
+        if (ring && ring.kind === 'bulkread' && fromRing && this.rejectDirty) {
+          ring.slots[ring.current] = -1; // StrategyRejectBuffer: the buffer stays cached, dirty
+          continue;
+        }
+        this.dirty[b] = 0;
+        this.sharedWritten++;
+        this.io[ctx * 5 + WRITES]++;
+      }
+      if (this.tag[b] >= 0) {
+        this.io[ctx * 5 + (fromRing ? REUSES : EVICTIONS)]++;
+        this.table.delete(this.tag[b]);
+        this.tag[b] = -1;
+      }
+      return b;
+    }
+  }
+
+  private strategyGetBuffer(): number {
+    if (this.freeTop > 0) return this.freeStack[--this.freeTop];
+    if (this.nextNeverUsed < this.capacity) return this.nextNeverUsed++;
+    const usage = this.usage;
+    const pins = this.pins;
+    const n = this.capacity;
+    let h = this.hand;
+    let tries = n;
+    for (;;) {
+      const b = h;
+      h = h + 1 === n ? 0 : h + 1;
+      if (pins[b] === 0) {
+        const u = usage[b];
+        if (u === 0) {
+          this.hand = h;
+          return b;
+        }
+        usage[b] = u - 1;
+        tries = n;
+      } else if (--tries === 0) throw new Error('no unpinned buffers available');
+    }
+  }
+
+  /** Drops a page from shared buffers (pg_buffercache_evict); the buffer returns to the freelist. */
+  evict(page: number): void {
+    const b = this.table.get(page);
+    if (b < 0) return;
+    this.table.delete(page);
+    this.tag[b] = -1;
+    this.usage[b] = 0;
+    this.dirty[b] = 0;
+    this.freeStack[this.freeTop++] = b;
+  }
+
+  contains(page: number): boolean {
+    return this.table.get(page) >= 0;
+  }
+
+  usageOf(page: number): number {
+    const b = this.table.get(page);
+    return b < 0 ? -1 : this.usage[b];
+  }
+
+  counters(): Record<string, number> {
+    const out: Record<string, number> = {
+      shared_blks_hit: this.sharedHit,
+      shared_blks_read: this.sharedRead,
+      shared_blks_dirtied: this.sharedDirtied,
+      shared_blks_written: this.sharedWritten,
+    };
+    CONTEXTS.forEach((c, ci) => OPS.forEach((o, oi) => (out[`pg_stat_io.${c}.${o}`] = this.io[ci * 5 + oi])));
+    if (this.os) {
+      out.os_cache_hits = this.osHits;
+      out.disk_reads = this.sharedRead - this.osHits;
+    }
+    return out;
+  }
+
+  cachedPages(): number[] {
+    const out: number[] = [];
+    for (const t of this.tag) if (t >= 0) out.push(t);
+    return out;
+  }
+}

@@ -1,0 +1,136 @@
+// PostgreSQL model: one test per rule, then the seed 004 scenarios.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PostgresPool } from '../../src/sim/policies/postgres-clock-sweep';
+import { ringBuffers, seqScanUsesRing, pinLimit } from '../../src/sim/postgres-rings';
+import { scanOnce } from '../../src/sim/scenarios/postgres-scan';
+
+test('usage counts: +1 per hit up to 5, the clock sweep decrements and takes the first 0', () => {
+  const pool = new PostgresPool(3);
+  for (let i = 0; i < 7; i++) pool.access(1); // 1 read + 6 hits: usage 1 → 5 (capped)
+  pool.access(2);
+  pool.access(3);
+  assert.equal(pool.usageOf(1), 5);
+  pool.access(4); // sweep: 1 (5→4), 2 (1→0), 3 (1→0), 1 (4→3), 2 → victim
+  assert.equal(pool.contains(2), false);
+  assert.equal(pool.usageOf(1), 3);
+  assert.equal(pool.usageOf(3), 0);
+  assert.equal(pool.usageOf(4), 1);
+  assert.equal(pool.counters()['pg_stat_io.normal.evictions'], 1);
+});
+
+test('the freelist is used before any eviction', () => {
+  const pool = new PostgresPool(10);
+  for (let p = 0; p < 10; p++) pool.access(p);
+  assert.equal(pool.counters()['pg_stat_io.normal.evictions'], 0);
+  pool.evict(3);
+  pool.access(100);
+  assert.equal(pool.counters()['pg_stat_io.normal.evictions'], 0, 'an evicted buffer returns to the freelist');
+});
+
+test('a ring recycles its own buffers: only the last ring-full stays cached', () => {
+  const pool = new PostgresPool(100);
+  const ring = pool.openRing('bulkread', 4);
+  for (let p = 0; p < 20; p++) pool.readBuffer(p, ring, false);
+  assert.deepEqual(pool.cachedPages().sort((a, b) => a - b), [16, 17, 18, 19]);
+  const c = pool.counters();
+  assert.equal(c['pg_stat_io.bulkread.reads'], 20);
+  assert.equal(c['pg_stat_io.bulkread.reuses'], 16);
+  assert.equal(c['pg_stat_io.bulkread.evictions'], 0);
+});
+
+test('a ring buffer with usage > 1 escapes the ring and stays cached', () => {
+  const pool = new PostgresPool(100);
+  const ring = pool.openRing('bulkread', 4);
+  for (let p = 0; p < 8; p++) {
+    pool.readBuffer(p, ring, false);
+    if (p === 1) pool.access(1); // another backend's ordinary hit: usage 2
+  }
+  assert.deepEqual(pool.cachedPages().sort((a, b) => a - b), [1, 4, 5, 6, 7]);
+});
+
+test('the strategy rule: a hit under a ring lifts usage 0 to 1, never higher', () => {
+  const pool = new PostgresPool(2);
+  pool.access(1);
+  pool.access(1);
+  pool.access(1); // usage 3
+  const ring = pool.openRing('bulkread', 1);
+  pool.readBuffer(1, ring, false);
+  assert.equal(pool.usageOf(1), 3);
+});
+
+test('a BULKREAD ring rejects a dirty buffer, which stays cached', () => {
+  const pool = new PostgresPool(100);
+  const ring = pool.openRing('bulkread', 4);
+  for (let p = 0; p < 12; p++) pool.readBuffer(p, ring, p === 5);
+  // Reading 9 wants page 5's slot: rejected, the slot is emptied and the ring moves on to the next slot
+  // (GetVictimBuffer's "goto again" advances `current`), so 9 takes page 6's buffer; the empty slot is
+  // filled from the freelist on the next lap.
+  assert.deepEqual(pool.cachedPages().sort((a, b) => a - b), [5, 9, 10, 11]);
+  assert.equal(pool.counters().shared_blks_dirtied, 1);
+});
+
+test('ring sizes per version and the NBuffers/4 threshold', () => {
+  const s = { nbuffers: 16384 };
+  assert.equal(ringBuffers(15, 'bulkread', s), 32);
+  assert.equal(ringBuffers(17, 'bulkread', s), 32);
+  assert.equal(pinLimit(s), 94);
+  assert.equal(ringBuffers(18, 'bulkread', s), 94);
+  assert.equal(ringBuffers(18, 'bulkread', { ...s, effectiveIoConcurrency: 0 }), 32);
+  assert.equal(ringBuffers(18, 'bulkread', { ...s, effectiveIoConcurrency: 1 }), 48);
+  assert.equal(ringBuffers(18, 'bulkread', { ...s, maxConnections: 200 }), 59);
+  assert.equal(ringBuffers(18, 'bulkread', { nbuffers: 2048 }), 32);
+  assert.equal(ringBuffers(15, 'bulkwrite', s), 2048);
+  assert.equal(ringBuffers(16, 'vacuum', s), 32);
+  assert.equal(ringBuffers(17, 'vacuum', s), 256);
+  assert.equal(ringBuffers(15, 'bulkread', { nbuffers: 128 }), 16, 'capped at NBuffers/8');
+  assert.equal(seqScanUsesRing(4096, 16384), false);
+  assert.equal(seqScanUsesRing(4097, 16384), true);
+});
+
+test('an OS page cache below tells kernel reads from disk reads', () => {
+  const pool = new PostgresPool(2, { osCachePages: 10 });
+  for (const p of [1, 2, 3, 1, 2, 3]) pool.access(p);
+  const c = pool.counters();
+  assert.equal(c.shared_blks_read, 6);
+  assert.equal(c.disk_reads, 3);
+  assert.equal(c.os_cache_hits, 3);
+});
+
+// Seed 004 (PostgreSQL 17, 128 MB = 16,384 buffers).
+const NBUFFERS = 16384;
+const EVENTS = { firstPage: 1_000_000, blocks: 4736, ringBuffers: 32 };
+
+test('seed 004: the 896-block table stays whole after one scan', () => {
+  const pool = new PostgresPool(NBUFFERS);
+  const first = scanOnce(pool, { firstPage: 0, blocks: 896, processes: 3, ringBuffers: 32 });
+  assert.equal(first.reads, 896);
+  assert.equal(pool.cachedPages().length, 896);
+  assert.deepEqual(scanOnce(pool, { firstPage: 0, blocks: 896, processes: 3, ringBuffers: 32 }), { hits: 896, reads: 0 });
+});
+
+test('seed 004: the 4,736-block scan leaves 32 blocks per process and adds 96 per rerun with three', () => {
+  const serial = new PostgresPool(NBUFFERS);
+  scanOnce(serial, { ...EVENTS, processes: 1 });
+  assert.equal(serial.cachedPages().length, 32);
+  const parallel = new PostgresPool(NBUFFERS);
+  const cached: number[] = [];
+  const reads: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    reads.push(scanOnce(parallel, { ...EVENTS, processes: 3 }).reads);
+    cached.push(parallel.cachedPages().length);
+  }
+  assert.deepEqual(cached, [96, 192, 288]);
+  assert.deepEqual(reads, [4736, 4640, 4544]);
+});
+
+test('seed 004: the +1 (33 blocks, the extra one being block 4672) is a dirtied page the ring rejects', () => {
+  // Block 4672 is the last one with rows; VACUUM left 4673–4735 empty. Pruning on that page dirties it
+  // (with WAL), so when the ring wraps to its buffer StrategyRejectBuffer lets it go and it stays cached.
+  const pool = new PostgresPool(NBUFFERS);
+  scanOnce(pool, { ...EVENTS, processes: 1, dirtiedBlocks: new Set([4672]) });
+  const blocks = pool.cachedPages().map((p) => p - EVENTS.firstPage).sort((a, b) => a - b);
+  assert.equal(blocks.length, 33);
+  assert.equal(blocks[0], 4672);
+  assert.deepEqual(blocks.slice(1), Array.from({ length: 32 }, (_, i) => 4704 + i));
+});
