@@ -5,6 +5,7 @@ import { BadUrlError, parseConnectionUrl, type ConnectionTarget } from '../db/co
 import { measure } from '../measure/measure';
 import { formatReport } from './format-report';
 import { runDemo } from './demo';
+import { runSimulate, runBench } from './simulate-commands';
 
 export interface CliCommand {
   name: string;
@@ -153,7 +154,10 @@ export const COMMANDS: CliCommand[] = [
     name: 'simulate',
     summary: 'replay a page-access trace through a buffer-pool model',
     usage: 'bufferlens simulate --model lru|clock|postgresql|innodb --pool PAGES --trace FILE [--format u32|oracleGeneral] [--json]',
-    details: [],
+    details: [
+      '--format u32            raw little-endian u32 page ids (default)',
+      '--format oracleGeneral  libCacheSim binary records: u32 time, u64 object id, u32 size, i64 next access',
+    ],
     async run(argv) {
       const { values } = parse(
         argv,
@@ -161,19 +165,22 @@ export const COMMANDS: CliCommand[] = [
         { min: 0, max: 0, what: '' },
       );
       if (!['lru', 'clock', 'postgresql', 'innodb'].includes(String(values.model))) throw new UsageError('--model must be lru, clock, postgresql or innodb');
-      if (intOption(values.pool, 'pool', 1, 1 << 30) === undefined) throw new UsageError('missing --pool PAGES');
+      const pool = intOption(values.pool, 'pool', 1, 1 << 26);
+      if (pool === undefined) throw new UsageError('missing --pool PAGES');
       if (typeof values.trace !== 'string') throw new UsageError('missing --trace FILE');
-      throw new NotYetAvailableError('trace replay lands with the simulator');
+      const format = values.format ?? 'u32';
+      if (format !== 'u32' && format !== 'oracleGeneral') throw new UsageError('--format must be u32 or oracleGeneral');
+      return runSimulate({ model: values.model as 'lru', pool, trace: values.trace, format, json: values.json === true });
     },
   },
   {
     name: 'bench',
     summary: 'benchmark the buffer-pool simulator against a plain LRU baseline',
-    usage: 'bufferlens bench [--json]',
-    details: [],
+    usage: 'bufferlens bench [--json] [--accesses N]',
+    details: ['--accesses N   trace length per run (default 10,000,000)'],
     async run(argv) {
-      parse(argv, { json: { type: 'boolean' } }, { min: 0, max: 0, what: '' });
-      throw new NotYetAvailableError('the benchmark lands with the simulator');
+      const { values } = parse(argv, { json: { type: 'boolean' }, accesses: { type: 'string' } }, { min: 0, max: 0, what: '' });
+      return runBench(values.json === true, intOption(values.accesses, 'accesses', 1000, 100_000_000) ?? 10_000_000);
     },
   },
   {

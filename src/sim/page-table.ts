@@ -10,10 +10,13 @@ export class PageTable {
   private readonly mask: number;
   private readonly shift: number;
 
-  /** Sized for at most `maxEntries` pages at a time (the pool's capacity); the load factor stays ≤ 1/2. */
+  /**
+   * Sized for at most `maxEntries` pages at a time (the pool's capacity). The load factor stays ≤ 1/4:
+   * short probe runs keep both lookups and backward-shift deletions (one per eviction) cheap.
+   */
   constructor(maxEntries: number) {
     let bits = 4;
-    while (1 << bits < maxEntries * 2) bits++;
+    while (1 << bits < maxEntries * 4) bits++;
     this.keys = new Int32Array(1 << bits).fill(EMPTY);
     this.values = new Int32Array(1 << bits);
     this.mask = (1 << bits) - 1;

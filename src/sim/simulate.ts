@@ -6,8 +6,7 @@ const now = (): number => (globalThis as { performance?: { now(): number } }).pe
 
 export function replay(model: BufferPoolModel, trace: Int32Array): SimulationResult {
   const started = now();
-  let hits = 0;
-  for (let i = 0; i < trace.length; i++) if (model.access(trace[i])) hits++;
+  const hits = model.run(trace);
   const seconds = (now() - started) / 1000;
   return {
     model: model.name,

@@ -47,6 +47,12 @@ export class ClockPool implements BufferPoolModel {
     return false;
   }
 
+  run(trace: Int32Array): number {
+    let hits = 0;
+    for (let i = 0; i < trace.length; i++) if (this.access(trace[i])) hits++;
+    return hits;
+  }
+
   contains(p: number): boolean {
     return this.table.get(p) >= 0;
   }

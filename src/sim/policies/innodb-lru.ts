@@ -49,8 +49,9 @@ export class InnodbPool implements BufferPoolModel {
   private readonly prev: Int32Array;
   private readonly next: Int32Array;
   private readonly isOld: Uint8Array;
-  private readonly accessTime: Float64Array;
-  private readonly freedClockAt: Float64Array;
+  /** Time of the first access, in page requests since start (the simulated clock); 0 = never accessed. */
+  private readonly accessTime: Int32Array;
+  private readonly freedClockAt: Int32Array;
   private head = -1;
   private tail = -1;
   private len = 0;
@@ -60,7 +61,8 @@ export class InnodbPool implements BufferPoolModel {
   private freedPageClock = 0;
   private now = 0;
   private readonly ratio: number;
-  private readonly oldBlocksTime: number;
+  /** innodb_old_blocks_time in page requests. */
+  private readonly oldBlocksTicks: number;
   private readonly tick: number;
   private readonly area: number;
   private readonly tolerance: number;
@@ -84,7 +86,8 @@ export class InnodbPool implements BufferPoolModel {
   private ibufMerges = 0;
   private ibufMergedEntries = 0;
   private ibufMergeReads = 0;
-  private readonly backgroundMergeIntervalMs: number;
+  /** Page requests between two background merges. */
+  private readonly backgroundMergeInterval: number;
   private nextBackgroundMerge: number;
 
   constructor(readonly capacity: number, options: InnodbPoolOptions = {}) {
@@ -93,12 +96,13 @@ export class InnodbPool implements BufferPoolModel {
     this.prev = new Int32Array(capacity).fill(-1);
     this.next = new Int32Array(capacity).fill(-1);
     this.isOld = new Uint8Array(capacity);
-    this.accessTime = new Float64Array(capacity);
-    this.freedClockAt = new Float64Array(capacity);
+    this.accessTime = new Int32Array(capacity);
+    this.freedClockAt = new Int32Array(capacity);
     this.product = options.product ?? 'mysql';
     this.ratio = Math.min(Math.max(Math.floor(((options.oldBlocksPct ?? 37) * 1024) / 100), 51), 972);
-    this.oldBlocksTime = options.oldBlocksTime ?? 1000;
     this.tick = options.msPerAccess ?? 0.01;
+    const oldBlocksTime = options.oldBlocksTime ?? 1000;
+    this.oldBlocksTicks = oldBlocksTime === 0 ? 0 : Math.max(1, Math.ceil(oldBlocksTime / this.tick));
     const threshold = options.readAheadThreshold ?? 56;
     this.area = options.area ?? (capacity >= 2048 ? 64 : Math.max(1, 2 ** Math.ceil(Math.log2(capacity / 32))));
     this.tolerance = threshold === 0 ? -1 : Math.min(64 - threshold, this.area);
@@ -107,13 +111,13 @@ export class InnodbPool implements BufferPoolModel {
     this.changeBuffering = (options.changeBuffering ?? 'none') !== 'none';
     this.ibufMaxPages = Math.floor((capacity * (options.changeBufferMaxPct ?? 25)) / 100);
     this.entriesPerIbufPage = options.entriesPerIbufPage ?? 300;
-    this.backgroundMergeIntervalMs = 1000 / (options.backgroundMergesPerSecond ?? 10);
-    this.nextBackgroundMerge = this.backgroundMergeIntervalMs;
+    this.backgroundMergeInterval = Math.max(1, Math.round(1000 / (options.backgroundMergesPerSecond ?? 10) / this.tick));
+    this.nextBackgroundMerge = this.backgroundMergeInterval;
   }
 
   /** One page get (Buf_fetch), as a B-tree walk makes it; true when the page was cached. */
   access(p: number): boolean {
-    this.now += this.tick;
+    this.now++;
     this.requests++;
     let s = this.table.get(p);
     const hit = s >= 0;
@@ -137,7 +141,7 @@ export class InnodbPool implements BufferPoolModel {
    */
   modifySecondaryLeaf(p: number, bufferable: boolean): boolean {
     if (this.changeBuffering && bufferable && this.table.get(p) < 0) {
-      this.now += this.tick;
+      this.now++;
       this.requests++; // the IF_IN_POOL attempt is a page get
       this.pending.set(p, (this.pending.get(p) ?? 0) + 1);
       this.ibufEntries++;
@@ -169,7 +173,7 @@ export class InnodbPool implements BufferPoolModel {
 
   private backgroundMerge(): void {
     while (this.now >= this.nextBackgroundMerge) {
-      this.nextBackgroundMerge += this.backgroundMergeIntervalMs;
+      this.nextBackgroundMerge += this.backgroundMergeInterval;
       this.contract();
     }
   }
@@ -188,7 +192,29 @@ export class InnodbPool implements BufferPoolModel {
   private readIn(p: number): number {
     let s: number;
     if (this.used < this.capacity) s = this.used++;
-    else {
+    else if (this.lruOld >= 0 && this.isOld[this.tail] === 1 && this.tail !== this.lruOld) {
+      // The common case in a full pool: the old tail leaves and the new page enters the old sublist's
+      // head. Lengths do not change, so the old-sublist boundary needs no adjustment.
+      s = this.tail;
+      if (this.accessTime[s] === 0) this.readAheadEvicted++;
+      this.table.delete(this.page[s]);
+      this.freedPageClock++;
+      const a = this.prev[s];
+      this.next[a] = -1;
+      this.tail = a;
+      const o = this.lruOld;
+      const after = this.next[o];
+      this.prev[s] = o;
+      this.next[s] = after;
+      this.next[o] = s;
+      if (after >= 0) this.prev[after] = s;
+      else this.tail = s;
+      this.page[s] = p;
+      this.accessTime[s] = 0;
+      this.freedClockAt[s] = 0;
+      this.table.set(p, s);
+      return s;
+    } else {
       s = this.tail;
       if (this.accessTime[s] === 0) this.readAheadEvicted++;
       this.remove(s);
@@ -204,8 +230,8 @@ export class InnodbPool implements BufferPoolModel {
   }
 
   private makeYoungIfNeeded(s: number): void {
-    if (this.oldBlocksTime !== 0 && this.isOld[s]) {
-      if (this.accessTime[s] !== 0 && this.now - this.accessTime[s] >= this.oldBlocksTime) this.makeYoung(s);
+    if (this.oldBlocksTicks !== 0 && this.isOld[s]) {
+      if (this.accessTime[s] !== 0 && this.now - this.accessTime[s] >= this.oldBlocksTicks) this.makeYoung(s);
       else this.notMadeYoung++;
     } else if (!this.peekIfYoung(s)) this.makeYoung(s);
   }
@@ -346,6 +372,12 @@ export class InnodbPool implements BufferPoolModel {
         this.readAheadRnd++;
       }
     }
+  }
+
+  run(trace: Int32Array): number {
+    let hits = 0;
+    for (let i = 0; i < trace.length; i++) if (this.access(trace[i])) hits++;
+    return hits;
   }
 
   contains(p: number): boolean {

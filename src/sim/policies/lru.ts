@@ -62,6 +62,12 @@ export class LruPool implements BufferPoolModel {
     if (this.tail < 0) this.tail = s;
   }
 
+  run(trace: Int32Array): number {
+    let hits = 0;
+    for (let i = 0; i < trace.length; i++) if (this.access(trace[i])) hits++;
+    return hits;
+  }
+
   contains(p: number): boolean {
     return this.table.get(p) >= 0;
   }

@@ -176,6 +176,12 @@ export class PostgresPool implements BufferPoolModel {
     this.freeStack[this.freeTop++] = b;
   }
 
+  run(trace: Int32Array): number {
+    let hits = 0;
+    for (let i = 0; i < trace.length; i++) if (this.access(trace[i])) hits++;
+    return hits;
+  }
+
   contains(page: number): boolean {
     return this.table.get(page) >= 0;
   }
