@@ -20,8 +20,10 @@ export function formatReport(report: Report): string {
   out.push(`Statement: ${report.statement.replace(/\s+/g, ' ').slice(0, 200)}`);
   out.push(report.rolledBack ? (report.dataChanging ? 'Every run was rolled back.' : '') : 'Changes were committed (--commit).');
   out.push('');
-  const predicted = (p: Reads) => (p.physicalReads === null && p.readAhead === null ? '' : `${fmt(p.physicalReads)} / ${fmt(p.readAhead)}`);
-  const rows = [['run', 'state', 'logical', 'physical', 'read-ahead', 'time ms', 'predicted phys / ra']];
+  const anyReadAhead = report.runs.some((r) => r.predicted.readAhead !== null);
+  const predicted = (p: Reads) =>
+    p.physicalReads === null && p.logicalReads === null ? 'n/r' : `${fmt(p.logicalReads)} / ${fmt(p.physicalReads)}${anyReadAhead ? ` / ${fmt(p.readAhead)}` : ''}`;
+  const rows = [['run', 'state', 'logical', 'physical', 'read-ahead', 'time ms', anyReadAhead ? 'predicted log / phys / ra' : 'predicted log / phys']];
   for (const r of report.runs) {
     rows.push([
       String(r.run),
@@ -48,7 +50,9 @@ export function formatReport(report: Report): string {
         fmt(rel.pages),
         ...report.runs.map((r) => {
           const x = r.residency.find((y) => y.relation === rel.relation);
-          return x ? `${fmt(x.cachedBefore)} → ${fmt(x.cachedAfter)}` : '';
+          if (!x) return '';
+          const p = x.predictedAfter === null || x.predictedAfter === undefined ? '' : ` (pred. ${fmt(x.predictedAfter)})`;
+          return `${fmt(x.cachedBefore)} → ${fmt(x.cachedAfter)}${p}`;
         }),
       ]);
     }
@@ -60,6 +64,25 @@ export function formatReport(report: Report): string {
     if (notes.logicalReads) out.push(`  logical:    ${notes.logicalReads}`);
     if (notes.physicalReads) out.push(`  physical:   ${notes.physicalReads}`);
     if (notes.readAhead) out.push(`  read-ahead: ${notes.readAhead}`);
+  }
+  const prediction = report.runs[0]?.prediction;
+  if (prediction) {
+    const assumptions = [...new Set(report.runs.flatMap((r) => r.prediction?.assumptions ?? []))];
+    const unmodelled = [...new Set(report.runs.flatMap((r) => r.prediction?.unmodelled ?? []))];
+    if (assumptions.length) out.push('', 'The prediction assumed:', ...assumptions.map((a) => `  - ${a}`));
+    if (unmodelled.length) out.push('', 'Not modelled (left out of the prediction):', ...unmodelled.map((a) => `  - ${a}`));
+  }
+  for (const series of report.whatIf?.series ?? []) {
+    out.push('', `What if ${series.setting} were … (all ${report.whatIf?.runs} runs, predicted):`);
+    out.push(
+      table(
+        [
+          [series.setting, 'physical', 'logical', 'miss ratio'],
+          ...series.points.map((p) => [`${p.label}${p.current ? ' (now)' : ''}`, fmt(p.physicalReads), fmt(p.logicalReads), `${(p.missRatio * 100).toFixed(1)} %`]),
+        ],
+        new Set([1, 2, 3]),
+      ),
+    );
   }
   if (report.warnings.length) {
     out.push('', 'Warnings:');

@@ -17,6 +17,10 @@ export interface MeasureOptions {
    */
   residency?: 'auto' | 'always' | 'never';
   residencyLimitPages?: number;
+  /** Re-simulate the runs with changed settings (default on). */
+  whatIf?: boolean;
+  /** Pool sizes, in pages, for the what-if pool series; a default sweep otherwise. */
+  whatIfPoolPages?: number[];
   /** Create pg_buffercache when missing and allowed. */
   createExtension?: boolean;
   signal?: AbortSignal;

@@ -35,6 +35,16 @@ export interface PlanNode {
   workersLaunched?: number;
   actualRows?: number;
   actualLoops?: number;
+  parallelAware?: boolean;
+  /** Heap tuples fetched and then discarded by a Filter, per loop. */
+  rowsRemovedByFilter?: number;
+  /** Index-only scans: tuples that had to visit the heap. */
+  heapFetches?: number;
+  /** Bitmap heap scans: heap blocks visited. */
+  exactHeapBlocks?: number;
+  lossyHeapBlocks?: number;
+  /** Parallel workers' own share (EXPLAIN VERBOSE): shared blocks touched and rows, per worker. */
+  workers?: Array<{ blocks: number; rows: number }>;
   totalTimeMs?: number;
   total: BufferCounters;
   self: BufferCounters;
@@ -70,6 +80,8 @@ export interface RunReport {
   raw: Record<string, number | string | null>;
   plan?: PlanNode;
   planning?: BufferCounters;
+  /** The simulator's prediction for this run: what it assumed and which plan nodes it could not model. */
+  prediction?: { assumptions: string[]; unmodelled: string[] };
   /** The engine's own plan output where it is not a PostgreSQL plan tree: MariaDB's ANALYZE FORMAT=JSON, MySQL's EXPLAIN ANALYZE text. */
   enginePlan?: unknown;
 }
@@ -93,6 +105,21 @@ export interface Report {
   dataChanging?: boolean;
   runs: RunReport[];
   warnings: string[];
+  /** The same runs re-simulated with changed settings, for what-if charts. */
+  whatIf?: WhatIf;
+}
+
+/** One what-if series: a setting varied, the predicted outcome per value, the current value marked. */
+export interface WhatIfSeries {
+  setting: string;
+  unit: string;
+  points: Array<{ value: number; label: string; current: boolean; physicalReads: number; logicalReads: number; missRatio: number }>;
+}
+
+export interface WhatIf {
+  /** Which runs the series add up (all measured runs, from the same starting state). */
+  runs: number;
+  series: WhatIfSeries[];
 }
 
 export const EMPTY_READS: Reads = { logicalReads: null, physicalReads: null, readAhead: null };

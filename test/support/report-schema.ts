@@ -1,15 +1,19 @@
-// Validates reports against the public contract's JSON schema (shared/contracts/report.schema.json).
+// Validates reports against BufferLens's own full schema (schemas/report.schema.json) and, where the
+// shared contracts are beside the project (as in CI), against the public contract too.
 import { existsSync, readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 
+const OWN = 'schemas/report.schema.json';
 const CONTRACT = '../shared/contracts/report.schema.json';
 
-export function validateReport(report: unknown): string[] {
-  if (!existsSync(CONTRACT)) {
-    if (process.env.CI === 'true') throw new Error(`${CONTRACT} is missing`);
-    return [];
-  }
+function errors(schemaFile: string, report: unknown): string[] {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
-  const validate = ajv.compile(JSON.parse(readFileSync(CONTRACT, 'utf8')));
-  return validate(report) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  addFormats(ajv);
+  const validate = ajv.compile(JSON.parse(readFileSync(schemaFile, 'utf8')));
+  return validate(report) ? [] : (validate.errors ?? []).map((e) => `${schemaFile}: ${e.instancePath} ${e.message}`);
+}
+
+export function validateReport(report: unknown): string[] {
+  return [...errors(OWN, report), ...(existsSync(CONTRACT) ? errors(CONTRACT, report) : [])];
 }

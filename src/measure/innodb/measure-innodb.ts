@@ -13,6 +13,8 @@ import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } fro
 import { normaliseInnodb, subtractCalibration } from './normalise';
 import { engineStatsOf, planTables, sumEngineStats, type TableEngineStats } from './engine-stats';
 import { cachedOf, readInnodbResidency, resolveInnodbRelations, type InnodbRelation, type InnodbResidency } from './residency';
+import { poolPagesInUse, readInnodbFacts } from './catalog';
+import { InnodbPredictor, type InnodbRunPrediction } from '../../predict/innodb/predictor';
 
 const CALIBRATION_PASSES = 3;
 
@@ -41,6 +43,8 @@ class InnodbSession {
   private run = 0;
   private cancelled = false;
   private timedOut = false;
+  /** The plan EXPLAIN FORMAT=JSON gave before run 1 (the prediction's input where ANALYZE is not used). */
+  private explainPlan: unknown;
   private readonly onAbort = () => void this.killQuery('cancel');
 
   constructor(
@@ -69,6 +73,8 @@ class InnodbSession {
     const snapshot = snapshotQuery(info.statusTable, info.product);
     const calibration = await this.calibrate(snapshot);
     let residency = withResidency ? await readInnodbResidency(this.conn, relations) : new Map();
+    const predictor = await this.makePredictor(info, relations, residency, withResidency, warnings);
+    const plans: unknown[] = [];
     const runs: RunReport[] = [];
     for (this.run = 1; this.run <= this.options.runs; this.run++) {
       this.options.onProgress?.(`run ${this.run} of ${this.options.runs}`);
@@ -94,6 +100,9 @@ class InnodbSession {
         raw: { ...rawDelta, ...prefixed('calibration.', calibration), ...engineStatsRaw(engineStats) },
       };
       if (plan !== undefined) run.enginePlan = plan;
+      const executed = plan !== undefined && typeof plan === 'object' ? plan : this.explainPlan;
+      if (predictor) applyPrediction(run, predictor.predictRun(executed));
+      plans.push(executed);
       runs.push(run);
       residency = residencyAfter;
       warnings.push(...this.noiseWarnings(others, othersAfter, delta, engineStats, info));
@@ -109,7 +118,34 @@ class InnodbSession {
       dataChanging: this.kind === 'dml',
       runs,
       warnings,
+      ...(predictor && this.options.whatIf !== false ? { whatIf: predictor.whatIf(plans, this.options.whatIfPoolPages) } : {}),
     };
+  }
+
+  private async makePredictor(
+    info: InnodbServerInfo,
+    relations: InnodbRelation[],
+    residency: InnodbResidency,
+    withResidency: boolean,
+    warnings: string[],
+  ): Promise<InnodbPredictor> {
+    const facts = await readInnodbFacts(this.conn, info, relations, residency);
+    let other = 0;
+    if (withResidency) {
+      const tracked = relations.reduce((a, r) => a + cachedOf(residency, r).cached, 0);
+      other = Math.max(0, (await poolPagesInUse(this.conn, info)) - tracked);
+    } else warnings.push('the prediction assumes none of the statement\'s pages were cached before run 1: residency was not read');
+    const st = info.settings;
+    return new InnodbPredictor(facts, {
+      product: info.product,
+      poolPages: info.poolPages,
+      pageSize: info.pageSize,
+      oldBlocksPct: Number(st.innodb_old_blocks_pct ?? 37),
+      oldBlocksTime: Number(st.innodb_old_blocks_time ?? 1000),
+      readAheadThreshold: Number(st.innodb_read_ahead_threshold ?? 56),
+      randomReadAhead: String(st.innodb_random_read_ahead).toUpperCase() === 'ON',
+      otherPagesUsed: other,
+    });
   }
 
   /** The server's own limit where it has one; a client-side KILL QUERY as the backstop for every statement. */
@@ -126,7 +162,8 @@ class InnodbSession {
     try {
       const [plan] = await this.conn.query(`EXPLAIN FORMAT=JSON ${this.statement}`);
       const text = Object.values((plan as Array<Record<string, string>>)[0])[0];
-      names = planTables(JSON.parse(text));
+      this.explainPlan = JSON.parse(text);
+      names = planTables(this.explainPlan);
     } catch (err) {
       throw this.statementError(err);
     }
@@ -309,6 +346,12 @@ class InnodbSession {
     await this.rollbackQuietly();
     await this.conn.end().catch(() => this.conn.destroy());
   }
+}
+
+function applyPrediction(run: RunReport, p: InnodbRunPrediction): void {
+  run.predicted = p.predicted;
+  for (const row of run.residency) row.predictedAfter = p.predictedAfter.get(row.relation) ?? null;
+  run.prediction = { assumptions: p.assumptions, unmodelled: p.unmodelled };
 }
 
 function residencyRows(rels: InnodbRelation[], before: InnodbResidency, after: InnodbResidency, known: boolean): RelationResidency[] {

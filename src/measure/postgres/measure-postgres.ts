@@ -13,6 +13,9 @@ import { readResidency, resolveRelations, type ResidencySnapshot, type TrackedRe
 import { counterDelta, readCounters } from './counters';
 import { normalisePostgres } from './normalise';
 import { DEFAULT_RESIDENCY_LIMIT_PAGES, type MeasureOptions } from '../options';
+import { buffersInUse, readRelationFacts } from './catalog';
+import { PostgresPredictor, type RunPrediction } from '../../predict/postgres/predictor';
+import { parseBlocks } from '../../predict/postgres/facts';
 
 interface PgError {
   code?: string;
@@ -63,13 +66,18 @@ class PostgresSession {
     // Each run's "after" residency is the next run's "before": nothing of ours runs in between, and
     // reading pg_buffercache costs a scan of every buffer header (≈ 2.5 ms at 128 MB).
     let residency = await readResidency(this.client, relations, withResidency);
+    const predictor = await this.makePredictor(info, relations, residency, withResidency, warnings);
+    const plans = [];
     for (this.run = 1; this.run <= this.options.runs; this.run++) {
       this.options.onProgress?.(`run ${this.run} of ${this.options.runs}`);
       const { run, plan, after } = await this.measureRun(info, relations, this.run === 1 && cold, residency, withResidency);
+      if (predictor) applyPrediction(run, predictor.predictRun(plan.root));
       runs.push(run);
+      plans.push(plan.root);
       residency = after;
       plan.anomalies.forEach((a) => anomalies.add(a));
     }
+    const whatIf = predictor && this.options.whatIf !== false ? predictor.whatIf(plans, this.options.whatIfPoolPages) : undefined;
     warnings.push(...[...anomalies].map((a) => `EXPLAIN reported a parent below its children, shown as 0 self: ${a}`));
     if (this.options.timing) warnings.push('EXPLAIN ANALYZE times every plan node, which adds overhead to the elapsed times (--no-timing turns it off)');
     if (!info.canForceStatsFlush) warnings.push('this user cannot force a statistics flush (pg_stat_force_next_flush), so the pg_stat_* deltas in raw may lag by up to a second; EXPLAIN\'s numbers are exact');
@@ -83,7 +91,38 @@ class PostgresSession {
       dataChanging,
       runs,
       warnings,
+      ...(whatIf ? { whatIf } : {}),
     };
+  }
+
+  private async makePredictor(
+    info: PostgresServerInfo,
+    relations: TrackedRelation[],
+    residency: ResidencySnapshot,
+    withResidency: boolean,
+    warnings: string[],
+  ): Promise<PostgresPredictor | undefined> {
+    const facts = await readRelationFacts(this.client, relations, residency);
+    let other = 0;
+    if (withResidency) {
+      const cachedTracked = [...residency.byOid.values()].reduce((a, r) => a + r.cached, 0);
+      other = Math.max(0, (await buffersInUse(this.client, info.major)) - cachedTracked);
+    } else {
+      warnings.push('the prediction assumes none of the statement\'s pages were cached before run 1: residency was not read');
+    }
+    const st = info.settings;
+    const num = (v: string | number | null | undefined, d: number) => (v === null || v === undefined || Number.isNaN(Number(v)) ? d : Number(v));
+    return new PostgresPredictor(facts, {
+      major: info.major,
+      nbuffers: Number(st.shared_buffers_pages),
+      effectiveIoConcurrency: num(st.effective_io_concurrency, info.major >= 18 ? 16 : 1),
+      ioCombineLimit: parseBlocks(st.io_combine_limit, info.blockSize, 16),
+      maxConnections: num(st.max_connections, 100),
+      maxWorkerProcesses: num(st.max_worker_processes, 8),
+      maxWalSenders: num(st.max_wal_senders, 10),
+      autovacuumWorkerSlots: num(st.autovacuum_worker_slots, 16),
+      otherBuffersUsed: other,
+    });
   }
 
   private residencyWanted(info: PostgresServerInfo, warnings: string[]): boolean {
@@ -259,6 +298,12 @@ class PostgresSession {
     await this.rollbackQuietly();
     await this.client.end().catch(() => undefined);
   }
+}
+
+function applyPrediction(run: RunReport, p: RunPrediction): void {
+  run.predicted = p.predicted;
+  for (const row of run.residency) row.predictedAfter = p.predictedAfter.get(row.relation) ?? null;
+  run.prediction = { assumptions: p.assumptions, unmodelled: p.unmodelled };
 }
 
 function residencyRows(rels: TrackedRelation[], before: ResidencySnapshot, after: ResidencySnapshot, known: boolean): RelationResidency[] {

@@ -115,6 +115,14 @@ export function parseExplainJson(output: unknown): ParsedPlan {
     if (typeof node['Actual Rows'] === 'number') out.actualRows = node['Actual Rows'] as number;
     if (typeof node['Actual Loops'] === 'number') out.actualLoops = node['Actual Loops'] as number;
     if (typeof node['Actual Total Time'] === 'number') out.totalTimeMs = node['Actual Total Time'] as number;
+    if (node['Parallel Aware'] === true) out.parallelAware = true;
+    if (typeof node['Rows Removed by Filter'] === 'number') out.rowsRemovedByFilter = node['Rows Removed by Filter'] as number;
+    if (typeof node['Heap Fetches'] === 'number') out.heapFetches = node['Heap Fetches'] as number;
+    if (typeof node['Exact Heap Blocks'] === 'number') out.exactHeapBlocks = node['Exact Heap Blocks'] as number;
+    if (typeof node['Lossy Heap Blocks'] === 'number') out.lossyHeapBlocks = node['Lossy Heap Blocks'] as number;
+    if (Array.isArray(node.Workers) && node.Workers.length) {
+      out.workers = (node.Workers as Json[]).map((w) => ({ blocks: num(w, 'Shared Hit Blocks') + num(w, 'Shared Read Blocks'), rows: num(w, 'Actual Rows') }));
+    }
     return out;
   };
 

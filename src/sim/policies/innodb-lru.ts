@@ -31,6 +31,8 @@ export interface InnodbPoolOptions {
   area?: number;
   /** Pages in the tablespace: an area past its end is never read ahead. */
   spacePages?: number;
+  /** Where a page's tablespace ends (exclusive page id), when pages of several tablespaces are simulated. */
+  spaceEnd?: (page: number) => number;
   /** Simulated time per page request, ms (the clock of innodb_old_blocks_time). */
   msPerAccess?: number;
   /** Change buffering of secondary-index modifications ('none' or any other innodb_change_buffering value). */
@@ -66,7 +68,7 @@ export class InnodbPool implements BufferPoolModel {
   private readonly tick: number;
   private readonly area: number;
   private readonly tolerance: number;
-  private readonly spacePages: number;
+  private readonly spaceEnd: (page: number) => number;
   private readonly randomReadAhead: boolean;
   private readonly product: 'mysql' | 'mariadb';
   // counters
@@ -106,7 +108,8 @@ export class InnodbPool implements BufferPoolModel {
     const threshold = options.readAheadThreshold ?? 56;
     this.area = options.area ?? (capacity >= 2048 ? 64 : Math.max(1, 2 ** Math.ceil(Math.log2(capacity / 32))));
     this.tolerance = threshold === 0 ? -1 : Math.min(64 - threshold, this.area);
-    this.spacePages = options.spacePages ?? Number.MAX_SAFE_INTEGER;
+    const spacePages = options.spacePages ?? Number.MAX_SAFE_INTEGER;
+    this.spaceEnd = options.spaceEnd ?? (() => spacePages);
     this.randomReadAhead = options.randomReadAhead ?? false;
     this.changeBuffering = (options.changeBuffering ?? 'none') !== 'none';
     this.ibufMaxPages = Math.floor((capacity * (options.changeBufferMaxPct ?? 25)) / 100);
@@ -322,7 +325,8 @@ export class InnodbPool implements BufferPoolModel {
     const low = Math.floor(p / area) * area;
     const high = low + area;
     if (p !== low && p !== high - 1) return;
-    if (high > this.spacePages) return;
+    const end = this.spaceEnd(p);
+    if (high > end) return;
     const descending = p === low;
     // MySQL gives up when failures exceed the tolerance; MariaDB counts the tolerance down to 0.
     const allowed = this.product === 'mariadb' ? this.tolerance - 1 : this.tolerance;
@@ -345,7 +349,7 @@ export class InnodbPool implements BufferPoolModel {
     if (target < 0) return;
     const low2 = Math.floor(target / area) * area;
     const high2 = low2 + area;
-    if (high2 > this.spacePages) return;
+    if (high2 > end) return;
     for (let i = low2; i < high2; i++) {
       if (this.table.get(i) < 0) {
         this.readIn(i);
@@ -359,7 +363,7 @@ export class InnodbPool implements BufferPoolModel {
   private randomAhead(p: number): void {
     const area = this.area;
     const low = Math.floor(p / area) * area;
-    const high = Math.min(low + area, this.spacePages);
+    const high = Math.min(low + area, this.spaceEnd(p));
     let recent = 0;
     for (let i = low; i < high; i++) {
       const s = this.table.get(i);
@@ -382,6 +386,14 @@ export class InnodbPool implements BufferPoolModel {
 
   contains(p: number): boolean {
     return this.table.get(p) >= 0;
+  }
+
+  /** Puts a page in the pool as already accessed, with no counters touched: a starting state. */
+  preload(p: number): void {
+    if (this.table.get(p) >= 0) return;
+    const s = this.readIn(p);
+    this.now++;
+    this.accessTime[s] = this.now;
   }
 
   /** Whether a cached page is in the old sublist (for tests of midpoint insertion). */

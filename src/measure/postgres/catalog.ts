@@ -1,0 +1,47 @@
+// Catalog facts the prediction needs: tuples per relation, each index's table and the correlation of its
+// first column, and how many buffers other relations held before run 1.
+import type { Client } from 'pg';
+import type { PgRelationFacts } from '../../predict/postgres/facts';
+import type { ResidencySnapshot, TrackedRelation } from './residency';
+
+export async function readRelationFacts(client: Client, rels: TrackedRelation[], residency: ResidencySnapshot): Promise<PgRelationFacts[]> {
+  if (rels.length === 0) return [];
+  const r = await client.query({
+    text: `SELECT c.oid::int AS oid, c.relname, greatest(c.reltuples, 0)::float8 AS tuples, t.relname AS table_name,
+                  (SELECT s.correlation FROM pg_stats s
+                    WHERE s.schemaname = tn.nspname AND s.tablename = t.relname AND s.attname = a.attname) AS correlation
+             FROM unnest($1::oid[]) o
+             JOIN pg_class c ON c.oid = o
+             LEFT JOIN pg_index i ON i.indexrelid = c.oid
+             LEFT JOIN pg_class t ON t.oid = i.indrelid
+             LEFT JOIN pg_namespace tn ON tn.oid = t.relnamespace
+             LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]`,
+    values: [rels.map((x) => x.oid)],
+  });
+  const byOid = new Map(r.rows.map((row) => [row.oid as number, row]));
+  return rels.map((rel) => {
+    const row = byOid.get(rel.oid);
+    const res = residency.byOid.get(rel.oid);
+    const facts: PgRelationFacts = {
+      planName: row?.relname ?? rel.name,
+      reportName: rel.name,
+      kind: rel.kind,
+      pages: res?.pages ?? 0,
+      tuples: Number(row?.tuples ?? 0),
+      cachedBefore: res?.ranges ?? [],
+    };
+    if (row?.table_name) facts.table = row.table_name;
+    if (rel.kind === 'index') facts.correlation = row?.correlation ?? null;
+    return facts;
+  });
+}
+
+/** Buffers in use by anything, from pg_buffercache (the summary function where it exists: no per-buffer rows). */
+export async function buffersInUse(client: Client, major: number): Promise<number> {
+  const r = await client.query(
+    major >= 16
+      ? 'SELECT buffers_used::int AS n FROM pg_buffercache_summary()'
+      : 'SELECT count(*)::int AS n FROM pg_buffercache WHERE relfilenode IS NOT NULL',
+  );
+  return r.rows[0].n;
+}

@@ -1,0 +1,40 @@
+// What the PostgreSQL prediction needs to know about each relation, and how the pool looked before run 1.
+
+export interface PgRelationFacts {
+  /** Name as the plan shows it (relation or index name, without schema). */
+  planName: string;
+  /** Name as the report's residency shows it. */
+  reportName: string;
+  kind: 'table' | 'index' | 'other';
+  pages: number;
+  tuples: number;
+  /** For an index: the table's planName. */
+  table?: string;
+  /** For an index: pg_stats.correlation of its first column (null when unknown). */
+  correlation?: number | null;
+  /** Blocks cached before run 1, as [first, last] ranges. */
+  cachedBefore: Array<[number, number]>;
+}
+
+export interface PgPredictionSettings {
+  major: number;
+  nbuffers: number;
+  effectiveIoConcurrency: number;
+  ioCombineLimit: number;
+  maxConnections: number;
+  maxWorkerProcesses: number;
+  maxWalSenders: number;
+  autovacuumWorkerSlots: number;
+  /** Buffers holding pages of other relations before run 1. */
+  otherBuffersUsed: number;
+}
+
+/** "128kB" → 16 blocks of 8 kB; a bare number is taken as blocks. */
+export function parseBlocks(value: string | number | null | undefined, blockSize: number, fallback: number): number {
+  if (value === null || value === undefined) return fallback;
+  const m = /^(\d+)\s*(kB|MB|GB)?$/.exec(String(value).trim());
+  if (!m) return fallback;
+  const n = Number(m[1]);
+  const bytes = m[2] === 'kB' ? n * 1024 : m[2] === 'MB' ? n * 1048576 : m[2] === 'GB' ? n * 1073741824 : n * blockSize;
+  return Math.max(1, Math.round(bytes / blockSize));
+}

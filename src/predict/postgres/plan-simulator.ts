@@ -1,0 +1,166 @@
+// Walks a PostgreSQL plan (as executed: rows, loops, workers launched, heap blocks) and replays the page
+// requests each node makes through the PostgreSQL pool model. Pure: no database, no vscode.
+import type { PlanNode } from '../../shared/report';
+import { type PostgresPool } from '../../sim/policies/postgres-clock-sweep';
+import { ringBuffers, seqScanUsesRing, type PostgresRingSettings } from '../../sim/postgres-rings';
+import { scanOnce } from '../../sim/scenarios/postgres-scan';
+import { SeededRandom } from '../../sim/random';
+import type { PgRelationFacts } from './facts';
+
+/** Page id of block b of relation number r. Relations up to 2^24 blocks (128 GiB) are told apart. */
+export const pageId = (relation: number, block: number): number => relation * 0x1000000 + Math.min(block, 0xffffff);
+export const relationOf = (page: number): number => Math.floor(page / 0x1000000);
+
+/** An int or text B-tree entry is small; 256 entries per internal page is a fair average. */
+const BTREE_FANOUT = 256;
+
+export interface PlanSimulationNotes {
+  assumptions: Set<string>;
+  unmodelled: Set<string>;
+}
+
+/** Blocks each participant of a parallel scan touched (leader first), those with none left out. */
+function participantShares(n: PlanNode): number[] | undefined {
+  if (!n.parallelAware || !n.workers) return undefined;
+  const workers = n.workers.map((w) => w.blocks);
+  const leader = n.total.sharedHit + n.total.sharedRead - workers.reduce((a, b) => a + b, 0);
+  const shares = [leader, ...workers].filter((b) => b > 0);
+  return shares.length ? shares : undefined;
+}
+
+export class PlanSimulator {
+  private readonly byName = new Map<string, number>();
+
+  constructor(
+    private readonly facts: PgRelationFacts[],
+    private readonly ring: PostgresRingSettings & { major: number },
+    private readonly workersOverride?: number,
+  ) {
+    facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
+  }
+
+  relationIndex(kind: 'table' | 'index', name: string | undefined): number | undefined {
+    return name === undefined ? undefined : this.byName.get(`${kind}:${name}`);
+  }
+
+  /** Replays one execution of the plan. The generator is seeded per run, so repeated runs request the same pages. */
+  run(pool: PostgresPool, root: PlanNode, notes: PlanSimulationNotes): void {
+    this.node(pool, root, notes, new SeededRandom(0x5eed), 1);
+  }
+
+  private node(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom, workers: number): void {
+    const launched = n.nodeType === 'Gather' || n.nodeType === 'Gather Merge' ? (this.workersOverride ?? n.workersLaunched ?? 0) : undefined;
+    const childWorkers = launched ?? workers;
+    // Execution order: a hash join builds its hash table from the inner side first.
+    const children = n.nodeType === 'Hash Join' ? [...n.children].reverse() : n.children;
+    switch (n.nodeType) {
+      case 'Seq Scan':
+        this.seqScan(pool, n, notes, n.parallelAware ? childWorkers + 1 : 1, this.workersOverride === undefined ? participantShares(n) : undefined);
+        break;
+      case 'Index Scan':
+      case 'Index Only Scan':
+        this.indexScan(pool, n, notes, rnd);
+        break;
+      case 'Bitmap Index Scan':
+        this.indexLeaves(pool, n, notes, rnd, (n.actualRows ?? 0) * (n.actualLoops ?? 1));
+        break;
+      case 'Bitmap Heap Scan':
+        this.bitmapHeap(pool, n, notes);
+        break;
+      default:
+        if (n.relation || n.index) notes.unmodelled.add(`${n.nodeType} on ${n.relation ?? n.index}: its page requests are left out`);
+    }
+    if (n.nodeType === 'ModifyTable') notes.unmodelled.add('ModifyTable: the pages it writes (new tuple versions, index entries) are left out; the reads below it are modelled');
+    if (n.total.tempRead + n.total.tempWritten > 0 && n.self.tempRead + n.self.tempWritten > 0) {
+      notes.assumptions.add(`${n.nodeType} spilled to temporary files (${n.self.tempWritten} blocks written): temp I/O bypasses shared buffers`);
+    }
+    for (const c of children) this.node(pool, c, notes, rnd, childWorkers);
+  }
+
+  private seqScan(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, processesPlanned: number, shares?: number[]): void {
+    const processes = shares?.length ?? processesPlanned;
+    const r = this.relationIndex('table', n.relation);
+    if (r === undefined) return void notes.unmodelled.add(`Seq Scan on ${n.relation}: relation facts missing`);
+    const f = this.facts[r];
+    const loops = n.parallelAware ? 1 : Math.max(1, n.actualLoops ?? 1);
+    // A scan stopped early (LIMIT) reads only the blocks its rows came from.
+    // EXPLAIN gives rows per loop; a parallel scan's loops are its participants as executed.
+    const tuplesSeen = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * (n.parallelAware ? Math.max(1, n.actualLoops ?? 1) : 1);
+    const perPage = f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 0;
+    const blocks = perPage > 0 && tuplesSeen < f.tuples * 0.9 ? Math.min(f.pages, Math.ceil(tuplesSeen / perPage) + 1) : f.pages;
+    const ring = seqScanUsesRing(f.pages, pool.capacity);
+    const ringSize = ringBuffers(this.ring.major, 'bulkread', { ...this.ring, nbuffers: pool.capacity });
+    if (ring) notes.assumptions.add(`${f.reportName}: ${f.pages.toLocaleString('en-US')} blocks > NBuffers/4, so each of ${processes} scanning process(es) uses a ${ringSize}-buffer BULKREAD ring`);
+    if (blocks < f.pages) notes.assumptions.add(`${f.reportName}: the scan stopped after about ${blocks.toLocaleString('en-US')} of ${f.pages.toLocaleString('en-US')} blocks`);
+    if (shares) notes.assumptions.add(`${f.reportName}: blocks shared among the scanning processes as executed (${shares.join(' / ')})`);
+    for (let l = 0; l < loops; l++) scanOnce(pool, { firstPage: pageId(r, 0), blocks, processes, ringBuffers: ringSize, ...(shares ? { shares } : {}) });
+  }
+
+  private indexGeometry(f: PgRelationFacts): { leafPages: number; height: number; firstLeaf: number } {
+    const internal = Math.max(0, Math.ceil(f.pages / BTREE_FANOUT) - 1);
+    const leafPages = Math.max(1, f.pages - 1 - internal);
+    const height = leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(leafPages) / Math.log(BTREE_FANOUT));
+    return { leafPages, height, firstLeaf: 1 + internal + (leafPages > 1 ? 1 : 0) };
+  }
+
+  /** Descent from the root and the leaf pages holding `tuples` index entries, per loop. Returns per-loop tuples. */
+  private indexLeaves(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom, totalTuples: number): void {
+    const i = this.relationIndex('index', n.index);
+    if (i === undefined) return void notes.unmodelled.add(`${n.nodeType} using ${n.index}: index facts missing`);
+    const f = this.facts[i];
+    const g = this.indexGeometry(f);
+    const loops = Math.max(1, n.actualLoops ?? 1);
+    const perLeaf = f.tuples > 0 ? f.tuples / g.leafPages : 1;
+    const perLoop = totalTuples / loops;
+    const leaves = Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
+    notes.assumptions.add(`${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan`);
+    for (let l = 0; l < loops; l++) {
+      const start = loops === 1 ? 0 : rnd.int(Math.max(1, g.leafPages - leaves + 1));
+      if (g.height > 1) {
+        pool.access(pageId(i, 1)); // root
+        for (let level = 2; level < g.height; level++) pool.access(pageId(i, 1 + level)); // internal pages on the way down
+      }
+      for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + start + k));
+    }
+  }
+
+  private indexScan(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
+    const loops = Math.max(1, n.actualLoops ?? 1);
+    const tuples = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * loops;
+    this.indexLeaves(pool, n, notes, rnd, tuples);
+    const heapTuples = n.nodeType === 'Index Only Scan' ? (n.heapFetches ?? 0) : tuples;
+    if (heapTuples === 0) return;
+    const t = this.relationIndex('table', n.relation);
+    const idx = this.relationIndex('index', n.index);
+    if (t === undefined) return void notes.unmodelled.add(`${n.nodeType} on ${n.relation}: table facts missing`);
+    const f = this.facts[t];
+    const c = idx === undefined ? null : (this.facts[idx].correlation ?? null);
+    const ordered = c === null ? 0 : c * c;
+    notes.assumptions.add(
+      `${f.reportName}: correlation ${c === null ? 'unknown (no statistics)' : c.toFixed(2)} → heap visited ${ordered > 0.8 ? 'in block order' : ordered < 0.2 ? 'in random order' : `${Math.round(ordered * 100)} % in block order`}`,
+    );
+    const perPage = f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 1;
+    let position = loops === 1 ? 0 : rnd.int(f.pages);
+    let last = -1;
+    for (let k = 0; k < heapTuples; k++) {
+      let block: number;
+      if (rnd.next() < ordered) {
+        position += 1 / perPage;
+        block = Math.floor(position) % Math.max(1, f.pages);
+      } else block = rnd.int(Math.max(1, f.pages));
+      // Consecutive entries on the same heap page reuse the pinned buffer (ReleaseAndReadBuffer): no request.
+      if (block !== last) pool.access(pageId(t, block));
+      last = block;
+    }
+  }
+
+  private bitmapHeap(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes): void {
+    const t = this.relationIndex('table', n.relation);
+    if (t === undefined) return void notes.unmodelled.add(`Bitmap Heap Scan on ${n.relation}: table facts missing`);
+    const f = this.facts[t];
+    const blocks = Math.min(f.pages, (n.exactHeapBlocks ?? 0) + (n.lossyHeapBlocks ?? 0));
+    notes.assumptions.add(`${f.reportName}: bitmap heap scan of ${blocks.toLocaleString('en-US')} heap blocks (as executed), in block order`);
+    const stride = blocks > 0 ? f.pages / blocks : 1;
+    for (let k = 0; k < blocks; k++) pool.access(pageId(t, Math.floor(k * stride)));
+  }
+}

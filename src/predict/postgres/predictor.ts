@@ -1,0 +1,134 @@
+// Predicts each measured PostgreSQL run with the pool model: the pool starts as the residency snapshot
+// showed it before run 1 (the rest of shared buffers filled to the snapshot's total), and run k+1 starts
+// from the simulated state after run k. What-if series replay the same runs with changed settings.
+import type { PlanNode, Reads, WhatIf, WhatIfSeries } from '../../shared/report';
+import { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
+import { PlanSimulator, pageId, relationOf, type PlanSimulationNotes } from './plan-simulator';
+import type { PgPredictionSettings, PgRelationFacts } from './facts';
+
+export interface RunPrediction {
+  predicted: Reads;
+  /** Pages cached after the run, per relation (report name). */
+  predictedAfter: Map<string, number>;
+  assumptions: string[];
+  unmodelled: string[];
+}
+
+export class PostgresPredictor {
+  private readonly pool: PostgresPool;
+  private readonly simulator: PlanSimulator;
+
+  constructor(
+    private readonly facts: PgRelationFacts[],
+    private readonly settings: PgPredictionSettings,
+  ) {
+    this.simulator = this.makeSimulator();
+    this.pool = this.startingPool(settings.nbuffers);
+  }
+
+  private makeSimulator(overrides: { effectiveIoConcurrency?: number; workers?: number } = {}): PlanSimulator {
+    const s = this.settings;
+    return new PlanSimulator(
+      this.facts,
+      {
+        major: s.major,
+        nbuffers: s.nbuffers,
+        effectiveIoConcurrency: overrides.effectiveIoConcurrency ?? s.effectiveIoConcurrency,
+        ioCombineLimit: s.ioCombineLimit,
+        maxConnections: s.maxConnections,
+        maxWorkerProcesses: s.maxWorkerProcesses,
+        maxWalSenders: s.maxWalSenders,
+        autovacuumWorkerSlots: s.autovacuumWorkerSlots,
+      },
+      overrides.workers,
+    );
+  }
+
+  /** Other relations' pages first (they were there earlier), then the measured relations' cached blocks. */
+  private startingPool(nbuffers: number): PostgresPool {
+    const pool = new PostgresPool(nbuffers);
+    const others = this.facts.length;
+    for (let k = 0; k < Math.min(this.settings.otherBuffersUsed, nbuffers); k++) pool.access(pageId(others, k));
+    this.facts.forEach((f, r) => {
+      for (const [s, e] of f.cachedBefore) for (let b = s; b <= e; b++) pool.access(pageId(r, b));
+    });
+    return pool;
+  }
+
+  predictRun(plan: PlanNode): RunPrediction {
+    const before = this.pool.counters();
+    const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
+    this.simulator.run(this.pool, plan, notes);
+    const after = this.pool.counters();
+    const hits = after.shared_blks_hit - before.shared_blks_hit;
+    const reads = after.shared_blks_read - before.shared_blks_read;
+    return {
+      predicted: { logicalReads: hits + reads, physicalReads: reads, readAhead: null },
+      predictedAfter: this.cachedPerRelation(this.pool),
+      assumptions: [...notes.assumptions],
+      unmodelled: [...notes.unmodelled],
+    };
+  }
+
+  private cachedPerRelation(pool: PostgresPool): Map<string, number> {
+    const counts = new Array<number>(this.facts.length).fill(0);
+    for (const p of pool.cachedPages()) {
+      const r = relationOf(p);
+      if (r < this.facts.length) counts[r]++;
+    }
+    return new Map(this.facts.map((f, i) => [f.reportName, counts[i]]));
+  }
+
+  /** All runs again from the starting state, once per value of each setting. */
+  whatIf(plans: PlanNode[], poolValues?: number[]): WhatIf {
+    const s = this.settings;
+    const replayAll = (nbuffers: number, simulator: PlanSimulator) => {
+      const pool = this.startingPool(nbuffers);
+      const start = pool.counters(); // the starting state's own requests are not the statement's
+      const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
+      for (const p of plans) simulator.run(pool, p, notes);
+      const c = pool.counters();
+      const logical = c.shared_blks_hit + c.shared_blks_read - start.shared_blks_hit - start.shared_blks_read;
+      const physical = c.shared_blks_read - start.shared_blks_read;
+      return { logicalReads: logical, physicalReads: physical, missRatio: logical ? physical / logical : 0 };
+    };
+    const series: WhatIfSeries[] = [];
+    const sizes = poolValues ?? [0.25, 0.5, 1, 2, 4, 8].map((f) => Math.max(16, Math.round(s.nbuffers * f)));
+    if (!sizes.includes(s.nbuffers)) sizes.push(s.nbuffers);
+    sizes.sort((a, b) => a - b);
+    series.push({
+      setting: 'shared_buffers',
+      unit: 'pages',
+      points: sizes.map((n) => ({ value: n, label: `${(n * 8) / 1024} MB`, current: n === s.nbuffers, ...replayAll(n, this.makeSimulator()) })),
+    });
+    if (s.major >= 18) {
+      series.push({
+        setting: 'effective_io_concurrency',
+        unit: '',
+        points: [0, 1, 16, 64].map((v) => ({ value: v, label: String(v), current: v === s.effectiveIoConcurrency, ...replayAll(s.nbuffers, this.makeSimulator({ effectiveIoConcurrency: v })) })),
+      });
+    }
+    if (plans.some((p) => hasGather(p))) {
+      const launched = gatherWorkers(plans[0]);
+      series.push({
+        setting: 'parallel workers',
+        unit: 'workers',
+        points: [0, 1, 2, 4].map((w) => ({ value: w, label: String(w), current: w === launched, ...replayAll(s.nbuffers, this.makeSimulator({ workers: w })) })),
+      });
+    }
+    return { runs: plans.length, series };
+  }
+}
+
+function gatherWorkers(n: PlanNode): number | undefined {
+  if (n.nodeType === 'Gather' || n.nodeType === 'Gather Merge') return n.workersLaunched;
+  for (const c of n.children) {
+    const w = gatherWorkers(c);
+    if (w !== undefined) return w;
+  }
+  return undefined;
+}
+
+function hasGather(n: PlanNode): boolean {
+  return n.nodeType === 'Gather' || n.nodeType === 'Gather Merge' || n.children.some(hasGather);
+}
