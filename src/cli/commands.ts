@@ -46,6 +46,8 @@ export interface MeasureRequest {
   timeoutMs: number;
   createExtension: boolean;
   residency: 'auto' | 'always' | 'never';
+  whatIf: boolean;
+  whatIfPoolBytes?: number[];
 }
 
 export function parseMeasureArgs(argv: string[]): MeasureRequest {
@@ -64,6 +66,8 @@ export function parseMeasureArgs(argv: string[]): MeasureRequest {
       'create-extension': { type: 'boolean' },
       residency: { type: 'string' },
       'no-residency': { type: 'boolean' },
+      'what-if': { type: 'string' },
+      'no-what-if': { type: 'boolean' },
     },
     { min: 0, max: 1, what: 'FILE' },
   );
@@ -82,7 +86,22 @@ export function parseMeasureArgs(argv: string[]): MeasureRequest {
     timeoutMs: (intOption(values.timeout, 'timeout', 1, 86_400) ?? 60) * 1000,
     createExtension: values['create-extension'] === true,
     residency: residencyOption(values.residency, values['no-residency'] === true),
+    whatIf: values['no-what-if'] !== true,
+    ...(typeof values['what-if'] === 'string' ? { whatIfPoolBytes: parseWhatIf(values['what-if']) } : {}),
   };
+}
+
+const UNITS: Record<string, number> = { kb: 1024, mb: 1048576, gb: 1073741824, tb: 1099511627776 };
+
+/** "pool=64MB,256MB,1GB" → bytes. */
+export function parseWhatIf(spec: string): number[] {
+  const m = /^pool=(.+)$/i.exec(spec.trim());
+  if (!m) throw new UsageError(`--what-if takes pool=SIZE[,SIZE…] (e.g. pool=64MB,256MB,1GB), not "${spec}"`);
+  return m[1].split(',').map((part) => {
+    const x = /^\s*(\d+(?:\.\d+)?)\s*(kB|MB|GB|TB)\s*$/i.exec(part);
+    if (!x) throw new UsageError(`--what-if: "${part}" is not a size like 256MB or 1GB`);
+    return Math.round(Number(x[1]) * UNITS[x[2].toLowerCase()]);
+  });
 }
 
 function residencyOption(value: string | boolean | undefined, off: boolean): 'auto' | 'always' | 'never' {
@@ -111,6 +130,8 @@ export const COMMANDS: CliCommand[] = [
       '--create-extension  create pg_buffercache in the database when it is missing (PostgreSQL)',
       '--residency auto|always|never  read which pages are cached around each run (auto: not on pools over 2 GiB)',
       '--no-residency  the same as --residency=never',
+      '--what-if pool=64MB,256MB,1GB  re-simulate the runs with these pool sizes (default: ¼× to 8× the current)',
+      '--no-what-if    skip the what-if re-simulations',
       '',
       'Ctrl-C stops the running statement on the server; nothing is left open.',
     ],

@@ -19,8 +19,8 @@ export interface MeasureOptions {
   residencyLimitPages?: number;
   /** Re-simulate the runs with changed settings (default on). */
   whatIf?: boolean;
-  /** Pool sizes, in pages, for the what-if pool series; a default sweep otherwise. */
-  whatIfPoolPages?: number[];
+  /** Pool sizes, in bytes, for the what-if pool series; a default sweep otherwise. */
+  whatIfPoolBytes?: number[];
   /** Create pg_buffercache when missing and allowed. */
   createExtension?: boolean;
   signal?: AbortSignal;

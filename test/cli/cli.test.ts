@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { statSync, readFileSync } from 'node:fs';
+import { parseWhatIf } from '../../src/cli/commands';
 
 function cli(...args: string[]) {
   const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8', env: { ...process.env, PGPASSWORD: '', MYSQL_PWD: '' } });
@@ -62,4 +63,11 @@ test('a password in a bad URL is never echoed', () => {
   const r = cli('measure', '--url', 'oracle://me:s3cret@h/db', '--sql', 'select 1');
   assert.equal(r.code, 2);
   assert.doesNotMatch(r.err, /s3cret/);
+});
+
+test('--what-if takes pool sizes; anything else is a usage error', () => {
+  assert.deepEqual(parseWhatIf('pool=64MB,1GB,512kB'), [64 * 1048576, 1073741824, 512 * 1024]);
+  const r = cli('measure', '--url', 'postgres://u@h/db', '--sql', 'select 1', '--what-if', 'pool=lots');
+  assert.equal(r.code, 2);
+  assert.match(r.err, /"lots" is not a size/);
 });

@@ -118,7 +118,7 @@ class InnodbSession {
       dataChanging: this.kind === 'dml',
       runs,
       warnings,
-      ...(predictor && this.options.whatIf !== false ? { whatIf: predictor.whatIf(plans, this.options.whatIfPoolPages) } : {}),
+      ...(predictor && this.options.whatIf !== false ? { whatIf: predictor.whatIf(plans, this.options.whatIfPoolBytes?.map((b) => Math.max(64, Math.round(b / info.pageSize)))) } : {}),
     };
   }
 

@@ -77,7 +77,7 @@ class PostgresSession {
       residency = after;
       plan.anomalies.forEach((a) => anomalies.add(a));
     }
-    const whatIf = predictor && this.options.whatIf !== false ? predictor.whatIf(plans, this.options.whatIfPoolPages) : undefined;
+    const whatIf = predictor && this.options.whatIf !== false ? predictor.whatIf(plans, this.options.whatIfPoolBytes?.map((b) => Math.max(16, Math.round(b / info.blockSize)))) : undefined;
     warnings.push(...[...anomalies].map((a) => `EXPLAIN reported a parent below its children, shown as 0 self: ${a}`));
     if (this.options.timing) warnings.push('EXPLAIN ANALYZE times every plan node, which adds overhead to the elapsed times (--no-timing turns it off)');
     if (!info.canForceStatsFlush) warnings.push('this user cannot force a statistics flush (pg_stat_force_next_flush), so the pg_stat_* deltas in raw may lag by up to a second; EXPLAIN\'s numbers are exact');
@@ -115,6 +115,7 @@ class PostgresSession {
     return new PostgresPredictor(facts, {
       major: info.major,
       nbuffers: Number(st.shared_buffers_pages),
+      blockSize: info.blockSize,
       effectiveIoConcurrency: num(st.effective_io_concurrency, info.major >= 18 ? 16 : 1),
       ioCombineLimit: parseBlocks(st.io_combine_limit, info.blockSize, 16),
       maxConnections: num(st.max_connections, 100),

@@ -19,6 +19,7 @@ export interface PgRelationFacts {
 export interface PgPredictionSettings {
   major: number;
   nbuffers: number;
+  blockSize: number;
   effectiveIoConcurrency: number;
   ioCombineLimit: number;
   maxConnections: number;

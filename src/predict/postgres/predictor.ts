@@ -99,7 +99,7 @@ export class PostgresPredictor {
     series.push({
       setting: 'shared_buffers',
       unit: 'pages',
-      points: sizes.map((n) => ({ value: n, label: `${(n * 8) / 1024} MB`, current: n === s.nbuffers, ...replayAll(n, this.makeSimulator()) })),
+      points: sizes.map((n) => ({ value: n, label: `${((n * s.blockSize) / 1048576).toLocaleString('en-US')} MB`, current: n === s.nbuffers, ...replayAll(n, this.makeSimulator()) })),
     });
     if (s.major >= 18) {
       series.push({
