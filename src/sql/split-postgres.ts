@@ -1,108 +1,141 @@
 // Splits PostgreSQL SQL the way psql sends it: at top-level semicolons, never inside strings
 // ('', E'' with backslash escapes), "identifiers", $tag$ bodies, nested /* */ or -- comments.
-// Comments and blank text between statements belong to no statement.
-import { LineIndex, type SqlStatement } from './statement';
+// Blank text and "--" comments between statements belong to no statement; a /* */ comment starts one
+// (psql sends it with the statement that follows). A statement of comments only is no statement.
+import { isIdentPart, isIdentStart, isSpace } from './char-class';
+import { LineIndex, type Span, type SqlStatement } from './statement';
 
-const isIdentStart = (c: string) => /[A-Za-z_\u0080-\uffff]/.test(c);
-const isIdentChar = (c: string) => /[A-Za-z0-9_$\u0080-\uffff]/.test(c);
+const QUOTE = 39; // '
+const DQUOTE = 34; // "
+const DOLLAR = 36;
+const SEMI = 59;
+const SLASH = 47;
+const STAR = 42;
+const DASH = 45;
+const BACKSLASH = 92;
+const LPAREN = 40;
+const RPAREN = 41;
 
-/** Offsets [start, end) of each statement's text, semicolon excluded, comments before it excluded. */
-export function splitPostgresOffsets(text: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  let start = -1; // offset of the statement's first significant character
-  let i = 0;
+/**
+ * Statements from offset `from` (a boundary: 0 or just after a statement's semicolon). `stop` may end the
+ * scan after any statement (the incremental splitter resynchronises that way).
+ */
+export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: Span) => boolean): Span[] {
+  const out: Span[] = [];
   const n = text.length;
-  let parenDepth = 0;
-  const markStart = (at: number) => {
-    if (start < 0) start = at;
+  let start = -1;
+  let significant = false;
+  let depth = 0;
+  let i = from;
+  let stopped = false;
+  const close = (end: number, next: number) => {
+    if (start >= 0 && significant) {
+      while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+      const span = { start, end, next, state: '' };
+      out.push(span);
+      if (stop?.(span)) stopped = true;
+    }
+    start = -1;
+    significant = false;
   };
   while (i < n) {
-    const c = text[i];
-    const next = text[i + 1];
-    if (c === '-' && next === '-') {
+    const c = text.charCodeAt(i);
+    const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+    if (c === DASH && next === DASH) {
       const eol = text.indexOf('\n', i);
       i = eol < 0 ? n : eol + 1;
       continue;
     }
-    if (c === '/' && next === '*') {
-      let depth = 1;
+    if (c === SLASH && next === STAR) {
+      if (start < 0) start = i;
+      let nest = 1;
       i += 2;
-      while (i < n && depth > 0) {
-        if (text[i] === '/' && text[i + 1] === '*') {
-          depth++;
+      while (i < n && nest > 0) {
+        const d = text.charCodeAt(i);
+        if (d === SLASH && text.charCodeAt(i + 1) === STAR) {
+          nest++;
           i += 2;
-        } else if (text[i] === '*' && text[i + 1] === '/') {
-          depth--;
+        } else if (d === STAR && text.charCodeAt(i + 1) === SLASH) {
+          nest--;
           i += 2;
         } else i++;
       }
       continue;
     }
-    if (c === "'") {
-      markStart(i);
-      const escapes = i > 0 && /[eE]/.test(text[i - 1]) && (i < 2 || !isIdentChar(text[i - 2]));
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
+    if (c === SEMI && depth === 0) {
+      close(i, i + 1);
+      if (stopped) return out;
+      i++;
+      continue;
+    }
+    if (start < 0) start = i;
+    significant = true;
+    if (c === QUOTE) {
+      const prev = i > 0 ? text.charCodeAt(i - 1) : 0;
+      const escapes = (prev === 69 || prev === 101) && (i < 2 || !isIdentPart(text.charCodeAt(i - 2)));
       i++;
       while (i < n) {
-        if (escapes && text[i] === '\\') i += 2;
-        else if (text[i] === "'" && text[i + 1] === "'") i += 2;
-        else if (text[i] === "'") {
-          i++;
-          break;
+        const d = text.charCodeAt(i);
+        if (escapes && d === BACKSLASH) i += 2;
+        else if (d === QUOTE) {
+          if (text.charCodeAt(i + 1) === QUOTE) i += 2;
+          else {
+            i++;
+            break;
+          }
         } else i++;
       }
       continue;
     }
-    if (c === '"') {
-      markStart(i);
+    if (c === DQUOTE) {
       i++;
       while (i < n) {
-        if (text[i] === '"' && text[i + 1] === '"') i += 2;
-        else if (text[i] === '"') {
-          i++;
-          break;
+        if (text.charCodeAt(i) === DQUOTE) {
+          if (text.charCodeAt(i + 1) === DQUOTE) i += 2;
+          else {
+            i++;
+            break;
+          }
         } else i++;
       }
       continue;
     }
-    if (c === '$' && (i === 0 || !isIdentChar(text[i - 1]))) {
-      const m = /^\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(text.slice(i, i + 64));
-      if (m) {
-        markStart(i);
-        const tag = m[0];
-        const close = text.indexOf(tag, i + tag.length);
-        i = close < 0 ? n : close + tag.length;
+    if (c === DOLLAR && (i === 0 || !isIdentPart(text.charCodeAt(i - 1)))) {
+      let j = i + 1;
+      if (j < n && isIdentStart(text.charCodeAt(j)) && text.charCodeAt(j) !== DOLLAR) {
+        j++;
+        while (j < n && isIdentPart(text.charCodeAt(j)) && text.charCodeAt(j) !== DOLLAR) j++;
+      }
+      if (j < n && text.charCodeAt(j) === DOLLAR) {
+        const tag = text.slice(i, j + 1);
+        const end = text.indexOf(tag, j + 1);
+        i = end < 0 ? n : end + tag.length;
         continue;
       }
     }
     if (isIdentStart(c)) {
-      markStart(i);
-      while (i < n && isIdentChar(text[i])) i++;
-      continue;
-    }
-    if (c === '(') parenDepth++;
-    else if (c === ')') parenDepth = Math.max(0, parenDepth - 1);
-    if (c === ';' && parenDepth === 0) {
-      if (start >= 0) out.push([start, i]);
-      start = -1;
       i++;
+      while (i < n && isIdentPart(text.charCodeAt(i))) i++;
       continue;
     }
-    if (!/\s/.test(c)) markStart(i);
+    if (c === LPAREN) depth++;
+    else if (c === RPAREN) depth = Math.max(0, depth - 1);
     i++;
   }
-  if (start >= 0) out.push([start, trimEndOffset(text, n)]);
+  close(n, n);
   return out;
 }
 
-function trimEndOffset(text: string, end: number): number {
-  while (end > 0 && /\s/.test(text[end - 1])) end--;
-  return end;
+/** Offsets [start, end) of each statement's text, semicolon and trailing blanks excluded. */
+export function splitPostgresOffsets(text: string): Array<[number, number]> {
+  return scanPostgres(text).map((s) => [s.start, s.end]);
 }
 
 export function splitPostgres(text: string): SqlStatement[] {
   const lines = new LineIndex(text);
-  return splitPostgresOffsets(text).map(([s, e]) => {
-    const end = trimEndOffset(text, e);
-    return { sql: text.slice(s, end), startOffset: s, endOffset: end, start: lines.position(s), end: lines.position(end) };
-  });
+  return splitPostgresOffsets(text).map(([s, e]) => ({ sql: text.slice(s, e), startOffset: s, endOffset: e, start: lines.position(s), end: lines.position(e) }));
 }

@@ -14,6 +14,15 @@ export interface SqlStatement {
   end: Position;
 }
 
+/** A statement as a splitter found it: its text [start, end), where scanning resumes, and the splitter
+ * state in force there (MySQL: the delimiter). */
+export interface Span {
+  start: number;
+  end: number;
+  next: number;
+  state: string;
+}
+
 /** Maps offsets to line/character positions in one pass over the text's line starts. */
 export class LineIndex {
   private readonly starts: number[] = [0];

@@ -21,7 +21,7 @@ test('semicolons inside strings, identifiers, comments and dollar bodies do not 
   ].join('\n');
   assert.deepEqual(sqls(text), [
     "select ';', 'it''s;', E'a\\';b', \"x;y\" from t",
-    'select 2',
+    '/* a /* nested; */ still; */ select 2',
     'create function f() returns int as $$ select 1; $$ language sql',
     'do $body_1$ begin perform 1; end $body_1$',
   ]);
@@ -41,5 +41,6 @@ test('positions are 0-based line/character of the statement text', () => {
 
 test('comment-only and empty input has no statements', () => {
   assert.deepEqual(sqls('  -- nothing\n/* at all */ ; ;'), []);
+  assert.deepEqual(sqls('/* c */'), []);
   assert.deepEqual(sqls(''), []);
 });

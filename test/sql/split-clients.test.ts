@@ -1,0 +1,73 @@
+// The reference for splitting is the engines' own clients: a file splits exactly as psql and the
+// mariadb client send it to the server, read back from the servers' own statement logs.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { LocalInnodbServer } from '../../src/local-server/mariadb';
+import { splitPostgres } from '../../src/sql/split-postgres';
+import { splitMysql } from '../../src/sql/split-mysql';
+import { mariadb, need, skipUnless, systemPostgres } from '../support/engines';
+
+const pgFixture = readFileSync('test/fixtures/split/postgresql.sql', 'utf8');
+const myFixture = readFileSync('test/fixtures/split/mysql.sql', 'utf8');
+
+const pg = systemPostgres();
+describe('PostgreSQL splitting equals psql', skipUnless(pg), () => {
+  let server: LocalPostgres;
+  before(async () => {
+    server = await LocalPostgres.start({ binaries: need(pg), settings: { log_statement: 'all', log_line_prefix: '@@@ ' } });
+  });
+  after(async () => server?.stop());
+
+  test('every statement, text for text (psql leaves out blank lines)', () => {
+    const psql = join(need(pg).binDir, 'psql');
+    const logStart = readFileSync(server.logFile, 'utf8').length;
+    execFileSync(psql, ['-X', '-q', '-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres', '-d', 'postgres', '-f', '-'], { input: pgFixture, stdio: ['pipe', 'ignore', 'ignore'] });
+    const log = readFileSync(server.logFile, 'utf8').slice(logStart);
+    const sent = log
+      .split(/^@@@ /m)
+      .map((entry) => /^LOG:\s+statement: ([\s\S]*)$/.exec(entry.trimEnd())?.[1])
+      .filter((s): s is string => s !== undefined)
+      .map((s) => s.replace(/\n\t/g, '\n').replace(/;\s*$/, ''));
+    const ours = splitPostgres(pgFixture).map((s) => s.sql.replace(/\n\s*\n/g, '\n'));
+    assert.deepEqual(ours, sent);
+  });
+});
+
+const my = mariadb();
+describe('MySQL/MariaDB splitting equals the mariadb client', skipUnless(my), () => {
+  let server: LocalInnodbServer;
+  before(async () => {
+    server = await LocalInnodbServer.start({ binaries: need(my), settings: { 'innodb-buffer-pool-size': '16M', 'general-log': true } });
+  });
+  after(async () => server?.stop());
+
+  // The client strips "--" and "#" comments and blank edges from what it sends, and the mariadb client also
+  // optimizer hints (MariaDB ignores them; MySQL's client keeps them): normalise ours the same way.
+  const strip = (s: string) => s.replace(/(^|\s)(#|-- )[^\n]*/g, '$1').replace(/\/\*\+.*?\*\//g, '').trim();
+
+  test('every statement, text for text (comments stripped as the client does)', () => {
+    const logFile = join(server.dir, 'data', `${require('node:os').hostname().split('.')[0]}.log`);
+    execFileSync('mariadb', ['--no-defaults', '-h', '127.0.0.1', '-P', String(server.port), '-u', 'root', '--force', '-e', 'CREATE DATABASE s']);
+    execFileSync('mariadb', ['--no-defaults', '-h', '127.0.0.1', '-P', String(server.port), '-u', 'root', '--force', 's'], { input: myFixture, stdio: ['pipe', 'ignore', 'ignore'] });
+    chmodSync(logFile, 0o644);
+    const log = readFileSync(logFile, 'utf8');
+    // General log entries: "<time?>\t<id> Query\t<text>", continuation lines verbatim.
+    const sent: string[] = [];
+    let current: string[] | undefined;
+    for (const line of log.split('\n')) {
+      const m = /^(?:\d{6}\s+[\d:]+)?\s*\t?\s*\d+\s(\w[\w ]*?)\t(.*)$/.exec(line);
+      if (m) {
+        if (current) sent.push(current.join('\n'));
+        current = m[1] === 'Query' ? [m[2]] : undefined;
+      } else if (current) current.push(line);
+    }
+    if (current) sent.push(current.join('\n'));
+    const fromFixture = sent.slice(sent.indexOf('CREATE DATABASE s') + 1).map((s) => s.trimEnd()).filter((s) => !/^select @@version_comment|^SELECT DATABASE\(\)|^show /i.test(s));
+    const ours = splitMysql(myFixture).map((s) => strip(s.sql));
+    assert.deepEqual(ours, fromFixture);
+  });
+});
