@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import { LocalPostgres } from '../../src/local-server/postgres';
 import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { splitPostgres } from '../../src/sql/split-postgres';
@@ -50,7 +51,7 @@ describe('MySQL/MariaDB splitting equals the mariadb client', skipUnless(my), ()
   const strip = (s: string) => s.replace(/(^|\s)(#|-- )[^\n]*/g, '$1').replace(/\/\*\+.*?\*\//g, '').trim();
 
   test('every statement, text for text (comments stripped as the client does)', () => {
-    const logFile = join(server.dir, 'data', `${require('node:os').hostname().split('.')[0]}.log`);
+    const logFile = join(server.dir, 'data', `${hostname().split('.')[0]}.log`);
     execFileSync('mariadb', ['--no-defaults', '-h', '127.0.0.1', '-P', String(server.port), '-u', 'root', '--force', '-e', 'CREATE DATABASE s']);
     execFileSync('mariadb', ['--no-defaults', '-h', '127.0.0.1', '-P', String(server.port), '-u', 'root', '--force', 's'], { input: myFixture, stdio: ['pipe', 'ignore', 'ignore'] });
     chmodSync(logFile, 0o644);
