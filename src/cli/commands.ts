@@ -6,6 +6,8 @@ import { measure } from '../measure/measure';
 import { formatReport } from './format-report';
 import { runDemo } from './demo';
 import { runSimulate, runBench } from './simulate-commands';
+import { splitPostgres } from '../sql/split-postgres';
+import { splitMysql } from '../sql/split-mysql';
 
 export interface CliCommand {
   name: string;
@@ -155,9 +157,16 @@ export const COMMANDS: CliCommand[] = [
     usage: 'bufferlens split --dialect postgresql|mysql [--json] FILE',
     details: ['--json   print [{"sql", "start": {"line", "character"}, "end": {…}}] with 0-based positions'],
     async run(argv) {
-      const { values } = parse(argv, { dialect: { type: 'string' }, json: { type: 'boolean' } }, { min: 1, max: 1, what: 'FILE' });
+      const { values, positionals } = parse(argv, { dialect: { type: 'string' }, json: { type: 'boolean' } }, { min: 1, max: 1, what: 'FILE' });
       if (values.dialect !== 'postgresql' && values.dialect !== 'mysql') throw new UsageError('--dialect must be postgresql or mysql');
-      throw new NotYetAvailableError('the statement splitter lands with the language server');
+      const text = readInput(positionals[0]);
+      const statements = (values.dialect === 'postgresql' ? splitPostgres : splitMysql)(text);
+      if (values.json) {
+        process.stdout.write(JSON.stringify(statements.map((st) => ({ sql: st.sql, start: st.start, end: st.end }))) + '\n');
+      } else {
+        for (const st of statements) process.stdout.write(`-- ${st.start.line + 1}:${st.start.character + 1}–${st.end.line + 1}:${st.end.character + 1}\n${st.sql};\n\n`);
+      }
+      return 0;
     },
   },
   {

@@ -1,19 +1,56 @@
-// The SQL language server: a separate Node process that knows nothing of the `vscode` API.
-import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
+// The SQL language server: a separate Node process that knows nothing of the `vscode` API. It keeps each
+// open document's statements up to date incrementally and serves a CodeLens above each one.
+import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { IncrementalSplitter } from '../sql/incremental';
+import { buildLenses } from './codelens';
+import { RESULTS_NOTIFICATION, SETTINGS_NOTIFICATION, statementKey, type ResultsParams, type ServerSettings, type StatementResult } from '../shared/lsp';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
+const splitters = new Map<string, IncrementalSplitter>();
+const results = new Map<string, Map<string, StatementResult>>();
+let settings: ServerSettings = { codeLensEnabled: true, dialect: 'postgresql', hasConnection: false };
 
-connection.onInitialize(() => ({
-  capabilities: {
-    textDocumentSync: TextDocumentSyncKind.Incremental,
-    codeLensProvider: { resolveProvider: false },
-  },
-}));
+connection.onInitialize((params) => {
+  const init = params.initializationOptions as Partial<ServerSettings> | undefined;
+  settings = { ...settings, ...init };
+  return { capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental, codeLensProvider: { resolveProvider: false } } };
+});
 
-// Statement lenses arrive with the statement splitter; until then the server answers with none.
-connection.onCodeLens(() => []);
+function spansOf(doc: TextDocument) {
+  let splitter = splitters.get(doc.uri);
+  if (!splitter || splitter.dialect !== settings.dialect) {
+    splitter = new IncrementalSplitter(settings.dialect);
+    splitter.reset(doc.getText());
+    splitters.set(doc.uri, splitter);
+    return splitter.statements;
+  }
+  return splitter.update(doc.getText());
+}
+
+documents.onDidChangeContent((e) => void spansOf(e.document));
+documents.onDidClose((e) => {
+  splitters.delete(e.document.uri);
+  results.delete(e.document.uri);
+});
+
+connection.onCodeLens((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  return doc ? buildLenses(doc, spansOf(doc), settings, results.get(doc.uri)) : [];
+});
+
+connection.onNotification(SETTINGS_NOTIFICATION, (next: ServerSettings) => {
+  settings = next;
+  void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+});
+
+connection.onNotification(RESULTS_NOTIFICATION, (p: ResultsParams) => {
+  const map = results.get(p.uri) ?? new Map<string, StatementResult>();
+  for (const r of p.results) map.set(statementKey(r.statement), r);
+  results.set(p.uri, map);
+  void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+});
 
 documents.listen(connection);
 connection.listen();

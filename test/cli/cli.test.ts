@@ -71,3 +71,12 @@ test('--what-if takes pool sizes; anything else is a usage error', () => {
   assert.equal(r.code, 2);
   assert.match(r.err, /"lots" is not a size/);
 });
+
+test('split --json gives each statement with 0-based positions, as the CodeLens does', () => {
+  const r = cli('split', '--dialect', 'mysql', '--json', 'test/fixtures/split/mysql.sql');
+  assert.equal(r.code, 0, r.err);
+  const out = JSON.parse(r.out);
+  assert.equal(out.length, 9);
+  assert.deepEqual(out[0], { sql: 'select 1 as a', start: { line: 1, character: 0 }, end: { line: 1, character: 13 } });
+  assert.ok(out.some((s: { sql: string }) => s.sql === 'create procedure p() begin select 1; select 2; end'));
+});

@@ -1,0 +1,67 @@
+// The language server driven over LSP, as VS Code drives it: initialize, didOpen, codeLens, didChange.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection, type CodeLens } from 'vscode-languageserver-protocol/node';
+import { RESULTS_NOTIFICATION, SETTINGS_NOTIFICATION } from '../../src/shared/lsp';
+
+let server: ChildProcess;
+let conn: ProtocolConnection;
+const uri = 'file:///work/q.sql';
+
+before(async () => {
+  server = spawn(process.execPath, ['dist/server.js', '--stdio']);
+  conn = createProtocolConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
+  conn.onRequest('workspace/codeLens/refresh', () => null);
+  conn.listen();
+  await conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { codeLens: { refreshSupport: true } } }, initializationOptions: { dialect: 'postgresql', hasConnection: true, codeLensEnabled: true } });
+  await conn.sendNotification('initialized', {});
+});
+after(() => {
+  conn.dispose();
+  server.kill();
+});
+
+const lenses = (): Promise<CodeLens[]> => conn.sendRequest('textDocument/codeLens', { textDocument: { uri } }) as Promise<CodeLens[]>;
+
+test('a lens above every statement, following edits', async () => {
+  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'sql', version: 1, text: 'select 1;\n\nselect $$;$$;\n' } });
+  let l = await lenses();
+  assert.equal(l.length, 2);
+  assert.deepEqual(l[1].range.start, { line: 2, character: 0 });
+  assert.equal(l[0].command?.title, 'Measure buffer I/O');
+  assert.equal(l[0].command?.command, 'bufferlens.measureRange');
+  await conn.sendNotification('textDocument/didChange', {
+    textDocument: { uri, version: 2 },
+    contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'select 0;\n' }],
+  });
+  l = await lenses();
+  assert.equal(l.length, 3);
+  assert.deepEqual(l[2].range.start, { line: 3, character: 0 });
+});
+
+test('a measured statement gets a second lens with its last result', async () => {
+  await conn.sendNotification(RESULTS_NOTIFICATION, { uri, results: [{ statement: 'select   1', summary: '7,463 logical · 96 physical', reportId: 'r1' }] });
+  const l = await lenses();
+  const result = l.find((x) => x.command?.command === 'bufferlens.openReport');
+  assert.equal(result?.command?.title, '7,463 logical · 96 physical');
+  assert.deepEqual(result?.command?.arguments, ['r1']);
+});
+
+test('without a connection the lens invites to add one; the setting turns lenses off', async () => {
+  await conn.sendNotification(SETTINGS_NOTIFICATION, { dialect: 'postgresql', hasConnection: false, codeLensEnabled: true });
+  let l = await lenses();
+  assert.ok(l.length > 0 && l.every((x) => x.command?.command !== 'bufferlens.measureRange'));
+  assert.equal(l[0].command?.command, 'bufferlens.addConnection');
+  await conn.sendNotification(SETTINGS_NOTIFICATION, { dialect: 'postgresql', hasConnection: true, codeLensEnabled: false });
+  l = await lenses();
+  assert.deepEqual(l, []);
+});
+
+test('the MySQL dialect follows DELIMITER', async () => {
+  await conn.sendNotification(SETTINGS_NOTIFICATION, { dialect: 'mysql', hasConnection: true, codeLensEnabled: true });
+  const u2 = 'file:///work/m.sql';
+  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: u2, languageId: 'sql', version: 1, text: 'DELIMITER //\ncreate procedure p() begin select 1; end//\nDELIMITER ;\nselect 2;' } });
+  const l = (await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: u2 } })) as CodeLens[];
+  assert.equal(l.length, 2);
+});
