@@ -1,5 +1,8 @@
 // The CLI's command table. Forms and flags follow shared/contracts/cli.md; they are a public contract.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { standaloneHtml } from '../views/standalone-html';
+import type { Report } from '../shared/report';
 import { intOption, parse, UsageError } from './args';
 import { BadUrlError, parseConnectionUrl, type ConnectionTarget } from '../db/connection-url';
 import { measure } from '../measure/measure';
@@ -172,12 +175,24 @@ export const COMMANDS: CliCommand[] = [
   {
     name: 'report',
     summary: 'render a saved JSON report as one self-contained HTML page',
-    usage: 'bufferlens report --html OUT.html REPORT.json',
-    details: [],
+    usage: 'bufferlens report --html OUT.html [--theme light|dark] REPORT.json',
+    details: ['The page is self-contained (script, styles and data inline) and loads nothing from the network.'],
     async run(argv) {
-      const { values } = parse(argv, { html: { type: 'string' } }, { min: 1, max: 1, what: 'REPORT.json' });
+      const { values, positionals } = parse(argv, { html: { type: 'string' }, theme: { type: 'string' } }, { min: 1, max: 1, what: 'REPORT.json' });
       if (typeof values.html !== 'string') throw new UsageError('missing --html OUT.html');
-      throw new NotYetAvailableError('HTML reports land with the report panel');
+      const theme = values.theme ?? 'light';
+      if (theme !== 'light' && theme !== 'dark') throw new UsageError('--theme must be light or dark');
+      let report: Report;
+      try {
+        report = JSON.parse(readInput(positionals[0])) as Report;
+      } catch (err) {
+        if (err instanceof UsageError) throw err;
+        throw new UsageError(`${positionals[0]} is not JSON: ${(err as Error).message}`);
+      }
+      if (report?.schemaVersion !== 1 || !Array.isArray(report.runs)) throw new UsageError(`${positionals[0]} is not a BufferLens report (schemaVersion 1)`);
+      writeFileSync(values.html, standaloneHtml({ type: 'showReport', report }, join(__dirname, '..', 'media'), theme));
+      process.stdout.write(`${values.html}\n`);
+      return 0;
     },
   },
   {

@@ -3,19 +3,23 @@
 import type { Report } from './report';
 
 /** Host → webview. */
-export type HostToReport = { type: 'showReport'; report: Report } | { type: 'error'; message: string };
+export type HostToReport =
+  | { type: 'showReport'; report: Report }
+  | { type: 'showComparison'; left: Report; right: Report }
+  | { type: 'error'; message: string };
 
 /** Webview → host. */
-export type ReportToHost = { type: 'ready' } | { type: 'exportReport'; format: 'json' | 'markdown' | 'html' };
+export type ReportToHost = { type: 'ready' } | { type: 'exportReport'; format: 'json' | 'markdown' | 'html' } | { type: 'rerun' };
 
 export function isReportToHost(value: unknown): value is ReportToHost {
   if (typeof value !== 'object' || value === null) return false;
   const msg = value as Record<string, unknown>;
   switch (msg.type) {
     case 'ready':
+    case 'rerun':
       return Object.keys(msg).length === 1;
     case 'exportReport':
-      return msg.format === 'json' || msg.format === 'markdown' || msg.format === 'html';
+      return Object.keys(msg).length === 2 && (msg.format === 'json' || msg.format === 'markdown' || msg.format === 'html');
     default:
       return false;
   }

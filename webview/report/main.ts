@@ -1,24 +1,26 @@
-// The report view in the browser. It renders only what the host sends by message.
+// The report view in the browser: in a VS Code webview (data by message) or in a standalone HTML page
+// written by `bufferlens report --html` (data in an inert JSON script element). The same code renders both.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToReport, ReportToHost } from '../../src/shared/protocol';
 import { assertNever } from '../../src/shared/assert-never';
+import { renderComparison, renderReport } from './render';
 
 interface VsCodeApi {
   postMessage(message: ReportToHost): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-const vscode = acquireVsCodeApi();
-const root = document.getElementById('root');
+const root = document.getElementById('root')!;
+const vscode = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined;
 
-function render(message: HostToReport): void {
-  if (!root) return;
+function show(message: HostToReport): void {
   switch (message.type) {
-    case 'showReport': {
-      const heading = document.createElement('h1');
-      heading.textContent = message.report.statement;
-      root.replaceChildren(heading);
+    case 'showReport':
+      renderReport(root, message.report, vscode ? { onExport: (format) => vscode.postMessage({ type: 'exportReport', format }), onRerun: () => vscode.postMessage({ type: 'rerun' }) } : {});
       break;
-    }
+    case 'showComparison':
+      renderComparison(root, message.left, message.right);
+      break;
     case 'error': {
       const p = document.createElement('p');
       p.setAttribute('role', 'alert');
@@ -31,5 +33,10 @@ function render(message: HostToReport): void {
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<HostToReport>) => render(event.data));
-vscode.postMessage({ type: 'ready' });
+if (vscode) {
+  window.addEventListener('message', (event: MessageEvent<HostToReport>) => show(event.data));
+  vscode.postMessage({ type: 'ready' });
+} else {
+  const data = document.getElementById('bufferlens-data');
+  if (data?.textContent) show(JSON.parse(data.textContent) as HostToReport);
+}

@@ -1,0 +1,112 @@
+// The report view rendered from fixture reports in headless Chromium: the numbers a user sees, no console
+// errors, no CSP violations, light and dark screenshots kept as test output.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumAvailable, launch } from '../support/browser';
+import { need, skipUnless } from '../support/engines';
+import { cli } from '../support/cli';
+import { webviewHtml } from '../../src/views/webview-html';
+
+const availability = chromiumAvailable();
+const OUT = 'test-output/webview';
+
+// Browser-side code is given as strings: the tests compile without DOM types.
+async function watch(page: Page): Promise<{ errors: string[]; requests: string[]; violations: () => Promise<string[]> }> {
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => requests.push(r.url()));
+  await page.addInitScript({
+    content: `window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
+  });
+  return { errors, requests, violations: () => page.evaluate('window.__violations') as Promise<string[]> };
+}
+
+describe('report view in Chromium', skipUnless(availability), () => {
+  let browser: Browser;
+  before(async () => {
+    mkdirSync(OUT, { recursive: true });
+    browser = await launch(need(availability));
+  });
+  after(async () => browser?.close());
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the standalone HTML report (${theme}) shows the measured and predicted numbers`, async () => {
+      const file = resolve(OUT, `mariadb-${theme}.html`);
+      const r = cli('report', '--html', file, '--theme', theme, 'test/fixtures/reports/mariadb-seed001.json');
+      assert.equal(r.code, 0, r.err);
+      const page = await browser.newPage({ viewport: { width: 1100, height: 1600 } });
+      const w = await watch(page);
+      await page.goto(`file://${file}`);
+      const runs = page.locator('#runs-table');
+      await runs.waitFor();
+      const row1 = await runs.locator('tbody tr').nth(0).innerText();
+      for (const n of ['3,574', '97', '3,520']) assert.ok(row1.includes(n), `run 1 row shows ${n}: ${row1}`);
+      assert.match(await runs.locator('tbody tr').nth(1).innerText(), /warm\s+3,574\s+3,574\s+0\s+0\s+0\s+0/);
+      assert.match(await page.locator('.hit-ratio').innerText(), /hides 3,520 pages \(55 MiB\) read ahead/);
+      assert.ok(await page.locator('canvas').count() >= 2, 'charts drawn');
+      assert.match(await page.locator('.blockmap').first().getAttribute('aria-label') ?? '', /3,574 of 3,621 pages cached/);
+      await page.screenshot({ path: join(OUT, `report-${theme}.png`), fullPage: true });
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(await w.violations(), []);
+      assert.deepEqual(w.requests.filter((u) => !u.startsWith('file://')), [], 'nothing loaded from the network');
+      await page.close();
+    });
+  }
+
+  test('inside the webview CSP: ready first, data by message, actions posted back', async () => {
+    const nonce = 'dGVzdG5vbmNl';
+    const server: Server = createServer((req, res) => {
+      if (req.url === '/') {
+        res.setHeader('content-type', 'text/html');
+        res.end(webviewHtml({ nonce, cspSource: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, scriptUri: '/media/dist/report.js', styleUri: '/media/report.css', title: 'BufferLens' }));
+      } else if (req.url === '/media/dist/report.js' || req.url === '/media/report.css') {
+        res.setHeader('content-type', req.url.endsWith('.js') ? 'text/javascript' : 'text/css');
+        res.end(readFileSync(`.${req.url}`));
+      } else if (req.url === '/favicon.ico') {
+        res.statusCode = 204; // a browser asks for it; a VS Code webview does not
+        res.end();
+      } else {
+        res.statusCode = 404;
+        res.end();
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+    const w = await watch(page);
+    await page.addInitScript({ content: `window.__posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m) });` });
+    try {
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      await page.waitForFunction('window.__posted.length > 0', undefined, { timeout: 10_000 }).catch(() => assert.fail(`no message from the view: ${w.errors.join('; ')}`));
+      const report = JSON.parse(readFileSync('test/fixtures/reports/postgres18-ring.json', 'utf8'));
+      await page.evaluate(`window.postMessage(${JSON.stringify({ type: 'showReport', report })}, '*')`);
+      const runs = page.locator('#runs-table');
+      await runs.waitFor();
+      const f = (n: number) => n.toLocaleString('en-US');
+      const [r1, r2] = report.runs;
+      assert.equal(r1.cold, true);
+      const row = (await runs.locator('tbody tr').nth(0).innerText()).split('\t');
+      assert.deepEqual(row.slice(1, 8), ['cold', f(r1.measured.logicalReads), f(r1.predicted.logicalReads), f(r1.measured.physicalReads), f(r1.predicted.physicalReads), 'not reported', 'not reported']);
+      const table = r2.residency.find((x: { relation: string }) => x.relation === 'events');
+      assert.ok(table.cachedAfter > table.cachedBefore, 'the ring grew the cached set');
+      assert.ok((await page.locator('section[aria-labelledby="res-h"]').innerText()).includes(`${f(table.cachedBefore)} → ${f(table.cachedAfter)} (predicted ${f(table.predictedAfter)})`));
+      await page.getByText('Export JSON').click();
+      const posted = (await page.evaluate('window.__posted')) as unknown[];
+      assert.deepEqual(posted[0], { type: 'ready' });
+      assert.deepEqual(posted[posted.length - 1], { type: 'exportReport', format: 'json' });
+      await page.screenshot({ path: join(OUT, 'webview-postgres.png'), fullPage: true });
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(await w.violations(), []);
+    } finally {
+      await page.close();
+      server.close();
+    }
+  });
+});
