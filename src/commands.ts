@@ -10,16 +10,17 @@ export const COMMAND = {
   openReportHistory: 'bufferlens.openReportHistory',
   compareReports: 'bufferlens.compareReports',
   exportReport: 'bufferlens.exportReport',
+  rerun: 'bufferlens.rerun',
+  deleteReport: 'bufferlens.deleteReport',
+  measureRange: 'bufferlens.measureRange',
+  openReport: 'bufferlens.openReport',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];
 
-export type CommandHandlers = Record<CommandId, (...args: unknown[]) => unknown>;
-
-/** A command whose feature has not landed yet says so instead of failing silently. */
-export function notYetAvailable(what: string): () => void {
-  return () => void vscode.window.showInformationMessage(`BufferLens: ${what} is not available in this version yet.`);
-}
+// Handlers take whatever VS Code passes (tree items, lens arguments); each handler checks its own.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type CommandHandlers = Record<CommandId, (...args: any[]) => unknown>;
 
 export function registerCommands(context: vscode.ExtensionContext, handlers: CommandHandlers): void {
   for (const [id, handler] of Object.entries(handlers)) {

@@ -1,26 +1,55 @@
 // Activation only wires services together; the logic lives in the modules it calls.
 import * as vscode from 'vscode';
-import { COMMAND, notYetAvailable, registerCommands } from './commands';
-import { startLanguageClient } from './views/language-client';
+import { join } from 'node:path';
+import { COMMAND, registerCommands } from './commands';
+import { readConfig } from './config';
+import { ReportStore } from './store/report-store';
+import { ConnectionService } from './views/connections';
+import { EditorCommands } from './views/editor-commands';
+import { startLanguageClient, type LanguageClientHandle } from './views/language-client';
 import { ReportsViewProvider } from './views/reports-view';
 
-let stopClient: (() => Promise<void>) | undefined;
+let client: LanguageClientHandle | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const store = new ReportStore(join(context.globalStorageUri.fsPath, 'reports.json'), { maxReports: readConfig().historyMaxReports, maxBytes: 20 * 1048576 });
+  if (store.loadProblem) void vscode.window.showWarningMessage(`BufferLens: ${store.loadProblem}`);
+  const connections = new ConnectionService(context);
+  const view = new ReportsViewProvider(store);
+  const serverSettings = () => ({ codeLensEnabled: readConfig().codeLensEnabled, dialect: editor.dialect(), hasConnection: connections.active() !== undefined });
+  const lsp: LanguageClientHandle = {
+    sendSettings: (s) => client?.sendSettings(s),
+    sendResult: (...a) => client?.sendResult(...a),
+    stop: async () => client?.stop(),
+  };
+  const editor = new EditorCommands(context, connections, store, view, lsp);
   registerCommands(context, {
-    [COMMAND.measureStatementAtCursor]: notYetAvailable('Measure Statement at Cursor'),
-    [COMMAND.measureSelection]: notYetAvailable('Measure Selection'),
-    [COMMAND.selectConnection]: notYetAvailable('Select Connection'),
-    [COMMAND.addConnection]: notYetAvailable('Add Connection'),
-    [COMMAND.testConnection]: notYetAvailable('Test Connection'),
+    [COMMAND.measureStatementAtCursor]: () => editor.measureAtCursor(),
+    [COMMAND.measureSelection]: () => editor.measureSelection(),
+    [COMMAND.selectConnection]: () => connections.select(),
+    [COMMAND.addConnection]: () => connections.add(),
+    [COMMAND.testConnection]: () => connections.test(),
     [COMMAND.openReportHistory]: () => vscode.commands.executeCommand('bufferlens.reports.focus'),
-    [COMMAND.compareReports]: notYetAvailable('Compare Reports'),
-    [COMMAND.exportReport]: notYetAvailable('Export Report'),
+    [COMMAND.compareReports]: () => editor.compare(),
+    [COMMAND.exportReport]: (item) => editor.exportReport(item),
+    [COMMAND.rerun]: (item) => editor.rerun(item),
+    [COMMAND.deleteReport]: (item) => editor.remove(item),
+    [COMMAND.measureRange]: (uri, range) => editor.measureRange(uri, range),
+    [COMMAND.openReport]: (id) => editor.open(id),
   });
-  context.subscriptions.push(vscode.window.registerTreeDataProvider('bufferlens.reports', new ReportsViewProvider()));
-  stopClient = await startLanguageClient(context);
+  context.subscriptions.push(
+    connections,
+    vscode.window.registerTreeDataProvider('bufferlens.reports', view),
+    connections.onDidChange(() => lsp.sendSettings(serverSettings())),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('bufferlens')) return;
+      connections.refreshStatus();
+      lsp.sendSettings(serverSettings());
+    }),
+  );
+  client = await startLanguageClient(context, serverSettings());
 }
 
 export async function deactivate(): Promise<void> {
-  await stopClient?.();
+  await client?.stop();
 }

@@ -23,7 +23,7 @@ test('command ids and titles follow the naming rule, with the BufferLens categor
   for (const c of pkg.contributes.commands) {
     assert.match(c.command, /^bufferlens\.[a-z][a-zA-Z]+$/);
     assert.equal(c.category, 'BufferLens');
-    assert.match(c.title, /^[A-Z][\w ]+$/);
+    assert.match(c.title, /^[A-Z][\w -]+$/);
   }
 });
 

@@ -1,8 +1,16 @@
-// Starts the SQL language server (dist/server.js) over IPC; it serves the CodeLens on SQL files.
+// Starts the SQL language server (dist/server.js) over IPC and keeps it told what it needs: the dialect,
+// whether lenses are on, whether there is a connection, and the last result per statement.
 import type * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { RESULTS_NOTIFICATION, SETTINGS_NOTIFICATION, type ResultsParams, type ServerSettings } from '../shared/lsp';
 
-export async function startLanguageClient(context: vscode.ExtensionContext): Promise<() => Promise<void>> {
+export interface LanguageClientHandle {
+  sendSettings(settings: ServerSettings): void;
+  sendResult(uri: string, statement: string, summary: string, reportId: string): void;
+  stop(): Promise<void>;
+}
+
+export async function startLanguageClient(context: vscode.ExtensionContext, settings: ServerSettings): Promise<LanguageClientHandle> {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -10,9 +18,14 @@ export async function startLanguageClient(context: vscode.ExtensionContext): Pro
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: 'sql' }],
-    synchronize: { configurationSection: 'bufferlens' },
+    initializationOptions: settings,
   };
   const client = new LanguageClient('bufferlens', 'BufferLens SQL', serverOptions, clientOptions);
   await client.start();
-  return () => client.stop();
+  return {
+    sendSettings: (s) => void client.sendNotification(SETTINGS_NOTIFICATION, s),
+    sendResult: (uri, statement, summary, reportId) =>
+      void client.sendNotification(RESULTS_NOTIFICATION, { uri, results: [{ statement, summary, reportId }] } satisfies ResultsParams),
+    stop: () => client.stop(),
+  };
 }

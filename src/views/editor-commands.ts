@@ -1,0 +1,143 @@
+// What the commands do in the editor: measure (with a cancellable progress notification), keep the report,
+// show it, and let the lenses show the last result; history actions (open, re-run, delete, compare, export).
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import { readConfig } from '../config';
+import { measure } from '../measure/measure';
+import type { Report } from '../shared/report';
+import { runSummary } from '../shared/format';
+import { reportMarkdown } from '../shared/markdown';
+import { splitMysql } from '../sql/split-mysql';
+import { splitPostgres } from '../sql/split-postgres';
+import type { Dialect } from '../sql/incremental';
+import type { ReportStore, StoredReport } from '../store/report-store';
+import { standaloneHtml } from './standalone-html';
+import type { ConnectionService } from './connections';
+import { ReportPanel } from './report-panel';
+import type { ReportItem, ReportsViewProvider } from './reports-view';
+import type { LanguageClientHandle } from './language-client';
+
+export class EditorCommands {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly connections: ConnectionService,
+    private readonly store: ReportStore,
+    private readonly view: ReportsViewProvider,
+    private readonly client: LanguageClientHandle,
+  ) {}
+
+  dialect(): Dialect {
+    const d = readConfig().dialect;
+    return d === 'auto' ? (this.connections.active()?.engine ?? 'postgresql') : d;
+  }
+
+  async measureAtCursor(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return void vscode.window.showInformationMessage('BufferLens: open a SQL file and put the cursor on a statement.');
+    const doc = editor.document;
+    const offset = doc.offsetAt(editor.selection.active);
+    const statements = (this.dialect() === 'postgresql' ? splitPostgres : splitMysql)(doc.getText());
+    const st = statements.find((s) => offset >= s.startOffset && offset <= s.endOffset + 1) ?? [...statements].reverse().find((s) => s.startOffset <= offset);
+    if (!st) return void vscode.window.showInformationMessage('BufferLens: there is no statement at the cursor.');
+    await this.measure(st.sql, doc.uri);
+  }
+
+  async measureSelection(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const text = editor?.document.getText(editor.selection);
+    if (!editor || !text?.trim()) return void vscode.window.showInformationMessage('BufferLens: select a statement first.');
+    await this.measure(text, editor.document.uri);
+  }
+
+  async measureRange(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }): Promise<void> {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+    const sql = doc.getText(new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character));
+    await this.measure(sql, doc.uri);
+  }
+
+  async measure(sql: string, uri?: vscode.Uri, profileName?: string): Promise<StoredReport | undefined> {
+    const profile = (profileName ? readConfig().connections.find((c) => c.name === profileName) : undefined) ?? this.connections.active() ?? (await this.connections.select());
+    if (!profile) return undefined;
+    const target = await this.connections.target(profile);
+    const runs = readConfig().defaultRuns;
+    let report: Report;
+    try {
+      report = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `BufferLens: measuring on ${profile.name}`, cancellable: true },
+        async (progress, token) => {
+          const abort = new AbortController();
+          token.onCancellationRequested(() => abort.abort());
+          return measure(target, { sql, runs, cold: 'no', commit: false, timing: true, timeoutMs: 60_000, signal: abort.signal, onProgress: (m) => progress.report({ message: m }) });
+        },
+      );
+    } catch (err) {
+      void vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message}`);
+      return undefined;
+    }
+    const stored = this.store.add({ connection: profile.name, summary: runSummary(report), report, ...(uri ? { file: uri.fsPath } : {}) });
+    this.view.refresh();
+    if (uri) this.client.sendResult(uri.toString(), sql, stored.summary, stored.id);
+    this.open(stored.id);
+    return stored;
+  }
+
+  open(id: string): void {
+    const stored = this.store.get(id);
+    if (!stored) return void vscode.window.showWarningMessage('BufferLens: that report is no longer in the history.');
+    ReportPanel.open(this.context.extensionUri, `BufferLens: ${stored.summary.split(' · ').slice(0, 2).join(' · ')}`, { type: 'showReport', report: stored.report }, (msg) => {
+      if (msg.type === 'exportReport') void this.exportReport(stored, msg.format);
+      else void this.rerun(stored);
+    });
+  }
+
+  async rerun(item?: StoredReport | ReportItem): Promise<void> {
+    const stored = await this.pick(item, 'Re-run which report?');
+    if (stored) await this.measure(stored.report.statement, stored.file ? vscode.Uri.file(stored.file) : undefined, stored.connection);
+  }
+
+  async remove(item?: StoredReport | ReportItem): Promise<void> {
+    const stored = await this.pick(item, 'Delete which report?');
+    if (stored && this.store.remove(stored.id)) this.view.refresh();
+  }
+
+  async compare(): Promise<void> {
+    const picks = await vscode.window.showQuickPick(
+      this.store.list().map((r) => ({ label: r.report.statement.replace(/\s+/g, ' ').slice(0, 60), description: `${new Date(r.savedAt).toLocaleString()} · ${r.summary}`, r })),
+      { canPickMany: true, title: 'Compare Reports: pick two' },
+    );
+    if (!picks) return;
+    if (picks.length !== 2) return void vscode.window.showInformationMessage('BufferLens: pick exactly two reports to compare.');
+    const [a, b] = picks.map((p) => p.r).sort((x, y) => x.savedAt.localeCompare(y.savedAt));
+    ReportPanel.open(this.context.extensionUri, 'BufferLens: compare', { type: 'showComparison', left: a.report, right: b.report }, () => undefined);
+  }
+
+  async exportReport(item?: StoredReport | ReportItem, format?: 'json' | 'markdown' | 'html'): Promise<void> {
+    const stored = await this.pick(item, 'Export which report?');
+    if (!stored) return;
+    const fmt =
+      format ??
+      (await vscode.window.showQuickPick(['json', 'markdown', 'html'] as const, { title: 'Export as' }));
+    if (!fmt) return;
+    const ext = fmt === 'markdown' ? 'md' : fmt;
+    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', `bufferlens-report.${ext}`)), filters: { [fmt]: [ext] } });
+    if (!target) return;
+    const content =
+      fmt === 'json'
+        ? JSON.stringify(stored.report, null, 2)
+        : fmt === 'markdown'
+          ? reportMarkdown(stored.report)
+          : standaloneHtml({ type: 'showReport', report: stored.report }, vscode.Uri.joinPath(this.context.extensionUri, 'media').fsPath);
+    await vscode.workspace.fs.writeFile(target, Buffer.from(content, 'utf8'));
+    void vscode.window.showInformationMessage(`BufferLens: exported to ${target.fsPath}`);
+  }
+
+  private async pick(item: StoredReport | ReportItem | undefined, title: string): Promise<StoredReport | undefined> {
+    if (item && 'stored' in item) return item.stored;
+    if (item && 'report' in item) return item;
+    const picked = await vscode.window.showQuickPick(
+      this.store.list().map((r) => ({ label: r.report.statement.replace(/\s+/g, ' ').slice(0, 60), description: r.summary, r })),
+      { title },
+    );
+    return picked?.r;
+  }
+}

@@ -1,0 +1,68 @@
+// The report panel: one webview per report (or comparison), HTML from the one CSP'd shell, data by
+// message once the view says it is ready, and every message from it validated before use.
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import { isReportToHost, type HostToReport, type ReportToHost } from '../shared/protocol';
+import { assertNever } from '../shared/assert-never';
+import { webviewHtml } from './webview-html';
+
+export class ReportPanel {
+  private ready = false;
+  private pending: HostToReport[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private readonly onAction: (msg: Exclude<ReportToHost, { type: 'ready' }>) => void,
+  ) {
+    const media = vscode.Uri.joinPath(extensionUri, 'media');
+    panel.webview.html = webviewHtml({
+      nonce: randomBytes(16).toString('base64'),
+      cspSource: panel.webview.cspSource,
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'report.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'report.css')).toString(),
+      title: panel.title,
+    });
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((msg: unknown) => this.receive(msg)),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  static open(extensionUri: vscode.Uri, title: string, message: HostToReport, onAction: (msg: Exclude<ReportToHost, { type: 'ready' }>) => void): ReportPanel {
+    const panel = vscode.window.createWebviewPanel('bufferlens.report', title, vscode.ViewColumn.Beside, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+      retainContextWhenHidden: true,
+    });
+    const p = new ReportPanel(panel, extensionUri, onAction);
+    p.post(message);
+    return p;
+  }
+
+  post(message: HostToReport): void {
+    if (this.ready) void this.panel.webview.postMessage(message);
+    else this.pending.push(message);
+  }
+
+  private receive(msg: unknown): void {
+    if (!isReportToHost(msg)) return; // untrusted input: anything unexpected is dropped
+    switch (msg.type) {
+      case 'ready':
+        this.ready = true;
+        for (const m of this.pending.splice(0)) void this.panel.webview.postMessage(m);
+        break;
+      case 'exportReport':
+      case 'rerun':
+        this.onAction(msg);
+        break;
+      default:
+        assertNever(msg);
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
