@@ -1,0 +1,122 @@
+// End to end in a real VS Code (code-server in headless Chromium): install the built .vsix, open a
+// workspace with a .sql file and a connection to a harness PostgreSQL, click the CodeLens, and read the
+// measured numbers in the report panel.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { freePort } from '../../src/local-server/free-port';
+import { need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { chromiumAvailable, launch } from '../support/browser';
+import { codeServer, type CodeServer } from '../support/code-server';
+
+function all<A, B, C>(a: Availability<A>, b: Availability<B>, c: Availability<C>): Availability<[A, B, C]> {
+  for (const x of [a, b, c]) if (!x.ok) return x as Availability<never>;
+  return { ok: true, value: [(a as { value: A }).value, (b as { value: B }).value, (c as { value: C }).value] };
+}
+
+const availability = all(systemPostgres(), chromiumAvailable(), codeServer());
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitForHttp(url: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      const r = await fetch(url);
+      if (r.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`code-server did not answer at ${url}`);
+    await sleep(250);
+  }
+}
+
+async function findInFrames(page: Page, selector: string, ms: number): Promise<Frame> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    for (const f of page.frames()) {
+      if (await f.locator(selector).count().catch(() => 0)) return f;
+    }
+    if (Date.now() > deadline) throw new Error(`no frame with ${selector}`);
+    await sleep(300);
+  }
+}
+
+describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout: 300_000 }, () => {
+  let pg: LocalPostgres;
+  let cs: ChildProcess;
+  let browser: Browser;
+  let dir: string;
+  let port: number;
+  let tableBlocks: number;
+
+  before(async () => {
+    const [pgBin, chromium, server] = need(availability) as [Parameters<typeof LocalPostgres.start>[0]['binaries'], string, CodeServer];
+    dir = mkdtempSync(join(tmpdir(), 'bufferlens-e2e-'));
+    pg = await LocalPostgres.start({ binaries: pgBin, settings: { shared_buffers: '16MB' } });
+    const c = new Client({ connectionString: pg.url() });
+    await c.connect();
+    await c.query('CREATE EXTENSION pg_buffercache');
+    await c.query(`CREATE TABLE orders AS SELECT g AS id, md5(g::text) AS note FROM generate_series(1, 20000) g`);
+    await c.query('VACUUM ANALYZE orders');
+    tableBlocks = (await c.query(`SELECT (pg_relation_size('orders') / 8192)::int AS n`)).rows[0].n;
+    await c.end();
+
+    const vsix = join(dir, 'bufferlens.vsix');
+    execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--out', vsix], { stdio: 'pipe' });
+    execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'pipe' }); // vsce built for production; restore the dev build
+    const userData = join(dir, 'user');
+    const extensions = join(dir, 'extensions');
+    const workspace = join(dir, 'workspace');
+    mkdirSync(join(userData, 'User'), { recursive: true });
+    mkdirSync(workspace);
+    writeFileSync(
+      join(userData, 'User', 'settings.json'),
+      JSON.stringify({
+        'security.workspace.trust.enabled': false,
+        'workbench.startupEditor': 'none',
+        'bufferlens.connections': [{ name: 'harness', engine: 'postgresql', host: '127.0.0.1', port: pg.port, user: 'postgres', database: 'postgres' }],
+      }),
+    );
+    writeFileSync(join(workspace, 'q.sql'), '-- orders\nSELECT count(*), max(note) FROM orders;\n');
+    execFileSync(server.node, [server.entry, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix], { stdio: 'pipe' });
+    port = await freePort();
+    cs = spawn(server.node, [server.entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--user-data-dir', userData, '--extensions-dir', extensions, workspace], { stdio: 'ignore' });
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+    browser = await launch(chromium);
+  });
+
+  after(async () => {
+    await browser?.close();
+    cs?.kill();
+    await pg?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('click the CodeLens, see the measured numbers', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Measure buffer I/O' });
+    await lens.waitFor({ timeout: 90_000 });
+    await lens.click();
+    const frame = await findInFrames(page, '#runs-table', 90_000);
+    const row = await frame.locator('#runs-table tbody tr').nth(0).innerText();
+    const cells = row.split('\t');
+    assert.equal(cells[0], 'run 1');
+    assert.equal(cells[2], tableBlocks.toLocaleString('en-US'), `logical reads of run 1 are the table's ${tableBlocks} blocks: ${row}`);
+    assert.equal(cells[3], tableBlocks.toLocaleString('en-US'), 'and the prediction agrees');
+    mkdirSync('test-output', { recursive: true });
+    await page.screenshot({ path: join('test-output', 'e2e-vscode.png') });
+    // The second lens shows the last result.
+    await page.locator('.codelens-decoration a', { hasText: 'logical' }).waitFor({ timeout: 30_000 });
+    await page.close();
+  });
+});
