@@ -6,6 +6,9 @@ import { findEmbeddedPostgres, findSystemPostgres, LocalPostgres } from '../loca
 import { parseConnectionUrl } from '../db/connection-url';
 import { measure } from '../measure/measure';
 import { formatReport } from './format-report';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { standaloneHtml } from '../views/standalone-html';
 
 const SETUP = [
   'CREATE EXTENSION pg_buffercache',
@@ -40,12 +43,19 @@ export async function runDemo(write: (s: string) => void = (s) => process.stdout
     await client.end();
     write(`Tables: ${sizes.rows.map((r) => `${r.relname} ${r.blocks.toLocaleString('en-US')} blocks`).join(', ')}; NBuffers/4 = 4,096.\n`);
     const target = parseConnectionUrl(server.url());
-    for (const s of STATEMENTS) {
+    const outDir = resolve('bufferlens-demo');
+    mkdirSync(outDir, { recursive: true });
+    const pages: string[] = [];
+    for (const [i, s] of STATEMENTS.entries()) {
       write(`\n== ${s.title}\n\n`);
       const canEvict = binaries.major >= 17;
       const report = await measure(target, { sql: s.sql, runs: 3, cold: s.cold && canEvict ? 'yes' : 'no', commit: false, timing: true, timeoutMs: 60_000 });
       write(formatReport(report));
+      const page = join(outDir, `report-${i + 1}.html`);
+      writeFileSync(page, standaloneHtml({ type: 'showReport', report }, join(__dirname, '..', 'media')));
+      pages.push(page);
     }
+    write(`\nThe same reports as pages (open them in a browser):\n${pages.map((p) => `  ${p}`).join('\n')}\n`);
   } finally {
     await server.stop();
     write('\nStopped the demo server and removed its files.\n');

@@ -102,6 +102,15 @@ describe('report view in Chromium', skipUnless(availability), () => {
       assert.deepEqual(posted[0], { type: 'ready' });
       assert.deepEqual(posted[posted.length - 1], { type: 'exportReport', format: 'json' });
       await page.screenshot({ path: join(OUT, 'webview-postgres.png'), fullPage: true });
+      // Compare: the same statement warm, against the cold report: run 1 physical 4,224 → 0.
+      const warm = structuredClone(report);
+      warm.runs[0].measured.physicalReads = 0;
+      warm.createdAt = new Date(Date.parse(report.createdAt) + 60_000).toISOString();
+      await page.evaluate(`window.postMessage(${JSON.stringify({ type: 'showComparison', left: report, right: warm })}, '*')`);
+      const cmp = page.locator('section[aria-labelledby="cmp-h"]');
+      await cmp.waitFor();
+      const p1 = report.runs[0].measured.physicalReads;
+      assert.ok((await cmp.innerText()).includes(`run 1 physical\t${f(p1)} → 0 (-${f(p1)})`), await cmp.innerText());
       assert.deepEqual(w.errors, []);
       assert.deepEqual(await w.violations(), []);
     } finally {

