@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createConnection, type Connection, type ConnectionOptions } from 'mysql2/promise';
 import { describeTarget, type ConnectionTarget } from './connection-url';
 import { MeasureError } from '../measure/errors';
+import { networkErrorMessage } from './network-errors';
 
 export function mysqlOptions(t: ConnectionTarget): ConnectionOptions {
   const options: ConnectionOptions = {
@@ -39,16 +40,9 @@ interface MysqlError {
 export function mysqlConnectionErrorMessage(err: unknown, t: ConnectionTarget): string {
   const e = err as MysqlError;
   const where = describeTarget(t);
+  const network = networkErrorMessage(e.code, where, t.socket, 'MySQL/MariaDB');
+  if (network) return network;
   switch (e.code) {
-    case 'ECONNREFUSED':
-      return `connection refused by ${where}: is the server running and listening there?`;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `unknown host in ${where}`;
-    case 'ENOENT':
-      return `no MySQL/MariaDB socket at ${t.socket}`;
-    case 'ETIMEDOUT':
-      return `connecting to ${where} timed out`;
     case 'ER_ACCESS_DENIED_ERROR':
       return `access denied for user "${t.user ?? ''}" at ${where} (wrong password, or no such user from this host)`;
     case 'ER_BAD_DB_ERROR':

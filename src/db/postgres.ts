@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Client, type ClientConfig } from 'pg';
 import { describeTarget, type ConnectionTarget } from './connection-url';
 import { MeasureError } from '../measure/errors';
+import { networkErrorMessage } from './network-errors';
 
 export function clientConfig(t: ConnectionTarget, extra: Partial<ClientConfig> = {}): ClientConfig {
   const config: ClientConfig = {
@@ -36,16 +37,9 @@ interface PgError {
 export function connectionErrorMessage(err: unknown, t: ConnectionTarget): string {
   const e = err as PgError;
   const where = describeTarget(t);
+  const network = networkErrorMessage(e.code, where, t.socket, 'PostgreSQL');
+  if (network) return network;
   switch (e.code) {
-    case 'ECONNREFUSED':
-      return `connection refused by ${where}: is the server running and listening there?`;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `unknown host in ${where}`;
-    case 'ENOENT':
-      return `no PostgreSQL socket at ${t.socket}`;
-    case 'ETIMEDOUT':
-      return `connecting to ${where} timed out`;
     case '28P01':
       return `password authentication failed for user "${t.user ?? ''}" at ${where}`;
     case '28000':

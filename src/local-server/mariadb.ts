@@ -4,10 +4,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { freePort } from './free-port';
 import { giveTo, ownedCommand, serverOwner, type OwnerIds } from './process-owner';
 import { track, untrack, type Stoppable } from './registry';
-import { ServerProcess, logTail } from './server-process';
+import { type ServerProcess, logTail, startOnPort } from './server-process';
 
 export interface InnodbServerBinaries {
   product: 'mariadb' | 'mysql';
@@ -110,9 +109,9 @@ export class LocalInnodbServer implements Stoppable {
   }
 
   private async launch(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const port = this.port || (await freePort());
-      const proc = new ServerProcess({
+    const { proc, port } = await startOnPort(
+      this.port,
+      (port) => ({
         owner: this.owner,
         command: this.binaries.server,
         args: [
@@ -127,18 +126,11 @@ export class LocalInnodbServer implements Stoppable {
         logFile: this.logFile,
         stopSignal: 'SIGTERM', // clean shutdown
         probe: () => probe(port),
-      });
-      try {
-        await proc.start();
-        this.port = port;
-        this.proc = proc;
-        return;
-      } catch (err) {
-        const portTaken = /Address already in use|Can't start server: Bind/.test((err as Error).message);
-        if (!portTaken || attempt >= 3) throw err;
-        this.port = 0;
-      }
-    }
+      }),
+      /Address already in use|Can't start server: Bind/,
+    );
+    this.proc = proc;
+    this.port = port;
   }
 
   /** Stop and start again: with the load at startup off, the buffer pool comes back empty. */

@@ -5,10 +5,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs
 import { tmpdir, platform, arch } from 'node:os';
 import { join, dirname } from 'node:path';
 import { Client } from 'pg';
-import { freePort } from './free-port';
 import { giveTo, ownedCommand, serverOwner, type OwnerIds } from './process-owner';
 import { track, untrack, type Stoppable } from './registry';
-import { ServerProcess, logTail } from './server-process';
+import { type ServerProcess, logTail, startOnPort } from './server-process';
 
 export type PostgresFlavor = 'system' | 'embedded';
 
@@ -130,31 +129,20 @@ export class LocalPostgres implements Stoppable {
   }
 
   private async launch(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const port = this.port || (await freePort());
-      const proc = new ServerProcess({
+    const { proc, port } = await startOnPort(
+      this.port,
+      (port) => ({
         owner: this.owner,
         command: join(this.binaries.binDir, 'postgres'),
-        args: [
-          '-D', this.dataDir, '-p', String(port), '-k', this.socketDir,
-          ...settingArgs({ listen_addresses: '127.0.0.1', ...this.settings }),
-        ],
+        args: ['-D', this.dataDir, '-p', String(port), '-k', this.socketDir, ...settingArgs({ listen_addresses: '127.0.0.1', ...this.settings })],
         logFile: this.logFile,
         stopSignal: 'SIGINT', // fast shutdown
         probe: () => probe(this.socketDir, port),
-      });
-      try {
-        await proc.start();
-        this.port = port;
-        this.proc = proc;
-        return;
-      } catch (err) {
-        // Another process may have taken the port between freePort() and bind(): try a new one.
-        const portTaken = /could not bind|Address already in use/.test((err as Error).message);
-        if (!portTaken || attempt >= 3) throw err;
-        this.port = 0;
-      }
-    }
+      }),
+      /could not bind|Address already in use/,
+    );
+    this.proc = proc;
+    this.port = port;
   }
 
   /** Stop and start again on the same port: shared buffers come back empty. */

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
 import { ownedCommand, type OwnerIds } from './process-owner';
+import { freePort } from './free-port';
 
 export interface ServerProcessSpec {
   owner: OwnerIds;
@@ -99,6 +100,23 @@ export class ServerProcess {
       this.child?.kill('SIGKILL');
     } catch {
       // already gone
+    }
+  }
+}
+
+/**
+ * Starts a server on `preferredPort`, or on a free port of 127.0.0.1 when it is 0. Another process may take
+ * a free port between the look-up and the server's bind(): then it tries a new one, up to three times.
+ */
+export async function startOnPort(preferredPort: number, spec: (port: number) => ServerProcessSpec, portTaken: RegExp): Promise<{ proc: ServerProcess; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = preferredPort || (await freePort());
+    const proc = new ServerProcess(spec(port));
+    try {
+      await proc.start();
+      return { proc, port };
+    } catch (err) {
+      if (preferredPort || !portTaken.test((err as Error).message) || attempt >= 3) throw err;
     }
   }
 }

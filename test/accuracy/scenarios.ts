@@ -1,7 +1,7 @@
 // Accuracy scenarios: real servers measured by BufferLens, each run's prediction compared with the
 // measurement. Shared by the tests (which assert the tolerances) and scripts/accuracy.ts (which writes
 // docs/accuracy.md). Not a test file itself.
-import { Client } from 'pg';
+import { pgQuery } from '../support/sql';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { measure } from '../../src/measure/measure';
@@ -33,13 +33,7 @@ function relError(m: number | null, p: number | null): number {
 }
 
 async function sql(url: string, text: string): Promise<void> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
+  await pgQuery(url, text);
 }
 
 type Tolerance = (run: number, metric: string) => number;

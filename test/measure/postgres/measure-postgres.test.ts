@@ -1,7 +1,7 @@
 // PostgreSQL measurement against real private servers: the tool's numbers must equal the engine's own.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from 'pg';
+import { pgQuery } from '../../support/sql';
 import { LocalPostgres, type PostgresBinaries } from '../../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../../support/engines';
 import { cli, measureJson } from '../../support/cli';
@@ -12,15 +12,7 @@ const SETTINGS = { shared_buffers: '16MB', max_parallel_workers_per_gather: 0 };
 const BIG_ROWS = 36_000; // ≈ 1,200 blocks: above NBuffers/4
 const SMALL_ROWS = 12_000; // ≈ 400 blocks: below
 
-async function sql<T = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(text, values)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const sql = pgQuery;
 
 async function cachedBlocks(url: string, rel: string): Promise<number> {
   const [r] = await sql<{ n: number }>(

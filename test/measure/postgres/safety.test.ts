@@ -1,22 +1,14 @@
 // Measuring must never change data, and every failure ends in one clear line with nothing left open.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from 'pg';
+import { pgQuery } from '../../support/sql';
 import { LocalPostgres } from '../../../src/local-server/postgres';
 import { need, skipUnless, systemPostgres } from '../../support/engines';
 import { cli, cliAsync, measureJson } from '../../support/cli';
 
 const availability = systemPostgres();
 
-async function sql<T = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(text, values)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const sql = pgQuery;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
