@@ -117,6 +117,11 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     await page.screenshot({ path: join('test-output', 'e2e-vscode.png') });
     // The second lens shows the last result.
     await page.locator('.codelens-decoration a', { hasText: 'logical' }).waitFor({ timeout: 30_000 });
+    // The report is in the history side view, and opens again from there.
+    await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
+    const item = page.locator('.monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' });
+    await item.first().waitFor({ timeout: 30_000 });
+    assert.match(await item.first().innerText(), /q\.sql/);
     await page.close();
   });
 });
