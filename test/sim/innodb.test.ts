@@ -121,3 +121,12 @@ test('seed 000: change buffering on reads far less than off; a UNIQUE index read
   assert.ok(off / on > 10, `off ${off} / on ${on} = ${(off / on).toFixed(1)}×`);
   assert.equal(unique, off);
 });
+
+test('pages created by writes enter at the young head, without a read', () => {
+  const pool = new InnodbPool(1000, { readAheadThreshold: 0 });
+  for (let p = 0; p < 800; p++) pool.access(p * 100);
+  pool.create(999_999);
+  assert.equal(pool.contains(999_999), true);
+  assert.equal(pool.isInOldSublist(999_999), false);
+  assert.equal(pool.counters().sync_reads, 800);
+});

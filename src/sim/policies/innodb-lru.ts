@@ -155,6 +155,19 @@ export class InnodbPool implements BufferPoolModel {
     return this.access(p);
   }
 
+  /** buf_page_create: a page allocated by a write enters at the young head without a read. */
+  create(p: number): void {
+    if (this.table.get(p) >= 0) {
+      this.access(p);
+      return;
+    }
+    this.now++;
+    const s = this.readIn(p);
+    this.accessTime[s] = this.now;
+    this.remove(s);
+    this.add(s, false);
+  }
+
   private ibufPages(): number {
     return Math.ceil(this.ibufEntries / this.entriesPerIbufPage);
   }
