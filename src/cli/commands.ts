@@ -20,8 +20,6 @@ export interface CliCommand {
   run(argv: string[]): Promise<number>;
 }
 
-export class NotYetAvailableError extends Error {}
-
 function urlOption(value: string | boolean | undefined): ConnectionTarget {
   if (typeof value !== 'string') throw new UsageError('missing --url');
   try {

@@ -57,7 +57,7 @@ class PostgresSession {
     const info = await readServerInfo(this.client);
     await this.ensureBuffercache(info, warnings);
     const explainPrefix = 'EXPLAIN (VERBOSE, FORMAT JSON) ';
-    const planOnly = parseExplainJson(await this.inTransaction_(async () => (await this.statementQuery(explainPrefix)).rows[0]['QUERY PLAN']));
+    const planOnly = parseExplainJson(await this.withTransaction(async () => (await this.statementQuery(explainPrefix)).rows[0]['QUERY PLAN']));
     const relations = await resolveRelations(this.client, planOnly.relations);
     const withResidency = this.residencyWanted(info, warnings);
     const cold = await this.makeCold(info, relations, warnings);
@@ -192,7 +192,7 @@ class PostgresSession {
     const options = ['ANALYZE', 'BUFFERS', 'VERBOSE', 'FORMAT JSON', 'SETTINGS', 'WAL'];
     if (!this.options.timing) options.push('TIMING OFF');
     const started = performance.now();
-    const plan = await this.inTransaction_(async () => {
+    const plan = await this.withTransaction(async () => {
       const setup = [`SET LOCAL statement_timeout = ${Math.round(this.options.timeoutMs)}`];
       if (info.canSetTrackIoTiming) setup.push('SET LOCAL track_io_timing = on');
       if (info.canForceStatsFlush) setup.push('SELECT pg_stat_force_next_flush()');
@@ -228,7 +228,7 @@ class PostgresSession {
     }
   }
 
-  private async inTransaction_<T>(body: () => Promise<T>, commit = false): Promise<T> {
+  private async withTransaction<T>(body: () => Promise<T>, commit = false): Promise<T> {
     await this.query('BEGIN');
     this.inTransaction = true;
     try {
