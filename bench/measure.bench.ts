@@ -38,7 +38,7 @@ async function benchPostgres(): Promise<void> {
     ] as Array<[string, string, number]>) {
       const bare = await median(reps, () => c.query(sql));
       const explain = await median(reps, () => c.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`));
-      const options = { sql, cold: 'no' as const, commit: false, timing: true, timeoutMs: 60_000 };
+      const options = { sql, cold: 'no' as const, commit: false, timing: true, timeoutMs: 60_000, whatIf: false };
       for (const residency of ['always', 'never'] as const) {
         const one = await median(reps, () => measure(target, { ...options, residency, runs: 1 }));
         const many = await median(Math.max(3, Math.floor(reps / 3)), () => measure(target, { ...options, residency, runs: 6 }));
@@ -53,7 +53,7 @@ async function benchPostgres(): Promise<void> {
         );
       }
     }
-    console.log('added/run = BufferLens per run − EXPLAIN ANALYZE alone: counter snapshots, transaction and (when on) one');
+    console.log('added/run = BufferLens per run − EXPLAIN ANALYZE alone: counter snapshots, transaction, the per-run prediction and (when on) one');
     console.log('pg_buffercache scan per run, whose cost grows with shared_buffers (target for the snapshots: ≤ 3 ms)');
     await c.end();
   } catch (err) {
@@ -82,7 +82,7 @@ async function benchMariadb(): Promise<void> {
       ['~1 s: SELECT SLEEP(1)', 'SELECT SLEEP(1)', 3],
     ] as Array<[string, string, number]>) {
       const bare = await median(reps, () => c.query(sql));
-      const options = { sql, cold: 'no' as const, commit: false, timing: true, timeoutMs: 60_000 };
+      const options = { sql, cold: 'no' as const, commit: false, timing: true, timeoutMs: 60_000, whatIf: false };
       for (const residency of ['always', 'never'] as const) {
         const one = await median(reps, () => measure(target, { ...options, residency, runs: 1 }));
         const many = await median(Math.max(3, Math.floor(reps / 3)), () => measure(target, { ...options, residency, runs: 6 }));
