@@ -97,8 +97,20 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
         const processes = launched + 1;
         const big = (k: number) => report.runs[k].residency.find((r: { relation: string }) => r.relation === 'big');
         assert.equal(report.runs[0].measured.physicalReads, bigPages, 'workers\' reads are counted');
-        assert.equal(big(0).cachedAfter, 32 * processes);
-        assert.equal(big(1).cachedAfter - big(1).cachedBefore, 32 * (report.runs[1].raw['explain.workers_launched'] + 1));
+        // Cold, every block a miss: each process keeps the last 32 blocks it read — all 32 unless the scheduler
+        // gave it fewer blocks than that (EXPLAIN VERBOSE tells each worker's share; the leader has the rest).
+        const scanOf = (run: number) => {
+          let n = report.runs[run].plan;
+          while (n.nodeType !== 'Seq Scan') n = n.children[0];
+          return n as { total: { sharedHit: number; sharedRead: number }; workers: Array<{ blocks: number }> };
+        };
+        const scan = scanOf(0);
+        const shares = [scan.total.sharedRead + scan.total.sharedHit - scan.workers.reduce((a, w) => a + w.blocks, 0), ...scan.workers.map((w) => w.blocks)];
+        assert.equal(shares.length, processes);
+        assert.equal(big(0).cachedAfter, shares.reduce((a, b) => a + Math.min(32, b), 0));
+        // Warm, a process whose chunks were mostly cached can miss fewer than 32: at most one ring each.
+        const grown = big(1).cachedAfter - big(1).cachedBefore;
+        assert.ok(grown > 0 && grown <= 32 * (report.runs[1].raw['explain.workers_launched'] + 1), `grew by ${grown}`);
         assert.equal(await cachedBlocks(url, 'big'), big(1).cachedAfter);
         // The Gather node's total includes its workers' buffers, so the scan's self equals its total.
         const gather = report.runs[0].plan.children[0];
