@@ -77,6 +77,8 @@ class InnodbSession {
     const plans: unknown[] = [];
     const runs: RunReport[] = [];
     for (this.run = 1; this.run <= this.options.runs; this.run++) {
+      // A cancel between statements has nothing to stop on the server: it must stop the loop.
+      if (this.options.signal?.aborted) throw new MeasureError(`cancelled before run ${this.run}`, 'cancelled');
       this.options.onProgress?.(`run ${this.run} of ${this.options.runs}`);
       const others = await this.otherActiveSessions();
       const before = await readInnodbCounters(this.conn, snapshot);

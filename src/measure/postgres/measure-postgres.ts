@@ -69,6 +69,8 @@ class PostgresSession {
     const predictor = await this.makePredictor(info, relations, residency, withResidency, warnings);
     const plans = [];
     for (this.run = 1; this.run <= this.options.runs; this.run++) {
+      // A cancel between statements has nothing to stop on the server: it must stop the loop.
+      if (this.options.signal?.aborted) throw new MeasureError(`cancelled before run ${this.run}`, 'cancelled');
       this.options.onProgress?.(`run ${this.run} of ${this.options.runs}`);
       const { run, plan, after } = await this.measureRun(info, relations, this.run === 1 && cold, residency, withResidency);
       if (predictor) applyPrediction(run, predictor.predictRun(plan.root));

@@ -5,6 +5,8 @@ import { pgQuery } from '../../support/sql';
 import { LocalPostgres } from '../../../src/local-server/postgres';
 import { need, skipUnless, systemPostgres } from '../../support/engines';
 import { cli, cliAsync, measureJson } from '../../support/cli';
+import { measure } from '../../../src/measure/measure';
+import { parseConnectionUrl } from '../../../src/db/connection-url';
 
 const availability = systemPostgres();
 
@@ -116,6 +118,29 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
     assert.equal(r.code, 1);
     assert.match(r.err, /cancelled during run 1/);
     assert.equal(await checksum(), before);
+    assert.equal(await leftovers(), 0);
+  });
+
+  test('a cancel between runs stops the measurement too, with nothing left open', async () => {
+    const abort = new AbortController();
+    let runsStarted = 0;
+    await assert.rejects(
+      measure(parseConnectionUrl(url), {
+        sql: 'SELECT count(*) FROM accounts',
+        runs: 5,
+        cold: 'no',
+        commit: false,
+        timing: false,
+        timeoutMs: 10_000,
+        whatIf: false,
+        signal: abort.signal,
+        onProgress: () => {
+          if (++runsStarted === 2) abort.abort(); // while run 2 starts, after run 1 finished
+        },
+      }),
+      /cancelled (before run 3|during run 2)/,
+    );
+    assert.ok(runsStarted < 5);
     assert.equal(await leftovers(), 0);
   });
 
