@@ -20,7 +20,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const lsp: LanguageClientHandle = {
     sendSettings: (s) => client?.sendSettings(s),
     sendResult: (...a) => client?.sendResult(...a),
+    sendResults: (p) => client?.sendResults(p),
     stop: async () => client?.stop(),
+  };
+  // The last result of each statement survives a restart: lenses of a reopened file come from the history.
+  const sendHistoryFor = (doc: vscode.TextDocument) => {
+    if (doc.languageId !== 'sql') return;
+    const results = [...store.list()]
+      .filter((r) => r.file === doc.uri.fsPath)
+      .reverse() // oldest first, so the newest result of a statement is the one kept
+      .map((r) => ({ statement: r.report.statement, summary: r.summary, reportId: r.id }));
+    if (results.length) lsp.sendResults({ uri: doc.uri.toString(), results });
   };
   const editor = new EditorCommands(context, connections, store, view, lsp);
   registerCommands(context, {
@@ -48,6 +58,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   client = await startLanguageClient(context, serverSettings());
+  vscode.workspace.textDocuments.forEach(sendHistoryFor);
+  context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(sendHistoryFor));
 }
 
 export async function deactivate(): Promise<void> {

@@ -7,6 +7,7 @@ import { RESULTS_NOTIFICATION, SETTINGS_NOTIFICATION, type ResultsParams, type S
 export interface LanguageClientHandle {
   sendSettings(settings: ServerSettings): void;
   sendResult(uri: string, statement: string, summary: string, reportId: string): void;
+  sendResults(params: ResultsParams): void;
   stop(): Promise<void>;
 }
 
@@ -26,6 +27,7 @@ export async function startLanguageClient(context: vscode.ExtensionContext, sett
     sendSettings: (s) => void client.sendNotification(SETTINGS_NOTIFICATION, s),
     sendResult: (uri, statement, summary, reportId) =>
       void client.sendNotification(RESULTS_NOTIFICATION, { uri, results: [{ statement, summary, reportId }] } satisfies ResultsParams),
+    sendResults: (params) => void client.sendNotification(RESULTS_NOTIFICATION, params),
     stop: () => client.stop(),
   };
 }
