@@ -122,6 +122,15 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     const item = page.locator('.monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' });
     await item.first().waitFor({ timeout: 30_000 });
     assert.match(await item.first().innerText(), /q\.sql/);
+    // Closed and reopened, the file's lens shows the last result again (from the history).
+    await page.keyboard.press('F1');
+    await page.keyboard.type('View: Close All Editors');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Close All Editors' }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.codelens-decoration a', { hasText: 'logical' }).waitFor({ state: 'detached', timeout: 30_000 });
+    await page.locator('.activitybar a[aria-label^="Explorer"], .activitybar .action-item a[aria-label*="Explorer"]').first().click();
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click();
+    await page.locator('.codelens-decoration a', { hasText: 'logical' }).waitFor({ timeout: 60_000 });
     await page.close();
   });
 });
