@@ -69,7 +69,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     await c.end();
 
     const vsix = join(dir, 'bufferlens.vsix');
-    execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--out', vsix], { stdio: 'pipe' });
+    execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix], { stdio: 'pipe' });
     execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'pipe' }); // vsce built for production; restore the dev build
     const userData = join(dir, 'user');
     const extensions = join(dir, 'extensions');
