@@ -12,12 +12,12 @@
 //   is read, when the buffer is full (contraction, 8-page merge areas) and in the background.
 // Counters carry the status-variable names, with MariaDB's _reads including read-ahead pages.
 import { PageTable } from '../page-table';
+import { ChangeBuffer } from './innodb-change-buffer';
 import type { BufferPoolModel } from '../types';
 
 const OLD_MIN_LEN = 512;
 const OLD_TOLERANCE = 20;
 const NON_OLD_MIN_LEN = 5;
-const MERGE_AREA = 8;
 
 export interface InnodbPoolOptions {
   product?: 'mysql' | 'mariadb';
@@ -81,13 +81,7 @@ export class InnodbPool implements BufferPoolModel {
   private notMadeYoung = 0;
   // change buffer
   private readonly changeBuffering: boolean;
-  private readonly ibufMaxPages: number;
-  private readonly entriesPerIbufPage: number;
-  private readonly pending = new Map<number, number>();
-  private ibufEntries = 0;
-  private ibufMerges = 0;
-  private ibufMergedEntries = 0;
-  private ibufMergeReads = 0;
+  private readonly ibuf: ChangeBuffer;
   /** Page requests between two background merges. */
   private readonly backgroundMergeInterval: number;
   private nextBackgroundMerge: number;
@@ -112,8 +106,7 @@ export class InnodbPool implements BufferPoolModel {
     this.spaceEnd = options.spaceEnd ?? (() => spacePages);
     this.randomReadAhead = options.randomReadAhead ?? false;
     this.changeBuffering = (options.changeBuffering ?? 'none') !== 'none';
-    this.ibufMaxPages = Math.floor((capacity * (options.changeBufferMaxPct ?? 25)) / 100);
-    this.entriesPerIbufPage = options.entriesPerIbufPage ?? 300;
+    this.ibuf = new ChangeBuffer(Math.floor((capacity * (options.changeBufferMaxPct ?? 25)) / 100), options.entriesPerIbufPage ?? 300);
     this.backgroundMergeInterval = Math.max(1, Math.round(1000 / (options.backgroundMergesPerSecond ?? 10) / this.tick));
     this.nextBackgroundMerge = this.backgroundMergeInterval;
   }
@@ -127,7 +120,7 @@ export class InnodbPool implements BufferPoolModel {
     if (!hit) {
       this.syncReads++;
       s = this.readIn(p);
-      this.mergePending(p);
+      this.ibuf.merge(p);
       if (this.randomReadAhead) this.randomAhead(p);
     }
     const first = this.accessTime[s] === 0;
@@ -146,9 +139,7 @@ export class InnodbPool implements BufferPoolModel {
     if (this.changeBuffering && bufferable && this.table.get(p) < 0) {
       this.now++;
       this.requests++; // the IF_IN_POOL attempt is a page get
-      this.pending.set(p, (this.pending.get(p) ?? 0) + 1);
-      this.ibufEntries++;
-      if (this.ibufPages() >= this.ibufMaxPages) this.contract();
+      if (this.ibuf.add(p)) this.contract();
       if (this.now >= this.nextBackgroundMerge) this.backgroundMerge();
       return false;
     }
@@ -168,22 +159,14 @@ export class InnodbPool implements BufferPoolModel {
     this.add(s, false);
   }
 
-  private ibufPages(): number {
-    return Math.ceil(this.ibufEntries / this.entriesPerIbufPage);
-  }
-
-  /** Merge the oldest buffered page and its neighbours with pending entries (one 8-page merge area). */
+  /** Merge one area: read its pages that are not cached, apply their entries. */
   private contract(): void {
-    const first = this.pending.keys().next();
-    if (first.done) return;
-    const low = Math.floor(first.value / MERGE_AREA) * MERGE_AREA;
-    for (let q = low; q < low + MERGE_AREA; q++) {
-      if (!this.pending.has(q)) continue;
+    for (const q of this.ibuf.nextMergeArea()) {
       if (this.table.get(q) < 0) {
-        this.ibufMergeReads++;
+        this.ibuf.mergeReads++;
         this.readIn(q);
       }
-      this.mergePending(q);
+      this.ibuf.merge(q);
     }
   }
 
@@ -192,16 +175,6 @@ export class InnodbPool implements BufferPoolModel {
       this.nextBackgroundMerge += this.backgroundMergeInterval;
       this.contract();
     }
-  }
-
-  private mergePending(p: number): void {
-    if (this.pending.size === 0) return;
-    const n = this.pending.get(p);
-    if (n === undefined) return;
-    this.pending.delete(p);
-    this.ibufEntries -= n;
-    this.ibufMerges++;
-    this.ibufMergedEntries += n;
   }
 
   /** buf_page_init_for_read: into a free or evicted slot, at the old sublist's head, not yet accessed. */
@@ -367,7 +340,7 @@ export class InnodbPool implements BufferPoolModel {
       if (this.table.get(i) < 0) {
         this.readIn(i);
         this.readAhead++;
-        this.mergePending(i);
+        this.ibuf.merge(i);
       }
     }
   }
@@ -416,7 +389,7 @@ export class InnodbPool implements BufferPoolModel {
   }
 
   counters(): Record<string, number> {
-    const allReads = this.syncReads + this.readAheadRnd + this.ibufMergeReads;
+    const allReads = this.syncReads + this.readAheadRnd + this.ibuf.mergeReads;
     return {
       Innodb_buffer_pool_read_requests: this.requests,
       // MySQL: synchronous and random read-ahead pages; MariaDB: every page read.
@@ -428,10 +401,10 @@ export class InnodbPool implements BufferPoolModel {
       Innodb_buffer_pool_pages_made_not_young: this.notMadeYoung,
       Innodb_pages_read: allReads + this.readAhead,
       sync_reads: this.syncReads,
-      ibuf_merges: this.ibufMerges,
-      ibuf_merged_entries: this.ibufMergedEntries,
-      ibuf_merge_reads: this.ibufMergeReads,
-      ibuf_pending_entries: this.ibufEntries,
+      ibuf_merges: this.ibuf.merges,
+      ibuf_merged_entries: this.ibuf.mergedEntries,
+      ibuf_merge_reads: this.ibuf.mergeReads,
+      ibuf_pending_entries: this.ibuf.pendingEntries,
     };
   }
 
