@@ -3,14 +3,14 @@
 import { writeFileSync } from 'node:fs';
 import { findEmbeddedPostgres, findSystemPostgres } from '../src/local-server/postgres';
 import { findInnodbServers } from '../src/local-server/mariadb';
-import { mariadbScenarios, postgresScenarios, type ScenarioResult } from '../test/accuracy/scenarios';
+import { mariadbInsertScenarios, mariadbScenarios, postgresScenarios, type ScenarioResult } from '../test/accuracy/scenarios';
 
 async function main(): Promise<void> {
   const results: ScenarioResult[] = [];
   const pg = [findSystemPostgres()[0], findEmbeddedPostgres()].filter((b) => b !== undefined);
   for (const b of pg) results.push(...(await postgresScenarios(b)));
   const maria = findInnodbServers().find((b) => b.product === 'mariadb');
-  if (maria) results.push(...(await mariadbScenarios(maria)));
+  if (maria) results.push(...(await mariadbScenarios(maria)), ...(await mariadbInsertScenarios(maria)));
   const fmt = (n: number | null) => (n === null ? 'n/r' : n.toLocaleString('en-US'));
   const pct = (e: number) => (Number.isFinite(e) ? `${(e * 100).toFixed(1)} %` : '∞');
   const lines = [

@@ -1,4 +1,4 @@
-// Index statistics and tablespace sizes for the InnoDB prediction, and the pool's other pages.
+// Index statistics, key columns and tablespace sizes for the InnoDB prediction, and the pool's other pages.
 import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/predictor';
 import { cachedOf, type InnodbRelation, type InnodbResidency } from './residency';
@@ -10,17 +10,21 @@ export async function readInnodbFacts(conn: Connection, info: InnodbServerInfo, 
   const [stats] = await conn.query(
     `SELECT database_name AS s, table_name AS t, index_name AS i,
             MAX(CASE WHEN stat_name = 'n_leaf_pages' THEN stat_value END) AS leaf,
-            MAX(CASE WHEN stat_name = 'size' THEN stat_value END) AS size
+            MAX(CASE WHEN stat_name = 'size' THEN stat_value END) AS size,
+            MAX(CASE WHEN stat_name = 'n_diff_pfx01' THEN stat_value END) AS distinct1
        FROM mysql.innodb_index_stats WHERE (database_name, table_name) IN (${tables.map(() => '(?, ?)').join(', ')})
       GROUP BY database_name, table_name, index_name`,
     tables.flat(),
   );
   const spaceTable = info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES';
   const [spaces] = await conn.query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceTable} WHERE NAME IN (?)`, [tables.map(([s, t]) => `${s}/${t}`)]);
-  const statRows = stats as Array<{ s: string; t: string; i: string; leaf: number; size: number }>;
+  const statRows = stats as Array<{ s: string; t: string; i: string; leaf: number; size: number; distinct1: number }>;
   const spaceBytes = new Map((spaces as Array<{ name: string; bytes: number }>).map((r) => [r.name, Number(r.bytes)]));
+  const shapes = await readIndexShapes(conn, tables);
   return rels.map((r) => {
     const st = statRows.find((x) => x.s === r.schema && x.t === r.table && x.i === r.index);
+    const clusteredStats = statRows.find((x) => x.s === r.schema && x.t === r.table && (x.i === 'PRIMARY' || x.i === 'GEN_CLUST_INDEX'));
+    const shape = shapeOf(shapes, r.schema, r.table, r.index, r.kind === 'table');
     return {
       reportName: r.name,
       table: r.table,
@@ -30,8 +34,91 @@ export async function readInnodbFacts(conn: Connection, info: InnodbServerInfo, 
       sizePages: Number(st?.size ?? r.pages),
       spacePages: Math.floor((spaceBytes.get(`${r.schema}/${r.table}`) ?? 0) / info.pageSize) || Number.MAX_SAFE_INTEGER,
       cachedBefore: cachedOf(residency, r).ranges,
+      rows: Number(clusteredStats?.distinct1 ?? 0),
+      ...shape,
     };
   });
+}
+
+interface ColumnRow {
+  s: string;
+  t: string;
+  c: string;
+  type: string;
+  octets: number | null;
+  precision: number | null;
+  extra: string;
+}
+
+interface KeyPartRow {
+  s: string;
+  t: string;
+  i: string;
+  c: string;
+  nonUnique: number;
+}
+
+async function readIndexShapes(conn: Connection, tables: string[][]): Promise<{ columns: ColumnRow[]; keyParts: KeyPartRow[] }> {
+  const where = `(TABLE_SCHEMA, TABLE_NAME) IN (${tables.map(() => '(?, ?)').join(', ')})`;
+  const [columns] = await conn.query(
+    `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS type, CHARACTER_OCTET_LENGTH AS octets, NUMERIC_PRECISION AS \`precision\`, EXTRA AS extra
+       FROM information_schema.COLUMNS WHERE ${where}`,
+    tables.flat(),
+  );
+  const [keyParts] = await conn.query(
+    `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, INDEX_NAME AS i, COLUMN_NAME AS c, NON_UNIQUE AS nonUnique
+       FROM information_schema.STATISTICS WHERE ${where} ORDER BY SEQ_IN_INDEX`,
+    tables.flat(),
+  );
+  return { columns: columns as ColumnRow[], keyParts: keyParts as KeyPartRow[] };
+}
+
+/** Bytes a column's value takes in a record; variable-length columns counted at half their maximum. */
+export function columnBytes(type: string, octets: number | null, precision: number | null): number {
+  switch (type.toLowerCase()) {
+    case 'tinyint': case 'year': return 1;
+    case 'smallint': case 'enum': return 2;
+    case 'mediumint': case 'date': case 'time': return 3;
+    case 'int': case 'integer': case 'float': case 'timestamp': return 4;
+    case 'datetime': return 5;
+    case 'bigint': case 'double': case 'set': return 8;
+    case 'decimal': return Math.ceil(((precision ?? 10) * 4) / 9);
+    case 'char': case 'binary': return Math.max(1, octets ?? 1);
+    default: return octets ? Math.max(1, Math.ceil(Number(octets) / 2)) + 1 : 8;
+  }
+}
+
+/** Whether the index is unique, its key's bytes, a record's data bytes, and whether inserts append to it. */
+export function shapeOf(
+  shapes: { columns: ColumnRow[]; keyParts: KeyPartRow[] },
+  schema: string,
+  table: string,
+  index: string,
+  clustered: boolean,
+): { unique: boolean; keyBytes: number; entryBytes: number; autoIncrementKey: boolean } {
+  const cols = shapes.columns.filter((c) => c.s === schema && c.t === table);
+  const bytesOf = (name: string) => {
+    const c = cols.find((x) => x.c === name);
+    return c ? columnBytes(c.type, c.octets, c.precision) : 8;
+  };
+  const parts = shapes.keyParts.filter((k) => k.s === schema && k.t === table);
+  const primary = parts.filter((k) => k.i === 'PRIMARY').map((k) => k.c);
+  const own = parts.filter((k) => k.i === index).map((k) => k.c);
+  const pkBytes = primary.length ? primary.reduce((a, c) => a + bytesOf(c), 0) : 6; // DB_ROW_ID
+  const RECORD_HEADER = 5;
+  if (clustered) {
+    const rowBytes = cols.reduce((a, c) => a + columnBytes(c.type, c.octets, c.precision), 0) + (primary.length ? 0 : 6) + 6 + 7; // DB_TRX_ID, DB_ROLL_PTR
+    const first = primary[0] ? cols.find((c) => c.c === primary[0]) : undefined;
+    return {
+      unique: true,
+      keyBytes: pkBytes,
+      entryBytes: rowBytes + RECORD_HEADER,
+      autoIncrementKey: primary.length === 0 || (first !== undefined && /auto_increment/i.test(first.extra ?? '')),
+    };
+  }
+  const keyBytes = own.reduce((a, c) => a + bytesOf(c), 0) + primary.filter((c) => !own.includes(c)).reduce((a, c) => a + bytesOf(c), 0);
+  const unique = parts.some((k) => k.i === index && Number(k.nonUnique) === 0);
+  return { unique, keyBytes, entryBytes: keyBytes + RECORD_HEADER, autoIncrementKey: false };
 }
 
 export async function poolPagesInUse(conn: Connection, info: InnodbServerInfo): Promise<number> {

@@ -12,6 +12,10 @@ export const STATUS_COUNTERS = [
   'Innodb_pages_read',
   'Innodb_data_reads',
   'Innodb_data_read',
+  // What an INSERT wrote, for the prediction to replay: MySQL counts InnoDB rows; MariaDB 10.6+ has only
+  // the handler's row writes (temporary tables included).
+  'Innodb_rows_inserted',
+  'Handler_write',
 ] as const;
 
 /** Change-buffer metrics from INNODB_METRICS; present only when their module is enabled. */

@@ -14,7 +14,11 @@ import { normaliseInnodb, subtractCalibration } from './normalise';
 import { engineStatsOf, planTables, sumEngineStats, type TableEngineStats } from './engine-stats';
 import { cachedOf, readInnodbResidency, resolveInnodbRelations, type InnodbRelation, type InnodbResidency } from './residency';
 import { poolPagesInUse, readInnodbFacts } from './catalog';
-import { InnodbPredictor, type InnodbRunPrediction } from '../../predict/innodb/predictor';
+import type { InnodbPoolOptions } from '../../sim/policies/innodb-lru';
+
+type InnodbChangeBuffering = NonNullable<InnodbPoolOptions['changeBuffering']>;
+import { InnodbPredictor, type InnodbRunInput, type InnodbRunPrediction } from '../../predict/innodb/predictor';
+import { atLeast } from './server-info';
 
 const CALIBRATION_PASSES = 3;
 
@@ -74,7 +78,7 @@ class InnodbSession {
     const calibration = await this.calibrate(snapshot);
     let residency = withResidency ? await readInnodbResidency(this.conn, relations) : new Map();
     const predictor = await this.makePredictor(info, relations, residency, withResidency, warnings);
-    const plans: unknown[] = [];
+    const plans: InnodbRunInput[] = [];
     const runs: RunReport[] = [];
     for (this.run = 1; this.run <= this.options.runs; this.run++) {
       // A cancel between statements has nothing to stop on the server: it must stop the loop.
@@ -103,8 +107,9 @@ class InnodbSession {
       };
       if (plan !== undefined) run.enginePlan = plan;
       const executed = plan !== undefined && typeof plan === 'object' ? plan : this.explainPlan;
-      if (predictor) applyPrediction(run, predictor.predictRun(executed));
-      plans.push(executed);
+      const input: InnodbRunInput = { plan: executed, insert: this.insertOf(delta) };
+      if (predictor) applyPrediction(run, predictor.predictRun(input));
+      plans.push(input);
       runs.push(run);
       residency = residencyAfter;
       warnings.push(...this.noiseWarnings(others, othersAfter, delta, engineStats, info));
@@ -122,6 +127,14 @@ class InnodbSession {
       warnings,
       ...(predictor && this.options.whatIf !== false ? { whatIf: predictor.whatIf(plans, this.options.whatIfPoolBytes?.map((b) => Math.max(64, Math.round(b / info.pageSize)))) } : {}),
     };
+  }
+
+  /** What an INSERT wrote in this run: the prediction replays its rows (and their rollback). */
+  private insertOf(delta: Record<string, number>): InnodbRunInput['insert'] {
+    if (this.kind !== 'dml' || !/^\s*(\/\*.*?\*\/\s*)*(INSERT|REPLACE)\b/is.test(this.statement)) return undefined;
+    const table = writtenTables(this.statement)[0]?.split('.').pop();
+    if (!table) return undefined;
+    return { table, rows: Math.max(0, delta.Innodb_rows_inserted ?? delta.Handler_write ?? 0), rolledBack: !this.options.commit };
   }
 
   private async makePredictor(
@@ -147,6 +160,10 @@ class InnodbSession {
       readAheadThreshold: Number(st.innodb_read_ahead_threshold ?? 56),
       randomReadAhead: String(st.innodb_random_read_ahead).toUpperCase() === 'ON',
       otherPagesUsed: other,
+      changeBuffering: changeBufferingOf(st.innodb_change_buffering),
+      changeBufferMaxPct: Number(st.innodb_change_buffer_max_size ?? 25),
+      // MariaDB 10.5 made the page cleaner keep innodb_lru_scan_depth pages free on demand.
+      ...(info.product === 'mariadb' && atLeast(info.release, 10, 5, 0) ? { lruScanDepth: Number(st.innodb_lru_scan_depth ?? 1536) } : {}),
     });
   }
 
@@ -170,6 +187,11 @@ class InnodbSession {
       throw this.statementError(err);
     }
     const explicit = [...this.statement.matchAll(/([`\w$]+)\s*\.\s*([`\w$]+)/g)].map((m) => ({ schema: m[1].replace(/`/g, ''), table: m[2].replace(/`/g, '') }));
+    // An INSERT … SELECT's plan names only the tables it reads; the one it writes is added.
+    for (const w of writtenTables(this.statement)) {
+      const name = w.split('.').pop()!;
+      if (!names.includes(name)) names.push(name);
+    }
     const out: Array<{ schema: string; table: string }> = [];
     for (const name of names) {
       const qualified = explicit.find((e) => e.table === name);
@@ -281,7 +303,9 @@ class InnodbSession {
     const out: string[] = [];
     const others = [...new Set([...before, ...after])];
     if (others.length) out.push(`run ${this.run}: other sessions were active, so the global counters may include their reads: ${others.join('; ')}`);
-    if (stats && stats.length) {
+    // r_engine_stats counts the pages of the tables a statement reads, not of those it writes (nor the
+    // undo log and a rollback), so the cross-check holds for reading statements only.
+    if (stats && stats.length && this.kind !== 'dml') {
       const s = sumEngineStats(stats);
       const global = delta.Innodb_buffer_pool_read_requests ?? 0;
       const gap = global - s.pagesAccessed;
@@ -387,4 +411,9 @@ function engineStatsRaw(stats: TableEngineStats[] | undefined): Record<string, n
     out[`r_engine_stats.${s.table}.pages_read_time_ms`] = s.pagesReadTimeMs;
   }
   return out;
+}
+
+function changeBufferingOf(value: unknown): InnodbChangeBuffering {
+  const v = String(value ?? 'none').toLowerCase();
+  return (['none', 'all', 'inserts', 'deletes', 'changes', 'purges'] as const).find((x) => x === v) ?? 'none';
 }

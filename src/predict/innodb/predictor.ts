@@ -1,8 +1,10 @@
 // Predicts each measured InnoDB run with the InnoDB pool model, from the plan as executed (MariaDB's
-// ANALYZE FORMAT=JSON, or EXPLAIN FORMAT=JSON), index statistics and the tablespace sizes. The pool
-// starts as INNODB_BUFFER_PAGE_LRU showed it; run k+1 starts from the simulated state after run k.
-import type { Reads, WhatIf } from '../../shared/report';
+// ANALYZE FORMAT=JSON, or EXPLAIN FORMAT=JSON), index statistics and the tablespace sizes, plus the rows
+// an INSERT wrote. The pool starts as INNODB_BUFFER_PAGE_LRU showed it; run k+1 starts from the
+// simulated state after run k.
+import type { Reads, WhatIf, WhatIfSeries } from '../../shared/report';
 import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lru';
+import { replayInsert, usableBytes, type IndexPages, type InsertRun } from './insert-trace';
 
 export interface InnodbIndexFacts {
   /** db.table for the clustered index, db.table.index otherwise (the report's residency name). */
@@ -17,6 +19,15 @@ export interface InnodbIndexFacts {
   spacePages: number;
   /** Page numbers cached before run 1, as ranges. */
   cachedBefore: Array<[number, number]>;
+  unique: boolean;
+  /** Rows of the table (the clustered index's statistics). */
+  rows: number;
+  /** Bytes of the index's key columns plus, for a secondary index, the primary key's. */
+  keyBytes: number;
+  /** Bytes of one index record's data: the whole row for the clustered index. */
+  entryBytes: number;
+  /** The clustered index's key is an AUTO_INCREMENT column, so inserts append at its right end. */
+  autoIncrementKey: boolean;
 }
 
 export interface InnodbPredictionSettings {
@@ -29,6 +40,16 @@ export interface InnodbPredictionSettings {
   randomReadAhead: boolean;
   /** Pages of other tables and the system in the pool before run 1. */
   otherPagesUsed: number;
+  changeBuffering: NonNullable<InnodbPoolOptions['changeBuffering']>;
+  changeBufferMaxPct: number;
+  /** innodb_lru_scan_depth where the page cleaner keeps that many pages free (MariaDB 10.5+). */
+  lruScanDepth?: number;
+}
+
+/** One measured run as the predictor replays it. */
+export interface InnodbRunInput {
+  plan: unknown;
+  insert?: InsertRun;
 }
 
 const SPACE = 0x1000000;
@@ -36,6 +57,14 @@ const SPACE = 0x1000000;
 const FRAGMENT_PAGES = 32;
 /** Node pointers per non-leaf page (a short key): how many levels the tree has. */
 const FANOUT = 1200;
+/** Where pages a statement creates are numbered within their space: past any file this models. */
+const NEW_PAGES = 0x800000;
+/** Where leaves visited in random order that were not cached before run 1 are numbered. */
+const NEVER_CACHED = 0x400000;
+/** A change-buffer record: space, marker, page, counter/type/flags and 6 bytes of type per field (ibuf_entry_build), in the redundant format. */
+const IBUF_RECORD_FIXED = 4 + 1 + 4 + 4 + 6 /* record header */;
+/** B-tree pages filled by inserts in random key order end about ln 2 full. */
+const RANDOM_FILL = Math.LN2;
 
 export interface InnodbRunPrediction {
   predicted: Reads;
@@ -85,8 +114,19 @@ export class InnodbPredictor {
 
   private options(overrides: Partial<InnodbPoolOptions>): InnodbPoolOptions {
     const s = this.settings;
+    const buffered = this.facts.find((f) => !f.clustered && !f.unique);
+    // Entry sizes decide how many entries one change-buffer page holds and how many one leaf admits.
+    const fields = 2;
+    const ibufRecord = IBUF_RECORD_FIXED + (4 + 6 * fields) + (buffered?.keyBytes ?? 8) + (fields + 4);
+    const leafRecord = 5 + (buffered?.keyBytes ?? 8) + 2;
     return {
       product: s.product,
+      changeBuffering: s.changeBuffering,
+      changeBufferMaxPct: s.changeBufferMaxPct,
+      entriesPerIbufPage: Math.max(1, Math.floor((usableBytes(s.pageSize) * RANDOM_FILL) / ibufRecord)),
+      // Free bits 3 (a leaf with at least 1/8 free) admit 4/32 of a page of buffered records.
+      bufferedPerLeafLimit: Math.max(1, Math.floor(s.pageSize / 8 / leafRecord)),
+      ...(s.lruScanDepth ? { pageCleaner: { lruScanDepth: s.lruScanDepth } } : {}),
       oldBlocksPct: s.oldBlocksPct,
       oldBlocksTime: s.oldBlocksTime,
       readAheadThreshold: s.readAheadThreshold,
@@ -114,7 +154,7 @@ export class InnodbPredictor {
    * 32 leaf pages (and the non-leaf pages) as fragment pages of extent 0, the other leaves in whole extents
    * from page 64 in key order. Secondary indexes are placed after the clustered one.
    */
-  private layout(i: number): { root: number; internal: number[]; leaves: (k: number) => number } {
+  private layout(i: number): IndexPages {
     const f = this.facts[i];
     const base = i * SPACE;
     const nonLeaf = Math.max(1, f.sizePages - f.leafPages);
@@ -122,18 +162,54 @@ export class InnodbPredictor {
     const internal = Array.from({ length: Math.max(0, Math.min(height - 2, nonLeaf - 1)) }, (_, k) => base + 4 + k);
     const fragmentStart = 4 + internal.length;
     const offset = f.clustered ? 0 : this.facts.filter((g, j) => j < i && g.table === f.table).reduce((a, g) => a + Math.ceil(g.sizePages / 64) * 64, 0);
+    const cached = this.cachedPageList(i);
+    const spread = f.spacePages < Number.MAX_SAFE_INTEGER && f.sizePages > 0 ? Math.min(16, Math.max(1, f.spacePages / f.sizePages)) : 1;
     return {
       root: base + 3,
       internal,
       leaves: (k) => base + (k < FRAGMENT_PAGES ? fragmentStart + k : 64 + offset + (k - FRAGMENT_PAGES)),
+      // An index grown by inserts in random key order has its pages interleaved with the table's other
+      // indexes across the file: a change-buffer merge area of 8 page numbers holds fewer of its leaves.
+      randomLeaf: (k) => (k < cached.length ? cached[k] : base + NEVER_CACHED + Math.floor(k * spread)),
+      newPages: base + NEW_PAGES,
     };
+  }
+
+  private readonly cachedLists = new Map<number, number[]>();
+
+  private cachedPageList(i: number): number[] {
+    let list = this.cachedLists.get(i);
+    if (!list) {
+      list = [];
+      for (const [s, e] of this.facts[i].cachedBefore) for (let p = s; p <= e; p++) if (p > 3) list.push(i * SPACE + p);
+      this.cachedLists.set(i, list);
+    }
+    return list;
   }
 
   private indexOf(table: string, key: string | undefined): number {
     return this.facts.findIndex((f) => f.table === table && (key === undefined || key === 'PRIMARY' ? f.clustered : f.index === key));
   }
 
-  private replay(pool: InnodbPool, plan: unknown, assumptions: Set<string>, unmodelled: Set<string>): void {
+  private replay(pool: InnodbPool, run: InnodbRunInput, seed: number, assumptions: Set<string>, unmodelled: Set<string>): void {
+    this.replayReads(pool, run.plan, assumptions, unmodelled);
+    if (run.insert && run.insert.rows > 0) {
+      const undoBase = this.facts.length * SPACE + NEW_PAGES;
+      const modelled = replayInsert(pool, this.facts, (i) => this.layout(i), undoBase, run.insert, seed, this.settings.pageSize, assumptions);
+      if (!modelled) unmodelled.add(`the INSERT into ${run.insert.table}: no index statistics for it (mysql.innodb_index_stats), so its writes are left out`);
+      else assumptions.add(this.writeSettings());
+    }
+  }
+
+  private writeSettings(): string {
+    const s = this.settings;
+    const cleaner = s.lruScanDepth
+      ? `; the page cleaner evicts from the LRU tail once fewer than ${Math.floor(s.lruScanDepth / 2).toLocaleString('en-US')} pages are free, until ${s.lruScanDepth.toLocaleString('en-US')} are (innodb_lru_scan_depth) or the LRU is down to 5 % of the pool`
+      : '';
+    return `innodb_change_buffering=${s.changeBuffering}, change buffer up to ${s.changeBufferMaxPct} % of the pool${cleaner}; page splits are not modelled`;
+  }
+
+  private replayReads(pool: InnodbPool, plan: unknown, assumptions: Set<string>, unmodelled: Set<string>): void {
     for (const a of accesses(plan)) {
       const full = a.accessType === 'ALL' || a.accessType === 'index';
       if (!full) {
@@ -158,11 +234,13 @@ export class InnodbPredictor {
     }
   }
 
-  predictRun(plan: unknown): InnodbRunPrediction {
+  private runsReplayed = 0;
+
+  predictRun(run: InnodbRunInput): InnodbRunPrediction {
     const before = this.pool.counters();
     const assumptions = new Set<string>();
     const unmodelled = new Set<string>();
-    this.replay(this.pool, plan, assumptions, unmodelled);
+    this.replay(this.pool, run, ++this.runsReplayed, assumptions, unmodelled);
     const after = this.pool.counters();
     const d = (k: string) => after[k] - before[k];
     return {
@@ -178,22 +256,22 @@ export class InnodbPredictor {
     const counts = new Array<number>(this.facts.length).fill(0);
     const used = this.facts.map((f, i) => {
       const l = this.layout(i);
-      return { first: l.root, fragmentEnd: l.leaves(Math.min(FRAGMENT_PAGES, f.leafPages) - 1), extentStart: l.leaves(FRAGMENT_PAGES), last: l.leaves(f.leafPages - 1) };
+      return { first: l.root, fragmentEnd: l.leaves(Math.min(FRAGMENT_PAGES, f.leafPages) - 1), extentStart: l.leaves(FRAGMENT_PAGES), last: l.leaves(f.leafPages - 1), created: f.clustered ? l.newPages : -1 };
     });
     for (const p of pool.cachedPages()) {
       const i = Math.floor(p / SPACE);
       const u = used[i];
-      if (u && ((p >= u.first && p <= u.fragmentEnd) || (p >= u.extentStart && p <= u.last))) counts[i]++;
+      if (u && ((p >= u.first && p <= u.fragmentEnd) || (p >= u.extentStart && p <= u.last) || (u.created >= 0 && p >= u.created))) counts[i]++;
     }
     return new Map(this.facts.map((f, i) => [f.reportName, counts[i]]));
   }
 
-  whatIf(plans: unknown[], poolValues?: number[]): WhatIf {
+  whatIf(runs: InnodbRunInput[], poolValues?: number[]): WhatIf {
     const s = this.settings;
     const replayAll = (pages: number, overrides: Partial<InnodbPoolOptions>) => {
       const pool = this.startingPool(pages, overrides);
       const start = pool.counters();
-      for (const p of plans) this.replay(pool, p, new Set(), new Set());
+      runs.forEach((r, k) => this.replay(pool, r, k + 1, new Set(), new Set()));
       const c = pool.counters();
       const logical = c.Innodb_buffer_pool_read_requests - start.Innodb_buffer_pool_read_requests;
       const physical = c.sync_reads - start.sync_reads;
@@ -202,12 +280,17 @@ export class InnodbPredictor {
     const sizes = poolValues ?? [0.25, 0.5, 1, 2, 4].map((f) => Math.max(64, Math.round(s.poolPages * f)));
     if (!sizes.includes(s.poolPages)) sizes.push(s.poolPages);
     sizes.sort((a, b) => a - b);
+    const writes = runs.some((r) => r.insert && r.insert.rows > 0);
+    const changeBuffering: WhatIfSeries[] = writes
+      ? [{ setting: 'innodb_change_buffering', unit: '', points: (['none', 'all'] as const).map((v, k) => ({ value: k, label: v, current: v === s.changeBuffering || (v === 'all' && s.changeBuffering !== 'none'), ...replayAll(s.poolPages, { changeBuffering: v }) })) }]
+      : [];
     return {
-      runs: plans.length,
+      runs: runs.length,
       series: [
         { setting: 'innodb_buffer_pool_size', unit: 'pages', points: sizes.map((n) => ({ value: n, label: `${((n * s.pageSize) / 1048576).toLocaleString('en-US')} MiB`, current: n === s.poolPages, ...replayAll(n, {}) })) },
         { setting: 'innodb_read_ahead_threshold', unit: 'pages', points: [0, 32, 56, 64].map((v) => ({ value: v, label: String(v), current: v === s.readAheadThreshold, ...replayAll(s.poolPages, { readAheadThreshold: v }) })) },
         { setting: 'innodb_old_blocks_time', unit: 'ms', points: [0, 1000].map((v) => ({ value: v, label: `${v} ms`, current: v === s.oldBlocksTime, ...replayAll(s.poolPages, { oldBlocksTime: v }) })) },
+        ...changeBuffering,
       ],
     };
   }

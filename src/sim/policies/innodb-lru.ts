@@ -8,16 +8,26 @@
 //   order (at most 64 − threshold misses; MariaDB one fewer) reads the neighbouring area asynchronously;
 //   random read-ahead (off by default) reads the rest of an area with 13 recently used pages;
 // - the change buffer: a modification of a non-unique secondary-index leaf page that is not cached is
-//   buffered instead of read, up to innodb_change_buffer_max_size % of the pool, and merged when the page
-//   is read, when the buffer is full (contraction, 8-page merge areas) and in the background.
+//   buffered instead of read (ibuf_insert_low), while the tree is under innodb_change_buffer_max_size %
+//   of the pool plus 10 pages; its pages live in the pool; entries merge when the page is read, when the
+//   tree is at its cap (ibuf_contract: the 8-page area of a random entry) and, on MySQL only, in the
+//   background (MariaDB 10.5 removed the background merge);
+// - MariaDB 10.5+'s page cleaner keeps free pages: once the LRU holds more than 256 pages and fewer than
+//   innodb_lru_scan_depth / 2 are free (buf_pool_t::need_LRU_eviction), buf_flush_LRU_list_batch evicts
+//   from the tail until innodb_lru_scan_depth pages are free or the LRU is down to 5 % of the pool.
 // Counters carry the status-variable names, with MariaDB's _reads including read-ahead pages.
 import { PageTable } from '../page-table';
 import { ChangeBuffer } from './innodb-change-buffer';
+import { SeededRandom } from '../random';
 import type { BufferPoolModel } from '../types';
 
 const OLD_MIN_LEN = 512;
 const OLD_TOLERANCE = 20;
 const NON_OLD_MIN_LEN = 5;
+/** BUF_LRU_MIN_LEN: the page cleaner is not woken for a shorter LRU. */
+const LRU_MIN_LEN = 256;
+/** Where the change buffer's own pages (system tablespace) are numbered in the simulation. */
+export const IBUF_PAGE_BASE = 0x7e000000;
 
 export interface InnodbPoolOptions {
   product?: 'mysql' | 'mariadb';
@@ -40,8 +50,12 @@ export interface InnodbPoolOptions {
   changeBufferMaxPct?: number;
   /** Buffered entries that fill one change-buffer page. */
   entriesPerIbufPage?: number;
-  /** Pages merged in the background per simulated second (5 % of innodb_io_capacity = 200). */
+  /** Buffered inserts one leaf page's free bits admit (ibuf_index_page_calc_free_from_bits). */
+  bufferedPerLeafLimit?: number;
+  /** Pages merged in the background per simulated second: MySQL 10 by default, MariaDB none. */
   backgroundMergesPerSecond?: number;
+  /** MariaDB 10.5+'s page cleaner free-page target (innodb_lru_scan_depth); off when absent. */
+  pageCleaner?: { lruScanDepth: number; maxIoCapacity?: number };
 }
 
 export class InnodbPool implements BufferPoolModel {
@@ -85,6 +99,15 @@ export class InnodbPool implements BufferPoolModel {
   /** Page requests between two background merges. */
   private readonly backgroundMergeInterval: number;
   private nextBackgroundMerge: number;
+  private readonly ibufRandom = new SeededRandom(5);
+  // page cleaner
+  private readonly freeSlots: Int32Array;
+  private freeTop = 0;
+  private readonly cleanerTrigger: number;
+  private readonly cleanerTarget: number;
+  private readonly cleanerMinLen: number;
+  private readonly cleanerBatch: number;
+  private cleanerEvicted = 0;
 
   constructor(readonly capacity: number, options: InnodbPoolOptions = {}) {
     this.table = new PageTable(capacity);
@@ -106,13 +129,23 @@ export class InnodbPool implements BufferPoolModel {
     this.spaceEnd = options.spaceEnd ?? (() => spacePages);
     this.randomReadAhead = options.randomReadAhead ?? false;
     this.changeBuffering = (options.changeBuffering ?? 'none') !== 'none';
-    this.ibuf = new ChangeBuffer(Math.floor((capacity * (options.changeBufferMaxPct ?? 25)) / 100), options.entriesPerIbufPage ?? 300);
-    this.backgroundMergeInterval = Math.max(1, Math.round(1000 / (options.backgroundMergesPerSecond ?? 10) / this.tick));
+    this.ibuf = new ChangeBuffer(Math.floor((capacity * (options.changeBufferMaxPct ?? 25)) / 100), options.entriesPerIbufPage ?? 300, options.bufferedPerLeafLimit ?? Infinity);
+    const perSecond = options.backgroundMergesPerSecond ?? (this.product === 'mariadb' ? 0 : 10);
+    this.backgroundMergeInterval = perSecond > 0 ? Math.max(1, Math.round(1000 / perSecond / this.tick)) : Infinity;
     this.nextBackgroundMerge = this.backgroundMergeInterval;
+    this.freeSlots = new Int32Array(options.pageCleaner ? capacity : 0);
+    const depth = options.pageCleaner?.lruScanDepth ?? 0;
+    this.cleanerTrigger = Math.floor(depth / 2);
+    this.cleanerTarget = depth;
+    this.cleanerMinLen = Math.max(1, Math.min(Math.floor(capacity / 20) - 1, LRU_MIN_LEN));
+    this.cleanerBatch = options.pageCleaner?.maxIoCapacity ?? 2000;
+    // ibuf_init_at_db_start reads the tree's root at start-up.
+    if (this.changeBuffering) this.preload(IBUF_PAGE_BASE);
   }
 
   /** One page get (Buf_fetch), as a B-tree walk makes it; true when the page was cached. */
   access(p: number): boolean {
+    if (this.cleanerTrigger !== 0) this.cleanLru();
     this.now++;
     this.requests++;
     let s = this.table.get(p);
@@ -139,15 +172,31 @@ export class InnodbPool implements BufferPoolModel {
     if (this.changeBuffering && bufferable && this.table.get(p) < 0) {
       this.now++;
       this.requests++; // the IF_IN_POOL attempt is a page get
-      if (this.ibuf.add(p)) this.contract();
-      if (this.now >= this.nextBackgroundMerge) this.backgroundMerge();
-      return false;
+      const attempt = this.ibuf.tryAdd(p);
+      if (attempt.buffered) {
+        this.touchIbufTree(attempt.grew);
+        if (attempt.contract) this.contract();
+        if (this.now >= this.nextBackgroundMerge) this.backgroundMerge();
+        return false;
+      }
+      // Refused: a tree over its cap contracts first; either way the page is then read as usual.
+      if (attempt.tooBig) this.contract();
     }
     return this.access(p);
   }
 
+  /** The change buffer tree's root and the leaf an entry goes to; a page it grew by is created. */
+  private touchIbufTree(grew: boolean): void {
+    const size = this.ibuf.sizePages;
+    // The root is page 0 of the tree; a tree of n pages has leaves 1 … n − 1.
+    if (grew) this.create(IBUF_PAGE_BASE + size - 1);
+    this.access(IBUF_PAGE_BASE);
+    if (size > 1) this.access(IBUF_PAGE_BASE + 1 + this.ibufRandom.int(size - 1));
+  }
+
   /** buf_page_create: a page allocated by a write enters at the young head without a read. */
   create(p: number): void {
+    if (this.cleanerTrigger !== 0) this.cleanLru();
     if (this.table.get(p) >= 0) {
       this.access(p);
       return;
@@ -177,10 +226,28 @@ export class InnodbPool implements BufferPoolModel {
     }
   }
 
+  /**
+   * buf_flush_LRU_list_batch as the page cleaner runs it between page requests: dirty pages are written
+   * and evicted like clean ones (the writes go to the OS cache, so they finish before the next batch).
+   */
+  private cleanLru(): void {
+    if (this.len <= LRU_MIN_LEN || this.capacity - this.len >= this.cleanerTrigger) return;
+    for (let n = 0; n < this.cleanerBatch && this.len > this.cleanerMinLen && this.capacity - this.len < this.cleanerTarget; n++) {
+      const s = this.tail;
+      if (this.accessTime[s] === 0) this.readAheadEvicted++;
+      this.remove(s);
+      this.table.delete(this.page[s]);
+      this.freedPageClock++;
+      this.freeSlots[this.freeTop++] = s;
+      this.cleanerEvicted++;
+    }
+  }
+
   /** buf_page_init_for_read: into a free or evicted slot, at the old sublist's head, not yet accessed. */
   private readIn(p: number): number {
     let s: number;
-    if (this.used < this.capacity) s = this.used++;
+    if (this.freeTop > 0) s = this.freeSlots[--this.freeTop];
+    else if (this.used < this.capacity) s = this.used++;
     else if (this.lruOld >= 0 && this.isOld[this.tail] === 1 && this.tail !== this.lruOld) {
       // The common case in a full pool: the old tail leaves and the new page enters the old sublist's
       // head. Lengths do not change, so the old-sublist boundary needs no adjustment.
@@ -400,11 +467,14 @@ export class InnodbPool implements BufferPoolModel {
       Innodb_buffer_pool_pages_made_young: this.madeYoung,
       Innodb_buffer_pool_pages_made_not_young: this.notMadeYoung,
       Innodb_pages_read: allReads + this.readAhead,
+      page_cleaner_evicted: this.cleanerEvicted,
       sync_reads: this.syncReads,
       ibuf_merges: this.ibuf.merges,
       ibuf_merged_entries: this.ibuf.mergedEntries,
       ibuf_merge_reads: this.ibuf.mergeReads,
       ibuf_pending_entries: this.ibuf.pendingEntries,
+      ibuf_size: this.ibuf.sizePages,
+      ibuf_refused_too_big: this.ibuf.refusedTooBig,
     };
   }
 

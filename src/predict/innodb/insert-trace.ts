@@ -1,0 +1,110 @@
+// The page requests of an INSERT on InnoDB, row by row, and of its rollback (row_ins_clust_index_entry,
+// row_ins_sec_index_entry, trx_undo_report_row_operation; row_undo_ins in reverse order):
+// - the clustered index: a descent, then the right-most leaf for an AUTO_INCREMENT key (a new page is
+//   created, not read, each time one fills) or a random leaf otherwise;
+// - each secondary index: a descent, then the leaf the key falls on, which the change buffer may take
+//   instead (non-unique index, page not cached); keys are taken as uncorrelated with the index order;
+// - the undo log: one page per so many records, created as the log grows;
+// - a rollback reads every touched page again, newest row first, merging buffered entries on the way.
+import type { InnodbPool } from '../../sim/policies/innodb-lru';
+import { SeededRandom } from '../../sim/random';
+import type { InnodbIndexFacts } from './predictor';
+
+export interface InsertRun {
+  table: string;
+  rows: number;
+  rolledBack: boolean;
+}
+
+export interface IndexPages {
+  root: number;
+  internal: number[];
+  leaves: (k: number) => number;
+  /**
+   * Leaf k of an index visited in random order: the pages cached before run 1 first (by their real
+   * numbers, since only how many are cached matters to random access), then pages never cached.
+   */
+  randomLeaf: (k: number) => number;
+  /** Where pages the statement creates are numbered (past the end of the file). */
+  newPages: number;
+}
+
+/** Usable bytes of a 16 KiB index page after its headers, scaled for other page sizes. */
+export function usableBytes(pageSize: number): number {
+  return pageSize - 132;
+}
+
+/** InnoDB fills pages that are appended to in key order to 15/16 (btr_page_get_split_rec_to_right). */
+const APPEND_FILL = 15 / 16;
+/** An undo record for an insert: type, undo number, table id, the key's lengths (trx_undo_page_report_insert). */
+const UNDO_RECORD_OVERHEAD = 10;
+
+export function replayInsert(
+  pool: InnodbPool,
+  facts: InnodbIndexFacts[],
+  layout: (i: number) => IndexPages,
+  undoBase: number,
+  run: InsertRun,
+  seed: number,
+  pageSize: number,
+  assumptions: Set<string>,
+): boolean {
+  const indexes = facts.map((f, i) => ({ f, i })).filter(({ f }) => f.table === run.table);
+  const clustered = indexes.find(({ f }) => f.clustered);
+  if (!clustered) return false;
+  const secondary = indexes.filter(({ f }) => !f.clustered);
+  const c = clustered.f;
+  const cl = layout(clustered.i);
+  const perNewPage = Math.max(1, Math.floor((usableBytes(pageSize) * APPEND_FILL) / Math.max(1, c.entryBytes)));
+  const perUndoPage = Math.max(1, Math.floor(usableBytes(pageSize) / (UNDO_RECORD_OVERHEAD + c.keyBytes)));
+  const random = new SeededRandom(seed);
+  const clusteredLeaf = new Int32Array(run.rows);
+  const secondaryLeaf = secondary.map(() => new Int32Array(run.rows));
+  const descend = (l: IndexPages) => {
+    pool.access(l.root);
+    for (const p of l.internal) pool.access(p);
+  };
+  assumptions.add(
+    `${c.reportName}: ${run.rows.toLocaleString('en-US')} rows inserted (Innodb_rows_inserted, or Handler_write on MariaDB); ${c.autoIncrementKey ? `appended at the right-most leaf, a new page created every ${perNewPage.toLocaleString('en-US')} rows` : 'each into a random leaf (the key is not AUTO_INCREMENT)'}; an undo page per ${perUndoPage.toLocaleString('en-US')} rows`,
+  );
+  for (const { f } of secondary) {
+    assumptions.add(
+      `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), its pages interleaved with the table's other indexes in the file${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
+    );
+  }
+  for (let r = 0; r < run.rows; r++) {
+    descend(cl);
+    if (c.autoIncrementKey) {
+      const page = cl.newPages + Math.floor(r / perNewPage);
+      if (r % perNewPage === 0) pool.create(page);
+      else pool.access(page);
+      clusteredLeaf[r] = page;
+    } else {
+      clusteredLeaf[r] = cl.randomLeaf(random.int(Math.max(1, c.leafPages)));
+      pool.access(clusteredLeaf[r]);
+    }
+    const undo = undoBase + Math.floor(r / perUndoPage);
+    if (r % perUndoPage === 0) pool.create(undo);
+    else pool.access(undo);
+    secondary.forEach(({ f, i }, k) => {
+      const l = layout(i);
+      descend(l);
+      const leaf = l.randomLeaf(random.int(Math.max(1, f.leafPages)));
+      secondaryLeaf[k][r] = leaf;
+      pool.modifySecondaryLeaf(leaf, !f.unique);
+    });
+  }
+  if (run.rolledBack) {
+    assumptions.add('the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read)');
+    for (let r = run.rows - 1; r >= 0; r--) {
+      pool.access(undoBase + Math.floor(r / perUndoPage));
+      secondary.forEach(({ i }, k) => {
+        descend(layout(i));
+        pool.access(secondaryLeaf[k][r]);
+      });
+      descend(cl);
+      pool.access(clusteredLeaf[r]);
+    }
+  }
+  return true;
+}
