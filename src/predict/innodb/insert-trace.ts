@@ -77,15 +77,15 @@ export function replayInsert(
     if (c.autoIncrementKey) {
       const page = cl.newPages + Math.floor(r / perNewPage);
       if (r % perNewPage === 0) pool.create(page);
-      else pool.access(page);
+      else pool.modify(page);
       clusteredLeaf[r] = page;
     } else {
       clusteredLeaf[r] = cl.randomLeaf(random.int(Math.max(1, c.leafPages)));
-      pool.access(clusteredLeaf[r]);
+      pool.modify(clusteredLeaf[r]);
     }
     const undo = undoBase + Math.floor(r / perUndoPage);
     if (r % perUndoPage === 0) pool.create(undo);
-    else pool.access(undo);
+    else pool.modify(undo);
     secondary.forEach(({ f, i }, k) => {
       const l = layout(i);
       descend(l);
@@ -97,13 +97,13 @@ export function replayInsert(
   if (run.rolledBack) {
     assumptions.add('the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read)');
     for (let r = run.rows - 1; r >= 0; r--) {
-      pool.access(undoBase + Math.floor(r / perUndoPage));
+      pool.modify(undoBase + Math.floor(r / perUndoPage));
       secondary.forEach(({ i }, k) => {
         descend(layout(i));
-        pool.access(secondaryLeaf[k][r]);
+        pool.modify(secondaryLeaf[k][r]);
       });
       descend(cl);
-      pool.access(clusteredLeaf[r]);
+      pool.modify(clusteredLeaf[r]);
     }
   }
   return true;

@@ -14,7 +14,9 @@
 //   background (MariaDB 10.5 removed the background merge);
 // - MariaDB 10.5+'s page cleaner keeps free pages: once the LRU holds more than 256 pages and fewer than
 //   innodb_lru_scan_depth / 2 are free (buf_pool_t::need_LRU_eviction), buf_flush_LRU_list_batch evicts
-//   from the tail until innodb_lru_scan_depth pages are free or the LRU is down to 5 % of the pool.
+//   from the tail until innodb_lru_scan_depth pages are free or the LRU is down to 5 % of the pool; a dirty
+//   page is written and evicted when its write completes, so while the batch runs it still counts as in the
+//   LRU and the batch goes on towards the head: with most pages dirty, it empties the pool.
 // Counters carry the status-variable names, with MariaDB's _reads including read-ahead pages.
 import { PageTable } from '../page-table';
 import { ChangeBuffer } from './innodb-change-buffer';
@@ -68,6 +70,8 @@ export class InnodbPool implements BufferPoolModel {
   /** Time of the first access, in page requests since start (the simulated clock); 0 = never accessed. */
   private readonly accessTime: Int32Array;
   private readonly freedClockAt: Int32Array;
+  /** Modified since read (on the flush list): the page cleaner must write it before it leaves. */
+  private readonly dirty: Uint8Array;
   private head = -1;
   private tail = -1;
   private len = 0;
@@ -117,6 +121,7 @@ export class InnodbPool implements BufferPoolModel {
     this.isOld = new Uint8Array(capacity);
     this.accessTime = new Int32Array(capacity);
     this.freedClockAt = new Int32Array(capacity);
+    this.dirty = new Uint8Array(capacity);
     this.product = options.product ?? 'mysql';
     this.ratio = Math.min(Math.max(Math.floor(((options.oldBlocksPct ?? 37) * 1024) / 100), 51), 972);
     this.tick = options.msPerAccess ?? 0.01;
@@ -182,7 +187,7 @@ export class InnodbPool implements BufferPoolModel {
       // Refused: a tree over its cap contracts first; either way the page is then read as usual.
       if (attempt.tooBig) this.contract();
     }
-    return this.access(p);
+    return this.modify(p);
   }
 
   /** The change buffer tree's root and the leaf an entry goes to; a page it grew by is created. */
@@ -190,8 +195,17 @@ export class InnodbPool implements BufferPoolModel {
     const size = this.ibuf.sizePages;
     // The root is page 0 of the tree; a tree of n pages has leaves 1 … n − 1.
     if (grew) this.create(IBUF_PAGE_BASE + size - 1);
-    this.access(IBUF_PAGE_BASE);
-    if (size > 1) this.access(IBUF_PAGE_BASE + 1 + this.ibufRandom.int(size - 1));
+    if (size > 1) {
+      this.access(IBUF_PAGE_BASE);
+      this.modify(IBUF_PAGE_BASE + 1 + this.ibufRandom.int(size - 1));
+    } else this.modify(IBUF_PAGE_BASE);
+  }
+
+  /** A page request that modifies the page (it becomes dirty). */
+  modify(p: number): boolean {
+    const hit = this.access(p);
+    this.dirty[this.table.get(p)] = 1;
+    return hit;
   }
 
   /** buf_page_create: a page allocated by a write enters at the young head without a read. */
@@ -204,6 +218,7 @@ export class InnodbPool implements BufferPoolModel {
     this.now++;
     const s = this.readIn(p);
     this.accessTime[s] = this.now;
+    this.dirty[s] = 1;
     this.remove(s);
     this.add(s, false);
   }
@@ -216,6 +231,7 @@ export class InnodbPool implements BufferPoolModel {
         this.readIn(q);
       }
       this.ibuf.merge(q);
+      this.dirty[this.table.get(q)] = 1;
     }
   }
 
@@ -232,8 +248,12 @@ export class InnodbPool implements BufferPoolModel {
    */
   private cleanLru(): void {
     if (this.len <= LRU_MIN_LEN || this.capacity - this.len >= this.cleanerTrigger) return;
-    for (let n = 0; n < this.cleanerBatch && this.len > this.cleanerMinLen && this.capacity - this.len < this.cleanerTarget; n++) {
+    // What the batch sees: a dirty page under write is still in the LRU and not yet free.
+    let seen = this.len;
+    for (let n = 0; n < this.cleanerBatch && this.len > 0 && seen > this.cleanerMinLen && this.capacity - seen < this.cleanerTarget; n++) {
       const s = this.tail;
+      if (this.dirty[s] === 0) seen--;
+      this.dirty[s] = 0;
       if (this.accessTime[s] === 0) this.readAheadEvicted++;
       this.remove(s);
       this.table.delete(this.page[s]);
@@ -266,6 +286,7 @@ export class InnodbPool implements BufferPoolModel {
       if (after >= 0) this.prev[after] = s;
       else this.tail = s;
       this.page[s] = p;
+      this.dirty[s] = 0;
       this.accessTime[s] = 0;
       this.freedClockAt[s] = 0;
       this.table.set(p, s);
@@ -278,6 +299,7 @@ export class InnodbPool implements BufferPoolModel {
       this.freedPageClock++;
     }
     this.page[s] = p;
+    this.dirty[s] = 0;
     this.accessTime[s] = 0;
     this.freedClockAt[s] = 0;
     this.table.set(p, s);
