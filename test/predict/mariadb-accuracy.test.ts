@@ -7,11 +7,11 @@ import { mariadbInsertScenarios, mariadbScenarios } from '../accuracy/scenarios'
 const availability = mariadb();
 
 describe('prediction accuracy: MariaDB', skipUnless(availability), () => {
-  test('a cold full scan: synchronous reads, read-ahead and residency within 3 % per run', async () => {
+  test('a cold full scan: synchronous reads, read-ahead and residency within 3 % per run; index lookups within 10 % (a range's position 25 %)', async () => {
     const results = await mariadbScenarios(need(availability));
-    assert.equal(results.length, 2);
+    assert.equal(results.length, 5);
     for (const r of results) {
-      assert.ok(r.rows.length >= 9, r.name);
+      assert.ok(r.rows.length >= 6, r.name);
       for (const row of r.rows) assert.ok(row.error <= row.tolerance, `${r.name}, run ${row.run}, ${row.metric}: measured ${row.measured}, predicted ${row.predicted}`);
     }
   });

@@ -5,6 +5,7 @@
 import type { Reads, WhatIf, WhatIfSeries } from '../../shared/report';
 import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lru';
 import { replayInsert, usableBytes, type IndexPages, type InsertRun } from './insert-trace';
+import { LOOKUP_ACCESS, replayLookup } from './lookup-trace';
 
 export interface InnodbIndexFacts {
   /** db.table for the clustered index, db.table.index otherwise (the report's residency name). */
@@ -79,6 +80,8 @@ interface TableAccess {
   key?: string;
   rows: number;
   loops: number;
+  /** The index covers the query: no clustered-index lookups. */
+  usingIndex: boolean;
 }
 
 function accesses(plan: unknown): TableAccess[] {
@@ -94,6 +97,7 @@ function accesses(plan: unknown): TableAccess[] {
         key: typeof o.key === 'string' ? o.key : undefined,
         rows: Number(o.r_rows ?? o.rows_examined_per_scan ?? o.rows ?? 0),
         loops: Number(o.r_loops ?? 1),
+        usingIndex: o.using_index === true,
       });
     }
     Object.values(o).forEach(walk);
@@ -162,29 +166,40 @@ export class InnodbPredictor {
     const internal = Array.from({ length: Math.max(0, Math.min(height - 2, nonLeaf - 1)) }, (_, k) => base + 4 + k);
     const fragmentStart = 4 + internal.length;
     const offset = f.clustered ? 0 : this.facts.filter((g, j) => j < i && g.table === f.table).reduce((a, g) => a + Math.ceil(g.sizePages / 64) * 64, 0);
-    const cached = this.cachedPageList(i);
-    const spread = f.spacePages < Number.MAX_SAFE_INTEGER && f.sizePages > 0 ? Math.min(16, Math.max(1, f.spacePages / f.sizePages)) : 1;
+    const leaves = (k: number) => base + (k < FRAGMENT_PAGES ? fragmentStart + k : 64 + offset + (k - FRAGMENT_PAGES));
+    const { cached, uncached } = this.randomOrder(i, leaves);
     return {
       root: base + 3,
       internal,
-      leaves: (k) => base + (k < FRAGMENT_PAGES ? fragmentStart + k : 64 + offset + (k - FRAGMENT_PAGES)),
-      // An index grown by inserts in random key order has its pages interleaved with the table's other
-      // indexes across the file: a change-buffer merge area of 8 page numbers holds fewer of its leaves.
-      randomLeaf: (k) => (k < cached.length ? cached[k] : base + NEVER_CACHED + Math.floor(k * spread)),
+      leaves,
+      randomLeaf: (k) => (k < cached.length ? cached[k] : (uncached[k - cached.length] ?? base + NEVER_CACHED + k)),
       newPages: base + NEW_PAGES,
     };
   }
 
-  private readonly cachedLists = new Map<number, number[]>();
+  private readonly randomOrders = new Map<number, { cached: number[]; uncached: Int32Array }>();
 
-  private cachedPageList(i: number): number[] {
-    let list = this.cachedLists.get(i);
-    if (!list) {
-      list = [];
-      for (const [s, e] of this.facts[i].cachedBefore) for (let p = s; p <= e; p++) if (p > 3) list.push(i * SPACE + p);
-      this.cachedLists.set(i, list);
+  /**
+   * The leaves random access draws from: the pages cached before run 1 first, by their real numbers (an
+   * index grown in random key order has them anywhere in the file, and only how many are cached matters
+   * to random access), then the modelled layout's leaves that were not cached.
+   */
+  private randomOrder(i: number, leaves: (k: number) => number): { cached: number[]; uncached: Int32Array } {
+    let order = this.randomOrders.get(i);
+    if (!order) {
+      const cached: number[] = [];
+      for (const [s, e] of this.facts[i].cachedBefore) for (let p = s; p <= e; p++) if (p > 3) cached.push(i * SPACE + p);
+      const taken = new Set(cached);
+      const n = Math.max(0, this.facts[i].leafPages - cached.length);
+      const uncached = new Int32Array(n);
+      for (let k = 0, j = 0; j < n && k < this.facts[i].leafPages * 2; k++) {
+        const p = leaves(k);
+        if (!taken.has(p)) uncached[j++] = p;
+      }
+      order = { cached, uncached };
+      this.randomOrders.set(i, order);
     }
-    return list;
+    return order;
   }
 
   private indexOf(table: string, key: string | undefined): number {
@@ -212,6 +227,16 @@ export class InnodbPredictor {
   private replayReads(pool: InnodbPool, plan: unknown, assumptions: Set<string>, unmodelled: Set<string>): void {
     for (const a of accesses(plan)) {
       const full = a.accessType === 'ALL' || a.accessType === 'index';
+      if (!full && LOOKUP_ACCESS.has(a.accessType)) {
+        const i = this.indexOf(a.table, a.key);
+        if (i < 0) {
+          unmodelled.add(`${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: no index statistics (mysql.innodb_index_stats), so its page requests are left out`);
+          continue;
+        }
+        const c = this.indexOf(a.table, undefined);
+        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: a.rows, loops: a.loops, usingIndex: a.usingIndex }, { f: this.facts[i], l: this.layout(i) }, c >= 0 ? { f: this.facts[c], l: this.layout(c) } : undefined, assumptions);
+        continue;
+      }
       if (!full) {
         unmodelled.add(`${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: its page requests are left out`);
         continue;

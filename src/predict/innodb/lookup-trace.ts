@@ -1,0 +1,64 @@
+// The page requests of InnoDB's index lookups, per plan node (range, ref, eq_ref, ref_or_null, const): each
+// loop descends the index and walks as many leaves as its rows fill, from where the key falls; a secondary
+// index that does not cover the query then looks each row up in the clustered index (a descent and the
+// row's leaf). InnoDB keeps no statistic of how a secondary key's order follows the primary key's, so the
+// lookups are taken in random order, which is exact for uncorrelated keys and an upper bound otherwise.
+import type { InnodbPool } from '../../sim/policies/innodb-lru';
+import { SeededRandom } from '../../sim/random';
+import type { IndexPages } from './insert-trace';
+import type { InnodbIndexFacts } from './predictor';
+
+export interface IndexLookup {
+  table: string;
+  accessType: string;
+  rowsPerLoop: number;
+  loops: number;
+  usingIndex: boolean;
+}
+
+export const LOOKUP_ACCESS = new Set(['range', 'ref', 'eq_ref', 'ref_or_null', 'const', 'system', 'unique_subquery', 'index_subquery']);
+
+/** A seed from what identifies the node, so that every run of a statement visits the same pages. */
+function seedOf(parts: Array<string | number>): number {
+  let h = 2166136261;
+  for (const ch of parts.join('\u0000')) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
+
+export function replayLookup(
+  pool: InnodbPool,
+  a: IndexLookup,
+  index: { f: InnodbIndexFacts; l: IndexPages },
+  clustered: { f: InnodbIndexFacts; l: IndexPages } | undefined,
+  assumptions: Set<string>,
+): void {
+  const { f, l } = index;
+  const perLeaf = Math.max(1, f.rows / Math.max(1, f.leafPages));
+  const loops = Math.max(1, Math.round(a.loops));
+  const rows = Math.max(0, a.rowsPerLoop);
+  const leavesPerLoop = Math.min(f.leafPages, Math.max(1, Math.ceil(rows / perLeaf)));
+  const lookups = !f.clustered && !a.usingIndex && clustered !== undefined;
+  const random = new SeededRandom(seedOf([a.table, f.index, a.accessType, rows, loops]));
+  const descend = (pages: IndexPages) => {
+    pool.access(pages.root);
+    for (const p of pages.internal) pool.access(p);
+  };
+  // Rows per loop are an average: spread the total over the loops so that fractions add up.
+  let rowsDone = 0;
+  for (let loop = 0; loop < loops; loop++) {
+    descend(l);
+    const start = random.int(Math.max(1, f.leafPages - leavesPerLoop + 1));
+    for (let k = 0; k < leavesPerLoop; k++) pool.access(l.leaves(start + k));
+    if (!lookups) continue;
+    const target = Math.round(rows * (loop + 1));
+    for (; rowsDone < target; rowsDone++) {
+      descend(clustered.l);
+      pool.access(clustered.l.randomLeaf(random.int(Math.max(1, clustered.f.leafPages))));
+    }
+  }
+  const n = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 });
+  assumptions.add(
+    `${f.reportName}: ${a.accessType} access, ${n(loops)} × (a descent and ${n(leavesPerLoop)} leaf page${leavesPerLoop === 1 ? '' : 's'} for ${n(rows)} rows, from a random position)` +
+      (lookups ? `, then ${n(Math.round(rows * loops))} lookups in ${clustered.f.reportName} in random order (InnoDB keeps no correlation statistic: an upper bound for a key that follows the primary key)` : a.usingIndex ? ', covering: no clustered lookups' : ''),
+  );
+}
