@@ -134,7 +134,8 @@ class InnodbSession {
     if (this.kind !== 'dml' || !/^\s*(\/\*.*?\*\/\s*)*(INSERT|REPLACE)\b/is.test(this.statement)) return undefined;
     const table = writtenTables(this.statement)[0]?.split('.').pop();
     if (!table) return undefined;
-    return { table, rows: Math.max(0, delta.Innodb_rows_inserted ?? delta.Handler_write ?? 0), rolledBack: !this.options.commit };
+    const rowsFrom = delta.Innodb_rows_inserted !== undefined ? 'Innodb_rows_inserted' : 'Handler_write';
+    return { table, rows: Math.max(0, delta[rowsFrom] ?? 0), rowsFrom, rolledBack: !this.options.commit };
   }
 
   private async makePredictor(

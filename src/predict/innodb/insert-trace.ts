@@ -13,6 +13,8 @@ import type { InnodbIndexFacts } from './predictor';
 export interface InsertRun {
   table: string;
   rows: number;
+  /** The counter the rows came from. */
+  rowsFrom: string;
   rolledBack: boolean;
 }
 
@@ -65,18 +67,22 @@ export function replayInsert(
     for (const p of l.internal) pool.access(p);
   };
   assumptions.add(
-    `${c.reportName}: ${run.rows.toLocaleString('en-US')} rows inserted (Innodb_rows_inserted, or Handler_write on MariaDB); ${c.autoIncrementKey ? `appended at the right-most leaf, a new page created every ${perNewPage.toLocaleString('en-US')} rows` : 'each into a random leaf (the key is not AUTO_INCREMENT)'}; an undo page per ${perUndoPage.toLocaleString('en-US')} rows`,
+    `${c.reportName}: ${run.rows.toLocaleString('en-US')} rows inserted (${run.rowsFrom}); ${c.autoIncrementKey ? `appended at the right-most leaf, a new page created every ${perNewPage.toLocaleString('en-US')} rows` : 'each into a random leaf (the key is not AUTO_INCREMENT)'}; an undo page per ${perUndoPage.toLocaleString('en-US')} rows`,
   );
   for (const { f } of secondary) {
     assumptions.add(
-      `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), its pages interleaved with the table's other indexes in the file${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
+      `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order)${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
     );
   }
   for (let r = 0; r < run.rows; r++) {
     descend(cl);
-    if (c.autoIncrementKey) {
-      const page = cl.newPages + Math.floor(r / perNewPage);
-      if (r % perNewPage === 0) pool.create(page);
+    if (c.autoIncrementKey && r === 0) {
+      // The first row goes to the existing right-most leaf; the rows after it fill new pages.
+      clusteredLeaf[r] = cl.leaves(Math.max(0, c.leafPages - 1));
+      pool.modify(clusteredLeaf[r]);
+    } else if (c.autoIncrementKey) {
+      const page = cl.newPages + Math.floor((r - 1) / perNewPage);
+      if ((r - 1) % perNewPage === 0) pool.create(page);
       else pool.modify(page);
       clusteredLeaf[r] = page;
     } else {
@@ -95,7 +101,7 @@ export function replayInsert(
     });
   }
   if (run.rolledBack) {
-    assumptions.add('the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read)');
+    assumptions.add('the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read); the pages the inserts created are freed');
     for (let r = run.rows - 1; r >= 0; r--) {
       pool.modify(undoBase + Math.floor(r / perUndoPage));
       secondary.forEach(({ i }, k) => {

@@ -243,7 +243,7 @@ export class InnodbPredictor {
       }
       const i = this.indexOf(a.table, a.accessType === 'ALL' ? undefined : a.key);
       if (i < 0) {
-        unmodelled.add(`${a.table}: no index statistics (mysql.innodb_index_stats), so its scan is left out`);
+        unmodelled.add(`${a.table}: no InnoDB index statistics (mysql.innodb_index_stats; not an InnoDB table, or never analysed), so its scan is left out`);
         continue;
       }
       const f = this.facts[i];
@@ -260,12 +260,16 @@ export class InnodbPredictor {
   }
 
   private runsReplayed = 0;
+  /** Pages created by committed inserts count in their index's residency; rolled-back ones were freed. */
+  private createdPagesLive = false;
 
   predictRun(run: InnodbRunInput): InnodbRunPrediction {
     const before = this.pool.counters();
     const assumptions = new Set<string>();
     const unmodelled = new Set<string>();
     this.replay(this.pool, run, ++this.runsReplayed, assumptions, unmodelled);
+    // Freed pages stay in the pool until evicted but belong to no index any more.
+    if (run.insert && run.insert.rows > 0) this.createdPagesLive = !run.insert.rolledBack;
     const after = this.pool.counters();
     const d = (k: string) => after[k] - before[k];
     return {
@@ -281,7 +285,7 @@ export class InnodbPredictor {
     const counts = new Array<number>(this.facts.length).fill(0);
     const used = this.facts.map((f, i) => {
       const l = this.layout(i);
-      return { first: l.root, fragmentEnd: l.leaves(Math.min(FRAGMENT_PAGES, f.leafPages) - 1), extentStart: l.leaves(FRAGMENT_PAGES), last: l.leaves(f.leafPages - 1), created: f.clustered ? l.newPages : -1 };
+      return { first: l.root, fragmentEnd: l.leaves(Math.min(FRAGMENT_PAGES, f.leafPages) - 1), extentStart: l.leaves(FRAGMENT_PAGES), last: l.leaves(f.leafPages - 1), created: f.clustered && this.createdPagesLive ? l.newPages : -1 };
     });
     for (const p of pool.cachedPages()) {
       const i = Math.floor(p / SPACE);
