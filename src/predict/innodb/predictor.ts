@@ -56,8 +56,8 @@ export interface InnodbRunInput {
 const SPACE = 0x1000000;
 /** Fragment pages a segment takes from extent 0 before it gets whole extents. */
 const FRAGMENT_PAGES = 32;
-/** Node pointers per non-leaf page (a short key): how many levels the tree has. */
-const FANOUT = 1200;
+/** A node pointer's bytes beyond the key: the child page number and the record header. */
+const NODE_POINTER_OVERHEAD = 4 + 5;
 /** Where pages a statement creates are numbered within their space: past any file this models. */
 const NEW_PAGES = 0x800000;
 /** Where leaves visited in random order that were not cached before run 1 are numbered. */
@@ -162,7 +162,7 @@ export class InnodbPredictor {
     const f = this.facts[i];
     const base = i * SPACE;
     const nonLeaf = Math.max(1, f.sizePages - f.leafPages);
-    const height = f.leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(f.leafPages) / Math.log(FANOUT));
+    const height = f.leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(f.leafPages) / Math.log(this.fanout(f)));
     const internal = Array.from({ length: Math.max(0, Math.min(height - 2, nonLeaf - 1)) }, (_, k) => base + 4 + k);
     const fragmentStart = 4 + internal.length;
     const offset = f.clustered ? 0 : this.facts.filter((g, j) => j < i && g.table === f.table).reduce((a, g) => a + Math.ceil(g.sizePages / 64) * 64, 0);
@@ -200,6 +200,16 @@ export class InnodbPredictor {
       this.randomOrders.set(i, order);
     }
     return order;
+  }
+
+  /**
+   * Node pointers per non-leaf page: the key (with the primary key for a secondary index) plus a child
+   * pointer, at the fill the leaves have (rows × record bytes over leaf bytes), which decides the height.
+   */
+  private fanout(f: InnodbIndexFacts): number {
+    const usable = usableBytes(this.settings.pageSize);
+    const fill = f.rows > 0 && f.leafPages > 0 ? Math.min(1, Math.max(0.5, (f.rows * (f.entryBytes + 2)) / (f.leafPages * usable))) : 15 / 16;
+    return Math.max(2, Math.floor((usable * fill) / (Math.max(1, f.keyBytes) + NODE_POINTER_OVERHEAD)));
   }
 
   private indexOf(table: string, key: string | undefined): number {
