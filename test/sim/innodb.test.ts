@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InnodbPool } from '../../src/sim/policies/innodb-lru';
+import { freeBitsBytes } from '../../src/sim/policies/innodb-change-buffer';
 import { SeededRandom } from '../../src/sim/random';
 
 test('midpoint insertion: once the list has 512 pages, a page read from disk enters the old sublist', () => {
@@ -188,12 +189,17 @@ test('a full change buffer refuses inserts, contracts an 8-page area, and the pa
 });
 
 test('a leaf page whose free bits are used up takes no more buffered entries', () => {
-  const pool = new InnodbPool(400, { product: 'mariadb', readAheadThreshold: 0, changeBuffering: 'all', bufferedPerLeafLimit: 5 });
-  for (let i = 0; i < 5; i++) assert.equal(pool.modifySecondaryLeaf(1_000_000, true), false);
+  // 1,700 bytes free: class 3/32, rounded down to 2/32 = 1,024 bytes, so 68 entries of 15 bytes.
+  assert.equal(freeBitsBytes(1700, 16384), 1024);
+  assert.equal(freeBitsBytes(2100, 16384), 2048);
+  assert.equal(freeBitsBytes(400, 16384), 0);
+  const pool = new InnodbPool(400, { product: 'mariadb', readAheadThreshold: 0, changeBuffering: 'all', leafSpace: { freeBytes: 1700, entryBytes: 15, pageSize: 16384 } });
+  for (let i = 0; i < 68; i++) assert.equal(pool.modifySecondaryLeaf(1_000_000, true), false);
   pool.modifySecondaryLeaf(1_000_000, true);
   const c = pool.counters();
   assert.equal(c.sync_reads, 1);
-  assert.equal(c.ibuf_merged_entries, 5, 'reading the page merges what was buffered');
+  assert.equal(c.ibuf_merged_entries, 68, 'reading the page merges what was buffered');
+  // Its free space is now 1,700 − 69 × 15 = 665 bytes: class 1, 512 bytes, 34 entries once it leaves the pool.
 });
 
 test('MariaDB has no background merge; MySQL merges in the background', () => {

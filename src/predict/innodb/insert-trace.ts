@@ -106,7 +106,7 @@ export function replayInsert(
       pool.modify(undoBase + Math.floor(r / perUndoPage));
       secondary.forEach(({ i }, k) => {
         descend(layout(i));
-        pool.modify(secondaryLeaf[k][r]);
+        pool.removeSecondaryEntry(secondaryLeaf[k][r]);
       });
       descend(cl);
       pool.modify(clusteredLeaf[r]);

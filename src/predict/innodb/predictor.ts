@@ -122,14 +122,15 @@ export class InnodbPredictor {
     // Entry sizes decide how many entries one change-buffer page holds and how many one leaf admits.
     const fields = 2;
     const ibufRecord = IBUF_RECORD_FIXED + (4 + 6 * fields) + (buffered?.keyBytes ?? 8) + (fields + 4);
-    const leafRecord = 5 + (buffered?.keyBytes ?? 8) + 2;
+    // A compact record (5-byte header) and its share of a directory slot.
+    const leafRecord = 5 + (buffered?.keyBytes ?? 8) + 1;
     return {
       product: s.product,
       changeBuffering: s.changeBuffering,
       changeBufferMaxPct: s.changeBufferMaxPct,
       entriesPerIbufPage: Math.max(1, Math.floor((usableBytes(s.pageSize) * RANDOM_FILL) / ibufRecord)),
-      // Free bits 3 (a leaf with at least 1/8 free) admit 4/32 of a page of buffered records.
-      bufferedPerLeafLimit: Math.max(1, Math.floor(s.pageSize / 8 / leafRecord)),
+      // The leaves' free space, at the fill their statistics give, caps what one leaf takes.
+      ...(buffered ? { leafSpace: { freeBytes: usableBytes(s.pageSize) * (1 - this.leafFill(buffered)), entryBytes: leafRecord, pageSize: s.pageSize } } : {}),
       ...(s.lruScanDepth ? { pageCleaner: { lruScanDepth: s.lruScanDepth } } : {}),
       oldBlocksPct: s.oldBlocksPct,
       oldBlocksTime: s.oldBlocksTime,
@@ -203,12 +204,21 @@ export class InnodbPredictor {
   }
 
   /**
+   * How full the index's leaves are: rows × bytes per record over leaf bytes (15/16 when unknown); a
+   * record's share of the page directory is a third of a 2-byte slot (4–8 records per slot).
+   */
+  private leafFill(f: InnodbIndexFacts): number {
+    const usable = usableBytes(this.settings.pageSize);
+    return f.rows > 0 && f.leafPages > 0 ? Math.min(1, Math.max(0.5, (f.rows * (f.entryBytes + 0.33)) / (f.leafPages * usable))) : 15 / 16;
+  }
+
+  /**
    * Node pointers per non-leaf page: the key (with the primary key for a secondary index) plus a child
    * pointer, at the fill the leaves have (rows × record bytes over leaf bytes), which decides the height.
    */
   private fanout(f: InnodbIndexFacts): number {
     const usable = usableBytes(this.settings.pageSize);
-    const fill = f.rows > 0 && f.leafPages > 0 ? Math.min(1, Math.max(0.5, (f.rows * (f.entryBytes + 2)) / (f.leafPages * usable))) : 15 / 16;
+    const fill = this.leafFill(f);
     return Math.max(2, Math.floor((usable * fill) / (Math.max(1, f.keyBytes) + NODE_POINTER_OVERHEAD)));
   }
 

@@ -9,6 +9,25 @@ const MERGE_AREA = 8;
 /** IBUF_CONTRACT_DO_NOT_INSERT: pages over the cap at which an insert is refused and the tree contracted. */
 const CONTRACT_DO_NOT_INSERT = 10;
 
+/** What a leaf page's free space admits: its leaves' free bytes and one entry's volume (record and slot). */
+export interface LeafSpace {
+  freeBytes: number;
+  entryBytes: number;
+  pageSize: number;
+}
+
+/**
+ * ibuf_index_page_calc_free_bits, then ibuf_index_page_calc_free_from_bits: the 2-bit free-space class of
+ * a page in 1/32 pages (3/32 is rounded down to 2, and 3 means 4/32 or more), back in bytes.
+ */
+export function freeBitsBytes(freeBytes: number, pageSize: number): number {
+  const unit = pageSize / 32;
+  let n = Math.floor(Math.max(0, freeBytes) / unit);
+  if (n === 3) n = 2;
+  if (n > 3) n = 3;
+  return (n === 3 ? 4 : n) * unit;
+}
+
 export type BufferAttempt =
   /** Buffered; `grew` when the tree took a new page, `contract` when that left it at its cap (ibuf_contract_after_insert). */
   | { buffered: true; grew: boolean; contract: boolean }
@@ -21,6 +40,8 @@ export class ChangeBuffer {
   private readonly pages: number[] = [];
   private readonly slot = new Map<number, number>();
   private readonly random = new SeededRandom(8);
+  /** Entries applied to each leaf page by this simulation (merged or inserted directly), less those removed. */
+  private readonly applied = new Map<number, number>();
   private entries = 0;
   private treePages = 1;
   merges = 0;
@@ -32,9 +53,28 @@ export class ChangeBuffer {
   constructor(
     readonly maxPages: number,
     private readonly entriesPerPage: number,
-    /** Entries one leaf page's free bits admit (ibuf_index_page_calc_free_from_bits). */
-    private readonly perLeafLimit: number,
+    /** The leaves' free space; without it, any number of entries fits. */
+    private readonly leaf?: LeafSpace,
   ) {}
+
+  /** ibuf_insert_low's check: the buffered volume plus this entry must fit in what the free bits promise. */
+  private fits(page: number, buffered: number): boolean {
+    if (!this.leaf) return true;
+    const { freeBytes, entryBytes, pageSize } = this.leaf;
+    const free = freeBytes - (this.applied.get(page) ?? 0) * entryBytes;
+    return (buffered + 1) * entryBytes + 1 <= freeBitsBytes(free, pageSize);
+  }
+
+  /** An entry written to the leaf itself (the page was in the pool). */
+  applyDirect(page: number): void {
+    if (this.leaf) this.applied.set(page, (this.applied.get(page) ?? 0) + 1);
+  }
+
+  /** An entry removed from the leaf (a rollback or a delete). */
+  remove(page: number): void {
+    const n = this.applied.get(page);
+    if (n !== undefined) this.applied.set(page, Math.max(0, n - 1));
+  }
 
   /** ibuf_insert_low: buffers one insert for a leaf page that is not in the pool, when the rules allow. */
   tryAdd(page: number): BufferAttempt {
@@ -43,7 +83,7 @@ export class ChangeBuffer {
       return { buffered: false, tooBig: this.maxPages > 0 };
     }
     const n = this.pending.get(page) ?? 0;
-    if (n + 1 > this.perLeafLimit) {
+    if (!this.fits(page, n)) {
       this.refusedFull++;
       return { buffered: false, tooBig: false };
     }
@@ -72,6 +112,7 @@ export class ChangeBuffer {
     }
     this.slot.delete(page);
     this.entries -= n;
+    if (this.leaf) this.applied.set(page, (this.applied.get(page) ?? 0) + n);
     // Merged entries leave holes in the tree's pages, which are merged with a neighbour only once under
     // half full (BTR_CUR_PAGE_COMPRESS_LIMIT) and freed when empty; entries keep arriving everywhere, so
     // the size ibuf_size_update reports falls only once the pages average a quarter full.

@@ -19,7 +19,7 @@
 //   LRU and the batch goes on towards the head: with most pages dirty, it empties the pool.
 // Counters carry the status-variable names, with MariaDB's _reads including read-ahead pages.
 import { PageTable } from '../page-table';
-import { ChangeBuffer } from './innodb-change-buffer';
+import { ChangeBuffer, type LeafSpace } from './innodb-change-buffer';
 import { SeededRandom } from '../random';
 import type { BufferPoolModel } from '../types';
 
@@ -52,8 +52,8 @@ export interface InnodbPoolOptions {
   changeBufferMaxPct?: number;
   /** Buffered entries that fill one change-buffer page. */
   entriesPerIbufPage?: number;
-  /** Buffered inserts one leaf page's free bits admit (ibuf_index_page_calc_free_from_bits). */
-  bufferedPerLeafLimit?: number;
+  /** Secondary leaves' free space, which caps what the change buffer takes per page (the free bits). */
+  leafSpace?: LeafSpace;
   /** Pages merged in the background per simulated second: MySQL 10 by default, MariaDB none. */
   backgroundMergesPerSecond?: number;
   /** MariaDB 10.5+'s page cleaner free-page target (innodb_lru_scan_depth); off when absent. */
@@ -134,7 +134,7 @@ export class InnodbPool implements BufferPoolModel {
     this.spaceEnd = options.spaceEnd ?? (() => spacePages);
     this.randomReadAhead = options.randomReadAhead ?? false;
     this.changeBuffering = (options.changeBuffering ?? 'none') !== 'none';
-    this.ibuf = new ChangeBuffer(Math.floor((capacity * (options.changeBufferMaxPct ?? 25)) / 100), options.entriesPerIbufPage ?? 300, options.bufferedPerLeafLimit ?? Infinity);
+    this.ibuf = new ChangeBuffer(Math.floor((capacity * (options.changeBufferMaxPct ?? 25)) / 100), options.entriesPerIbufPage ?? 300, options.leafSpace);
     const perSecond = options.backgroundMergesPerSecond ?? (this.product === 'mariadb' ? 0 : 10);
     this.backgroundMergeInterval = perSecond > 0 ? Math.max(1, Math.round(1000 / perSecond / this.tick)) : Infinity;
     this.nextBackgroundMerge = this.backgroundMergeInterval;
@@ -187,7 +187,16 @@ export class InnodbPool implements BufferPoolModel {
       // Refused: a tree over its cap contracts first; either way the page is then read as usual.
       if (attempt.tooBig) this.contract();
     }
-    return this.modify(p);
+    const hit = this.modify(p);
+    this.ibuf.applyDirect(p);
+    return hit;
+  }
+
+  /** The removal of a secondary-index entry from its leaf (a rollback's), read if not cached. */
+  removeSecondaryEntry(p: number): boolean {
+    const hit = this.modify(p);
+    this.ibuf.remove(p);
+    return hit;
   }
 
   /** The change buffer tree's root and the leaf an entry goes to; a page it grew by is created. */
