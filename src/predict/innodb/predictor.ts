@@ -159,7 +159,19 @@ export class InnodbPredictor {
    * 32 leaf pages (and the non-leaf pages) as fragment pages of extent 0, the other leaves in whole extents
    * from page 64 in key order. Secondary indexes are placed after the clustered one.
    */
+  private readonly layouts = new Map<number, IndexPages>();
+
+  /** An index's page numbers; computed once, since traces ask for it per row. */
   private layout(i: number): IndexPages {
+    let l = this.layouts.get(i);
+    if (!l) {
+      l = this.computeLayout(i);
+      this.layouts.set(i, l);
+    }
+    return l;
+  }
+
+  private computeLayout(i: number): IndexPages {
     const f = this.facts[i];
     const base = i * SPACE;
     const nonLeaf = Math.max(1, f.sizePages - f.leafPages);
