@@ -27,6 +27,8 @@ export interface IndexPages {
    * numbers, since only how many are cached matters to random access), then pages never cached.
    */
   randomLeaf: (k: number) => number;
+  /** The right-most leaf, where ascending keys are appended. */
+  lastLeaf: number;
   /** Where pages the statement creates are numbered (past the end of the file). */
   newPages: number;
 }
@@ -78,7 +80,7 @@ export function replayInsert(
     descend(cl);
     if (c.autoIncrementKey && r === 0) {
       // The first row goes to the existing right-most leaf; the rows after it fill new pages.
-      clusteredLeaf[r] = cl.leaves(Math.max(0, c.leafPages - 1));
+      clusteredLeaf[r] = cl.lastLeaf;
       pool.modify(clusteredLeaf[r]);
     } else if (c.autoIncrementKey) {
       const page = cl.newPages + Math.floor((r - 1) / perNewPage);

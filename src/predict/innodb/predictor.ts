@@ -60,8 +60,6 @@ const FRAGMENT_PAGES = 32;
 const NODE_POINTER_OVERHEAD = 4 + 5;
 /** Where pages a statement creates are numbered within their space: past any file this models. */
 const NEW_PAGES = 0x800000;
-/** Where leaves visited in random order that were not cached before run 1 are numbered. */
-const NEVER_CACHED = 0x400000;
 /** A change-buffer record: space, marker, page, counter/type/flags and 6 bytes of type per field (ibuf_entry_build), in the redundant format. */
 const IBUF_RECORD_FIXED = 4 + 1 + 4 + 4 + 6 /* record header */;
 /** B-tree pages filled by inserts in random key order end about ln 2 full. */
@@ -176,43 +174,52 @@ export class InnodbPredictor {
     const base = i * SPACE;
     const nonLeaf = Math.max(1, f.sizePages - f.leafPages);
     const height = f.leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(f.leafPages) / Math.log(this.fanout(f)));
-    const internal = Array.from({ length: Math.max(0, Math.min(height - 2, nonLeaf - 1)) }, (_, k) => base + 4 + k);
-    const fragmentStart = 4 + internal.length;
+    const levels = Math.max(0, Math.min(height - 2, nonLeaf - 1));
+    const modelled = Array.from({ length: levels }, (_, k) => base + 4 + k);
+    const fragmentStart = 4 + levels;
     const offset = f.clustered ? 0 : this.facts.filter((g, j) => j < i && g.table === f.table).reduce((a, g) => a + Math.ceil(g.sizePages / 64) * 64, 0);
-    const leaves = (k: number) => base + (k < FRAGMENT_PAGES ? fragmentStart + k : 64 + offset + (k - FRAGMENT_PAGES));
-    const { cached, uncached } = this.randomOrder(i, leaves);
+    const layoutLeaf = (k: number) => base + (k < FRAGMENT_PAGES ? fragmentStart + k : 64 + offset + (k - FRAGMENT_PAGES));
+    // A cached index has its root and node pages cached (every access passes them), and a B-tree's
+    // first pages are those: the lowest cached page numbers stand for them.
+    const all = this.cachedPages(i);
+    const root = all.length > 0 ? all[0] : base + 3;
+    const internal = all.length > levels ? all.slice(1, 1 + levels) : modelled;
+    const map = this.leafMap(f, layoutLeaf, all.slice(1 + internal.length));
     return {
-      root: base + 3,
+      root,
       internal,
-      leaves,
-      randomLeaf: (k) => (k < cached.length ? cached[k] : (uncached[k - cached.length] ?? base + NEVER_CACHED + k)),
+      leaves: (k) => map[Math.min(Math.max(0, k), map.length - 1)],
+      randomLeaf: (k) => map[Math.min(Math.max(0, k), map.length - 1)],
+      lastLeaf: map[map.length - 1],
       newPages: base + NEW_PAGES,
     };
   }
 
-  private readonly randomOrders = new Map<number, { cached: number[]; uncached: Int32Array }>();
+  /** The index's pages cached before run 1, as simulated page ids in ascending order. */
+  private cachedPages(i: number): number[] {
+    const out: number[] = [];
+    for (const [s, e] of this.facts[i].cachedBefore) for (let p = s; p <= e; p++) out.push(i * SPACE + p);
+    return out.sort((a, b) => a - b);
+  }
 
   /**
-   * The leaves random access draws from: the pages cached before run 1 first, by their real numbers (an
-   * index grown in random key order has them anywhere in the file, and only how many are cached matters
-   * to random access), then the modelled layout's leaves that were not cached.
+   * Leaf k in key order → page. The modelled layout, except that cached pages it does not place (an index
+   * grown in random key order has its leaves anywhere in the file) take the places of uncached layout
+   * leaves, so that as many leaves are cached as the residency snapshot showed.
    */
-  private randomOrder(i: number, leaves: (k: number) => number): { cached: number[]; uncached: Int32Array } {
-    let order = this.randomOrders.get(i);
-    if (!order) {
-      const cached: number[] = [];
-      for (const [s, e] of this.facts[i].cachedBefore) for (let p = s; p <= e; p++) if (p > 3) cached.push(i * SPACE + p);
-      const taken = new Set(cached);
-      const n = Math.max(0, this.facts[i].leafPages - cached.length);
-      const uncached = new Int32Array(n);
-      for (let k = 0, j = 0; j < n && k < this.facts[i].leafPages * 2; k++) {
-        const p = leaves(k);
-        if (!taken.has(p)) uncached[j++] = p;
-      }
-      order = { cached, uncached };
-      this.randomOrders.set(i, order);
+  private leafMap(f: InnodbIndexFacts, layoutLeaf: (k: number) => number, cachedLeaves: number[]): Int32Array {
+    const n = Math.max(1, f.leafPages);
+    const map = new Int32Array(n);
+    const cached = new Set(cachedLeaves);
+    const placed = new Set<number>();
+    for (let k = 0; k < n; k++) if (cached.has(layoutLeaf(k))) placed.add(layoutLeaf(k));
+    const foreign = cachedLeaves.filter((p) => !placed.has(p));
+    let next = 0;
+    for (let k = 0; k < n; k++) {
+      const p = layoutLeaf(k);
+      map[k] = !placed.has(p) && next < foreign.length ? foreign[next++] : p;
     }
-    return order;
+    return map;
   }
 
   /**
@@ -226,12 +233,11 @@ export class InnodbPredictor {
 
   /**
    * Node pointers per non-leaf page: the key (with the primary key for a secondary index) plus a child
-   * pointer, at the fill the leaves have (rows × record bytes over leaf bytes), which decides the height.
+   * pointer, at the fill the leaves have, which decides the height.
    */
   private fanout(f: InnodbIndexFacts): number {
     const usable = usableBytes(this.settings.pageSize);
-    const fill = this.leafFill(f);
-    return Math.max(2, Math.floor((usable * fill) / (Math.max(1, f.keyBytes) + NODE_POINTER_OVERHEAD)));
+    return Math.max(2, Math.floor((usable * this.leafFill(f)) / (Math.max(1, f.keyBytes) + NODE_POINTER_OVERHEAD)));
   }
 
   private indexOf(table: string, key: string | undefined): number {
@@ -315,17 +321,22 @@ export class InnodbPredictor {
   /** Pages of each index cached; read-ahead also brings in free pages of the file, which belong to no index. */
   private cachedPerIndex(pool: InnodbPool): Map<string, number> {
     const counts = new Array<number>(this.facts.length).fill(0);
-    const used = this.facts.map((f, i) => {
+    // Read-ahead also brings in free pages of the file, which belong to no index: only the index's own
+    // pages count, and the pages its inserts created while they live.
+    const own = this.facts.map((f, i) => {
       const l = this.layout(i);
-      return { first: l.root, fragmentEnd: l.leaves(Math.min(FRAGMENT_PAGES, f.leafPages) - 1), extentStart: l.leaves(FRAGMENT_PAGES), last: l.leaves(f.leafPages - 1), created: f.clustered && this.createdPagesLive ? l.newPages : -1 };
+      const pages = new Set<number>([l.root, ...l.internal, ...this.cachedPages(i)]);
+      for (let k = 0; k < f.leafPages; k++) pages.add(l.leaves(k));
+      return { pages, created: f.clustered && this.createdPagesLive ? l.newPages : -1 };
     });
     for (const p of pool.cachedPages()) {
       const i = Math.floor(p / SPACE);
-      const u = used[i];
-      if (u && ((p >= u.first && p <= u.fragmentEnd) || (p >= u.extentStart && p <= u.last) || (u.created >= 0 && p >= u.created))) counts[i]++;
+      const o = own[i];
+      if (o && (o.pages.has(p) || (o.created >= 0 && p >= o.created))) counts[i]++;
     }
     return new Map(this.facts.map((f, i) => [f.reportName, counts[i]]));
   }
+
 
   whatIf(runs: InnodbRunInput[], poolValues?: number[]): WhatIf {
     const s = this.settings;

@@ -149,6 +149,21 @@ describe('MariaDB measurement', skipUnless(availability), () => {
     });
   }
 
+  test('an INSERT is predicted with its rollback, names its rows and key order, and gets a change-buffering what-if', () => {
+    const report = measureJson(url, 'INSERT INTO acct SELECT id + 200000, v + 7 FROM acct WHERE id <= 500', '--runs', '2');
+    assert.deepEqual(validateReport(report), []);
+    const run = report.runs[0];
+    const assumptions: string = run.prediction.assumptions.join('\n');
+    assert.match(assumptions, /lab\.acct: 500 rows inserted \(Handler_write\)/);
+    assert.match(assumptions, /lab\.acct\.v: each entry lands on a random one of/);
+    assert.match(assumptions, /the rollback removes each row again/);
+    assert.ok(run.predicted.logicalReads > 500 * 4, `predicted logical ${run.predicted.logicalReads}`);
+    assert.equal(run.predicted.physicalReads, run.measured.physicalReads, 'the small table is cached: nothing to read');
+    assert.ok(!report.warnings.some((w: string) => /something else was reading/.test(w)), report.warnings.join('\n'));
+    const series = report.whatIf.series.find((s: { setting: string }) => s.setting === 'innodb_change_buffering');
+    assert.deepEqual(series.points.map((p: { label: string }) => p.label), ['none', 'all']);
+  });
+
   for (const [statement, reason] of [
     ['ALTER TABLE acct ADD COLUMN w INT', /ALTER TABLE commits implicitly/],
     ['TRUNCATE TABLE acct', /TRUNCATE TABLE commits implicitly/],
