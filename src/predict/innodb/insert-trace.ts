@@ -6,9 +6,11 @@
 //   instead (non-unique index, page not cached); keys are taken as uncorrelated with the index order;
 // - the undo log: one page per so many records, created as the log grows;
 // - a rollback reads every touched page again, newest row first, merging buffered entries on the way.
+// The keys are drawn with a seed from the table and the row count, so every run inserts the same ones.
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts } from './predictor';
+import { seedOf, usableBytes, type IndexPages } from './index-pages';
 
 export interface InsertRun {
   table: string;
@@ -16,26 +18,6 @@ export interface InsertRun {
   /** The counter the rows came from. */
   rowsFrom: string;
   rolledBack: boolean;
-}
-
-export interface IndexPages {
-  root: number;
-  internal: number[];
-  leaves: (k: number) => number;
-  /**
-   * Leaf k of an index visited in random order: the pages cached before run 1 first (by their real
-   * numbers, since only how many are cached matters to random access), then pages never cached.
-   */
-  randomLeaf: (k: number) => number;
-  /** The right-most leaf, where ascending keys are appended. */
-  lastLeaf: number;
-  /** Where pages the statement creates are numbered (past the end of the file). */
-  newPages: number;
-}
-
-/** Usable bytes of a 16 KiB index page after its headers, scaled for other page sizes. */
-export function usableBytes(pageSize: number): number {
-  return pageSize - 132;
 }
 
 /** InnoDB fills pages that are appended to in key order to 15/16 (btr_page_get_split_rec_to_right). */
@@ -49,7 +31,6 @@ export function replayInsert(
   layout: (i: number) => IndexPages,
   undoBase: number,
   run: InsertRun,
-  seed: number,
   pageSize: number,
   assumptions: Set<string>,
 ): boolean {
@@ -61,7 +42,8 @@ export function replayInsert(
   const cl = layout(clustered.i);
   const perNewPage = Math.max(1, Math.floor((usableBytes(pageSize) * APPEND_FILL) / Math.max(1, c.entryBytes)));
   const perUndoPage = Math.max(1, Math.floor(usableBytes(pageSize) / (UNDO_RECORD_OVERHEAD + c.keyBytes)));
-  const random = new SeededRandom(seed);
+  // The same rows each run (a statement inserts the same keys when it is run again).
+  const random = new SeededRandom(seedOf([run.table, run.rows]));
   const clusteredLeaf = new Int32Array(run.rows);
   const secondaryLeaf = secondary.map(() => new Int32Array(run.rows));
   const descend = (l: IndexPages) => {
@@ -88,7 +70,7 @@ export function replayInsert(
       else pool.modify(page);
       clusteredLeaf[r] = page;
     } else {
-      clusteredLeaf[r] = cl.randomLeaf(random.int(Math.max(1, c.leafPages)));
+      clusteredLeaf[r] = cl.leaves(random.int(Math.max(1, c.leafPages)));
       pool.modify(clusteredLeaf[r]);
     }
     const undo = undoBase + Math.floor(r / perUndoPage);
@@ -97,7 +79,7 @@ export function replayInsert(
     secondary.forEach(({ f, i }, k) => {
       const l = layout(i);
       descend(l);
-      const leaf = l.randomLeaf(random.int(Math.max(1, f.leafPages)));
+      const leaf = l.leaves(random.int(Math.max(1, f.leafPages)));
       secondaryLeaf[k][r] = leaf;
       pool.modifySecondaryLeaf(leaf, !f.unique);
     });

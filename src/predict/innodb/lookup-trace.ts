@@ -5,7 +5,7 @@
 // lookups are taken in random order, which is exact for uncorrelated keys and an upper bound otherwise.
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
-import type { IndexPages } from './insert-trace';
+import { seedOf, type IndexPages } from './index-pages';
 import type { InnodbIndexFacts } from './predictor';
 
 export interface IndexLookup {
@@ -17,13 +17,6 @@ export interface IndexLookup {
 }
 
 export const LOOKUP_ACCESS = new Set(['range', 'ref', 'eq_ref', 'ref_or_null', 'const', 'system', 'unique_subquery', 'index_subquery']);
-
-/** A seed from what identifies the node, so that every run of a statement visits the same pages. */
-function seedOf(parts: Array<string | number>): number {
-  let h = 2166136261;
-  for (const ch of parts.join('\u0000')) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
-  return h >>> 0;
-}
 
 export function replayLookup(
   pool: InnodbPool,
@@ -53,7 +46,7 @@ export function replayLookup(
     const target = Math.round(rows * (loop + 1));
     for (; rowsDone < target; rowsDone++) {
       descend(clustered.l);
-      pool.access(clustered.l.randomLeaf(random.int(Math.max(1, clustered.f.leafPages))));
+      pool.access(clustered.l.leaves(random.int(Math.max(1, clustered.f.leafPages))));
     }
   }
   const n = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 });

@@ -4,7 +4,8 @@
 // simulated state after run k.
 import type { Reads, WhatIf, WhatIfSeries } from '../../shared/report';
 import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lru';
-import { replayInsert, usableBytes, type IndexPages, type InsertRun } from './insert-trace';
+import { replayInsert, type InsertRun } from './insert-trace';
+import { usableBytes, type IndexPages } from './index-pages';
 import { LOOKUP_ACCESS, replayLookup } from './lookup-trace';
 
 export interface InnodbIndexFacts {
@@ -189,7 +190,6 @@ export class InnodbPredictor {
       root,
       internal,
       leaves: (k) => map[Math.min(Math.max(0, k), map.length - 1)],
-      randomLeaf: (k) => map[Math.min(Math.max(0, k), map.length - 1)],
       lastLeaf: map[map.length - 1],
       newPages: base + NEW_PAGES,
     };
@@ -244,11 +244,11 @@ export class InnodbPredictor {
     return this.facts.findIndex((f) => f.table === table && (key === undefined || key === 'PRIMARY' ? f.clustered : f.index === key));
   }
 
-  private replay(pool: InnodbPool, run: InnodbRunInput, seed: number, assumptions: Set<string>, unmodelled: Set<string>): void {
+  private replay(pool: InnodbPool, run: InnodbRunInput, assumptions: Set<string>, unmodelled: Set<string>): void {
     this.replayReads(pool, run.plan, assumptions, unmodelled);
     if (run.insert && run.insert.rows > 0) {
       const undoBase = this.facts.length * SPACE + NEW_PAGES;
-      const modelled = replayInsert(pool, this.facts, (i) => this.layout(i), undoBase, run.insert, seed, this.settings.pageSize, assumptions);
+      const modelled = replayInsert(pool, this.facts, (i) => this.layout(i), undoBase, run.insert, this.settings.pageSize, assumptions);
       if (!modelled) unmodelled.add(`the INSERT into ${run.insert.table}: no index statistics for it (mysql.innodb_index_stats), so its writes are left out`);
       else assumptions.add(this.writeSettings());
     }
@@ -297,7 +297,6 @@ export class InnodbPredictor {
     }
   }
 
-  private runsReplayed = 0;
   /** Pages created by committed inserts count in their index's residency; rolled-back ones were freed. */
   private createdPagesLive = false;
 
@@ -305,7 +304,7 @@ export class InnodbPredictor {
     const before = this.pool.counters();
     const assumptions = new Set<string>();
     const unmodelled = new Set<string>();
-    this.replay(this.pool, run, ++this.runsReplayed, assumptions, unmodelled);
+    this.replay(this.pool, run, assumptions, unmodelled);
     // Freed pages stay in the pool until evicted but belong to no index any more.
     if (run.insert && run.insert.rows > 0) this.createdPagesLive = !run.insert.rolledBack;
     const after = this.pool.counters();
@@ -343,7 +342,7 @@ export class InnodbPredictor {
     const replayAll = (pages: number, overrides: Partial<InnodbPoolOptions>) => {
       const pool = this.startingPool(pages, overrides);
       const start = pool.counters();
-      runs.forEach((r, k) => this.replay(pool, r, k + 1, new Set(), new Set()));
+      runs.forEach((r) => this.replay(pool, r, new Set(), new Set()));
       const c = pool.counters();
       const logical = c.Innodb_buffer_pool_read_requests - start.Innodb_buffer_pool_read_requests;
       const physical = c.sync_reads - start.sync_reads;
