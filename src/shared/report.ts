@@ -29,6 +29,8 @@ export interface RelationResidency {
 /** One plan node with its buffer counters; `self` excludes the node's children. */
 export interface PlanNode {
   nodeType: string;
+  /** ModifyTable: Insert, Update, Delete or Merge. */
+  operation?: string;
   relation?: string;
   index?: string;
   workersPlanned?: number;

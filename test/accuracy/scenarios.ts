@@ -74,6 +74,10 @@ export async function postgresScenarios(binaries: PostgresBinaries): Promise<Sce
       `INSERT INTO uncorr SELECT g, repeat('u', 250) FROM generate_series(1, 30000) g ORDER BY md5(g::text)`,
       'CREATE INDEX corr_id ON corr (id)',
       'CREATE INDEX uncorr_id ON uncorr (id)',
+      // For inserts: a serial key and a random one whose index (about 3,800 blocks) outgrows the pool.
+      'CREATE TABLE ins (id serial PRIMARY KEY, k int NOT NULL) WITH (autovacuum_enabled = off)',
+      'CREATE INDEX ins_k ON ins (k)',
+      `INSERT INTO ins (k) SELECT (abs(hashint4(g + 7000000)::bigint) % 1000000000)::int FROM generate_series(1, 1000000) g`,
       'VACUUM (FREEZE, ANALYZE)',
       'CHECKPOINT',
     ]) {
@@ -106,6 +110,8 @@ export async function postgresScenarios(binaries: PostgresBinaries): Promise<Sce
       await run('seq scan above NBuffers/4, 2 workers', 'SELECT sum(length(pad)) FROM big', parallelRings, true, parallel, serial),
       await run('index range scan, correlated table', 'SELECT sum(length(pad)) FROM corr WHERE id BETWEEN 5000 AND 8000', indexRange, false, indexOnly, indexReset),
       await run('index range scan, uncorrelated table', 'SELECT sum(length(pad)) FROM uncorr WHERE id BETWEEN 5000 AND 8000', indexRange, false, indexOnly, indexReset),
+      // Rolled back: every run inserts the same keys into the same index.
+      await run('20,000 random-key inserts, index larger than the pool', 'INSERT INTO ins (k) SELECT (abs(hashint4(g)::bigint) % 1000000000)::int FROM generate_series(1, 20000) g', () => 0.1, true),
     ];
   } finally {
     await server.stop();

@@ -9,13 +9,15 @@ export async function readRelationFacts(client: Client, rels: TrackedRelation[],
   const r = await client.query({
     text: `SELECT c.oid::int AS oid, c.relname, greatest(c.reltuples, 0)::float8 AS tuples, t.relname AS table_name,
                   (SELECT s.correlation FROM pg_stats s
-                    WHERE s.schemaname = tn.nspname AND s.tablename = t.relname AND s.attname = a.attname) AS correlation
+                    WHERE s.schemaname = tn.nspname AND s.tablename = t.relname AND s.attname = a.attname) AS correlation,
+                  (a.attidentity <> '' OR coalesce(pg_get_expr(d.adbin, d.adrelid), '') LIKE 'nextval(%') AS ascending
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o
              LEFT JOIN pg_index i ON i.indexrelid = c.oid
              LEFT JOIN pg_class t ON t.oid = i.indrelid
              LEFT JOIN pg_namespace tn ON tn.oid = t.relnamespace
-             LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]`,
+             LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+             LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum`,
     values: [rels.map((x) => x.oid)],
   });
   const byOid = new Map(r.rows.map((row) => [row.oid as number, row]));
@@ -31,7 +33,10 @@ export async function readRelationFacts(client: Client, rels: TrackedRelation[],
       cachedBefore: res?.ranges ?? [],
     };
     if (row?.table_name) facts.table = row.table_name;
-    if (rel.kind === 'index') facts.correlation = row?.correlation ?? null;
+    if (rel.kind === 'index') {
+      facts.correlation = row?.correlation ?? null;
+      facts.ascending = row?.ascending === true;
+    }
     return facts;
   });
 }

@@ -110,6 +110,7 @@ export function parseExplainJson(output: unknown): ParsedPlan {
     };
     if (relation) out.relation = relation;
     if (index) out.index = index;
+    if (typeof node.Operation === 'string') out.operation = node.Operation;
     if (typeof node['Workers Planned'] === 'number') out.workersPlanned = node['Workers Planned'] as number;
     if (typeof node['Workers Launched'] === 'number') out.workersLaunched = node['Workers Launched'] as number;
     if (typeof node['Actual Rows'] === 'number') out.actualRows = node['Actual Rows'] as number;

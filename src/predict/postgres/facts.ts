@@ -12,6 +12,8 @@ export interface PgRelationFacts {
   table?: string;
   /** For an index: pg_stats.correlation of its first column (null when unknown). */
   correlation?: number | null;
+  /** For an index: its first column takes ascending values (identity, or a nextval() default), so inserts append. */
+  ascending?: boolean;
   /** Blocks cached before run 1, as [first, last] ranges. */
   cachedBefore: Array<[number, number]>;
 }

@@ -7,12 +7,10 @@ import { scanOnce } from '../../sim/scenarios/postgres-scan';
 import { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
 
-/** Page id of block b of relation number r. Relations up to 2^24 blocks (128 GiB) are told apart. */
-export const pageId = (relation: number, block: number): number => relation * 0x1000000 + Math.min(block, 0xffffff);
-export const relationOf = (page: number): number => Math.floor(page / 0x1000000);
+import { descentPages, indexGeometry, pageId } from './geometry';
+import { replayInsert } from './insert-trace';
 
-/** An int or text B-tree entry is small; 256 entries per internal page is a fair average. */
-const BTREE_FANOUT = 256;
+export { pageId, relationOf } from './geometry';
 
 export interface PlanSimulationNotes {
   assumptions: Set<string>;
@@ -67,14 +65,27 @@ export class PlanSimulator {
       case 'Bitmap Heap Scan':
         this.bitmapHeap(pool, n, notes);
         break;
+      case 'ModifyTable':
+        break;
       default:
         if (n.relation || n.index) notes.unmodelled.add(`${n.nodeType} on ${n.relation ?? n.index}: its page requests are left out`);
     }
-    if (n.nodeType === 'ModifyTable') notes.unmodelled.add('ModifyTable: the pages it writes (new tuple versions, index entries) are left out; the reads below it are modelled');
+    if (n.nodeType === 'ModifyTable' && n.operation === 'Insert') this.insert(pool, n, notes, rnd);
+    else if (n.nodeType === 'ModifyTable') notes.unmodelled.add(`ModifyTable (${n.operation ?? 'unknown'}): the pages it writes (new tuple versions, index entries) are left out; the reads below it are modelled`);
     if (n.total.tempRead + n.total.tempWritten > 0 && n.self.tempRead + n.self.tempWritten > 0) {
       notes.assumptions.add(`${n.nodeType} spilled to temporary files (${n.self.tempWritten} blocks written): temp I/O bypasses shared buffers`);
     }
     for (const c of children) this.node(pool, c, notes, rnd, childWorkers);
+  }
+
+  /** An INSERT's rows: what its input produced (the plan's only child), one heap tuple and one entry per index each. */
+  private insert(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
+    const t = this.relationIndex('table', n.relation);
+    if (t === undefined) return void notes.unmodelled.add(`ModifyTable (Insert) on ${n.relation}: relation facts missing`);
+    const input = n.children[0];
+    const rows = input ? Math.round((input.actualRows ?? 0) * Math.max(1, input.actualLoops ?? 1)) : 0;
+    const indexes = this.facts.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'index' && f.table === this.facts[t].planName);
+    replayInsert(pool, { t, f: this.facts[t] }, indexes, rows, rnd, notes, pageId(this.facts.length + 1, 0));
   }
 
   private seqScan(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, processesPlanned: number, shares?: number[]): void {
@@ -96,19 +107,12 @@ export class PlanSimulator {
     for (let l = 0; l < loops; l++) scanOnce(pool, { firstPage: pageId(r, 0), blocks, processes, ringBuffers: ringSize, ...(shares ? { shares } : {}) });
   }
 
-  private indexGeometry(f: PgRelationFacts): { leafPages: number; height: number; firstLeaf: number } {
-    const internal = Math.max(0, Math.ceil(f.pages / BTREE_FANOUT) - 1);
-    const leafPages = Math.max(1, f.pages - 1 - internal);
-    const height = leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(leafPages) / Math.log(BTREE_FANOUT));
-    return { leafPages, height, firstLeaf: 1 + internal + (leafPages > 1 ? 1 : 0) };
-  }
-
   /** Descent from the root and the leaf pages holding `tuples` index entries, per loop. Returns per-loop tuples. */
   private indexLeaves(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom, totalTuples: number): void {
     const i = this.relationIndex('index', n.index);
     if (i === undefined) return void notes.unmodelled.add(`${n.nodeType} using ${n.index}: index facts missing`);
     const f = this.facts[i];
-    const g = this.indexGeometry(f);
+    const g = indexGeometry(f);
     const loops = Math.max(1, n.actualLoops ?? 1);
     const perLeaf = f.tuples > 0 ? f.tuples / g.leafPages : 1;
     const perLoop = totalTuples / loops;
@@ -116,10 +120,7 @@ export class PlanSimulator {
     notes.assumptions.add(`${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan`);
     for (let l = 0; l < loops; l++) {
       const start = loops === 1 ? 0 : rnd.int(Math.max(1, g.leafPages - leaves + 1));
-      if (g.height > 1) {
-        pool.access(pageId(i, 1)); // root
-        for (let level = 2; level < g.height; level++) pool.access(pageId(i, 1 + level)); // internal pages on the way down
-      }
+      for (const p of descentPages(i, g.height)) pool.access(p);
       for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + start + k));
     }
   }

@@ -107,6 +107,24 @@ export class PostgresPool implements BufferPoolModel {
     return false;
   }
 
+  /**
+   * A relation extended by one block: a buffer is taken and zeroed, not read. EXPLAIN counts it as a block
+   * written (ReadBuffer_common's isExtend; PostgreSQL 16+ ExtendBufferedRel), pg_stat_io as an extend.
+   */
+  extend(page: number): void {
+    if (this.table.get(page) >= 0) {
+      this.readBuffer(page, -1, true);
+      return;
+    }
+    const b = this.victim(-1, 0);
+    this.tag[b] = page;
+    this.usage[b] = 1;
+    this.dirty[b] = 1;
+    this.sharedWritten++;
+    this.sharedDirtied++;
+    this.table.set(page, b);
+  }
+
   private victim(ringId: number, ctx: number): number {
     const ring = ringId >= 0 ? this.rings[ringId] : undefined;
     for (;;) {
