@@ -78,17 +78,24 @@ export async function postgresScenarios(binaries: PostgresBinaries): Promise<Sce
       'CREATE TABLE ins (id serial PRIMARY KEY, k int NOT NULL) WITH (autovacuum_enabled = off)',
       'CREATE INDEX ins_k ON ins (k)',
       `INSERT INTO ins (k) SELECT (abs(hashint4(g + 7000000)::bigint) % 1000000000)::int FROM generate_series(1, 1000000) g`,
+      // For updates and deletes, each on a table of its own (a rolled-back write leaves dead versions behind).
+      'CREATE TABLE upd (id serial PRIMARY KEY, k int NOT NULL, v int NOT NULL, pad text) WITH (autovacuum_enabled = off)',
+      'CREATE INDEX upd_k ON upd (k)',
+      `INSERT INTO upd (k, v, pad) SELECT (abs(hashint4(g)::bigint) % 1000000000)::int, g, repeat('p', 60) FROM generate_series(1, 300000) g`,
+      'CREATE TABLE del (id serial PRIMARY KEY, k int NOT NULL, pad text) WITH (autovacuum_enabled = off)',
+      'CREATE INDEX del_k ON del (k)',
+      `INSERT INTO del (k, pad) SELECT (abs(hashint4(g)::bigint) % 1000000000)::int, repeat('d', 60) FROM generate_series(1, 300000) g`,
       'VACUUM (FREEZE, ANALYZE)',
       'CHECKPOINT',
     ]) {
       await sql(url, s);
     }
     const target = parseConnectionUrl(url);
-    const run = async (name: string, statement: string, tolerance: Tolerance, residency: boolean, setup: string[] = [], reset: string[] = []): Promise<ScenarioResult> => {
+    const run = async (name: string, statement: string, tolerance: Tolerance, residency: boolean, setup: string[] = [], reset: string[] = [], runs = 3): Promise<ScenarioResult> => {
       for (const s of setup) await sql(url, s);
       await server.restart(); // a cold pool
       try {
-        const report = await measure(target, { sql: statement, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+        const report = await measure(target, { sql: statement, runs, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
         return { name, rows: compare(engine, name, report, tolerance, residency) };
       } finally {
         for (const s of reset) await sql(url, s);
@@ -112,6 +119,9 @@ export async function postgresScenarios(binaries: PostgresBinaries): Promise<Sce
       await run('index range scan, uncorrelated table', 'SELECT sum(length(pad)) FROM uncorr WHERE id BETWEEN 5000 AND 8000', indexRange, false, indexOnly, indexReset),
       // Rolled back: every run inserts the same keys into the same index.
       await run('20,000 random-key inserts, index larger than the pool', 'INSERT INTO ins (k) SELECT (abs(hashint4(g)::bigint) % 1000000000)::int FROM generate_series(1, 20000) g', () => 0.1, true),
+      // Run 1 only: a rolled-back update leaves dead versions that later runs' scans visit as well.
+      await run('update of 5,001 rows on full pages (non-HOT: a new entry in every index)', 'UPDATE upd SET v = v + 1 WHERE id BETWEEN 1000 AND 6000', () => 0.1, false, [], [], 1),
+      await run('delete of 5,001 rows', 'DELETE FROM del WHERE id BETWEEN 1000 AND 6000', () => 0.1, false, [], [], 1),
     ];
   } finally {
     await server.stop();

@@ -10,7 +10,11 @@ export async function readRelationFacts(client: Client, rels: TrackedRelation[],
     text: `SELECT c.oid::int AS oid, c.relname, greatest(c.reltuples, 0)::float8 AS tuples, t.relname AS table_name,
                   (SELECT s.correlation FROM pg_stats s
                     WHERE s.schemaname = tn.nspname AND s.tablename = t.relname AND s.attname = a.attname) AS correlation,
-                  (a.attidentity <> '' OR coalesce(pg_get_expr(d.adbin, d.adrelid), '') LIKE 'nextval(%') AS ascending
+                  (a.attidentity <> '' OR coalesce(pg_get_expr(d.adbin, d.adrelid), '') LIKE 'nextval(%') AS ascending,
+                  (SELECT array_agg(att.attname::text ORDER BY u.ord) FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS u(k, ord)
+                     LEFT JOIN pg_attribute att ON att.attrelid = i.indrelid AND att.attnum = u.k) AS columns,
+                  (SELECT option_value::int FROM pg_options_to_table(c.reloptions) WHERE option_name = 'fillfactor') AS fillfactor,
+                  coalesce(i.indisunique, false) AS unique
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o
              LEFT JOIN pg_index i ON i.indexrelid = c.oid
@@ -36,7 +40,10 @@ export async function readRelationFacts(client: Client, rels: TrackedRelation[],
     if (rel.kind === 'index') {
       facts.correlation = row?.correlation ?? null;
       facts.ascending = row?.ascending === true;
-    }
+      facts.unique = row?.unique === true;
+      // An expression column (attnum 0) has no name: any UPDATE may change it.
+      if (Array.isArray(row?.columns)) facts.columns = (row.columns as Array<string | null>).map((c) => c ?? null);
+    } else if (rel.kind === 'table') facts.fillfactor = Number(row?.fillfactor ?? 100);
     return facts;
   });
 }

@@ -14,6 +14,7 @@ import { counterDelta, readCounters } from './counters';
 import { normalisePostgres } from './normalise';
 import { DEFAULT_RESIDENCY_LIMIT_PAGES, type MeasureOptions } from '../options';
 import { buffersInUse, readRelationFacts } from './catalog';
+import { updatedColumns } from './update-columns';
 import { PostgresPredictor, type RunPrediction } from '../../predict/postgres/predictor';
 import { parseBlocks } from '../../predict/postgres/facts';
 
@@ -105,6 +106,7 @@ class PostgresSession {
     warnings: string[],
   ): Promise<PostgresPredictor | undefined> {
     const facts = await readRelationFacts(this.client, relations, residency);
+    const updated = updatedColumns(this.statement) ?? undefined;
     let other = 0;
     if (withResidency) {
       const cachedTracked = [...residency.byOid.values()].reduce((a, r) => a + r.cached, 0);
@@ -125,6 +127,7 @@ class PostgresSession {
       maxWalSenders: num(st.max_wal_senders, 10),
       autovacuumWorkerSlots: num(st.autovacuum_worker_slots, 16),
       otherBuffersUsed: other,
+      ...(updated ? { updatedColumns: updated } : {}),
     });
   }
 

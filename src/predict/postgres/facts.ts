@@ -14,6 +14,12 @@ export interface PgRelationFacts {
   correlation?: number | null;
   /** For an index: its first column takes ascending values (identity, or a nextval() default), so inserts append. */
   ascending?: boolean;
+  /** For an index: UNIQUE (or a primary key). */
+  unique?: boolean;
+  /** For an index: its key columns, null for an expression (which any UPDATE may change). */
+  columns?: Array<string | null>;
+  /** For a table: its fillfactor (100 unless set). */
+  fillfactor?: number;
   /** Blocks cached before run 1, as [first, last] ranges. */
   cachedBefore: Array<[number, number]>;
 }
@@ -30,6 +36,8 @@ export interface PgPredictionSettings {
   autovacuumWorkerSlots: number;
   /** Buffers holding pages of other relations before run 1. */
   otherBuffersUsed: number;
+  /** An UPDATE's assigned columns (its SET clause); undefined for other statements or when unknown. */
+  updatedColumns?: string[];
 }
 
 /** "128kB" → 16 blocks of 8 kB; a bare number is taken as blocks. */

@@ -8,7 +8,7 @@ import { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
 
 import { descentPages, indexGeometry, pageId } from './geometry';
-import { replayInsert } from './insert-trace';
+import { replayDelete, replayInsert, replayUpdate } from './write-trace';
 
 export { pageId, relationOf } from './geometry';
 
@@ -33,6 +33,8 @@ export class PlanSimulator {
     private readonly facts: PgRelationFacts[],
     private readonly ring: PostgresRingSettings & { major: number },
     private readonly workersOverride?: number,
+    /** An UPDATE's assigned columns, for the HOT rule. */
+    private readonly updatedColumns?: string[],
   ) {
     facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
   }
@@ -70,22 +72,36 @@ export class PlanSimulator {
       default:
         if (n.relation || n.index) notes.unmodelled.add(`${n.nodeType} on ${n.relation ?? n.index}: its page requests are left out`);
     }
-    if (n.nodeType === 'ModifyTable' && n.operation === 'Insert') this.insert(pool, n, notes, rnd);
-    else if (n.nodeType === 'ModifyTable') notes.unmodelled.add(`ModifyTable (${n.operation ?? 'unknown'}): the pages it writes (new tuple versions, index entries) are left out; the reads below it are modelled`);
+    if (n.nodeType === 'ModifyTable') this.modify(pool, n, notes, rnd);
     if (n.total.tempRead + n.total.tempWritten > 0 && n.self.tempRead + n.self.tempWritten > 0) {
       notes.assumptions.add(`${n.nodeType} spilled to temporary files (${n.self.tempWritten} blocks written): temp I/O bypasses shared buffers`);
     }
     for (const c of children) this.node(pool, c, notes, rnd, childWorkers);
   }
 
-  /** An INSERT's rows: what its input produced (the plan's only child), one heap tuple and one entry per index each. */
-  private insert(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
+  /** A write's rows are what its input produced (the plan's only child). */
+  private modify(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
     const t = this.relationIndex('table', n.relation);
-    if (t === undefined) return void notes.unmodelled.add(`ModifyTable (Insert) on ${n.relation}: relation facts missing`);
+    if (t === undefined) return void notes.unmodelled.add(`ModifyTable (${n.operation ?? 'unknown'}) on ${n.relation}: relation facts missing`);
     const input = n.children[0];
     const rows = input ? Math.round((input.actualRows ?? 0) * Math.max(1, input.actualLoops ?? 1)) : 0;
-    const indexes = this.facts.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'index' && f.table === this.facts[t].planName);
-    replayInsert(pool, { t, f: this.facts[t] }, indexes, rows, rnd, notes, pageId(this.facts.length + 1, 0));
+    const heap = { t, f: this.facts[t] };
+    const indexes = this.facts.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'index' && f.table === heap.f.planName);
+    switch (n.operation) {
+      case 'Insert':
+        return replayInsert(pool, heap, indexes, rows, rnd, notes, pageId(this.facts.length + 1, 0));
+      case 'Update': {
+        const scan = input ? scanOf(input, heap.f.planName) : undefined;
+        const scanIndex = scan?.index === undefined ? undefined : this.relationIndex('index', scan.index);
+        const correlation = scanIndex === undefined ? null : (this.facts[scanIndex].correlation ?? null);
+        const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= 0.5);
+        return replayUpdate(pool, heap, indexes, rows, rnd, notes, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+      }
+      case 'Delete':
+        return replayDelete(pool, heap, rows, notes);
+      default:
+        notes.unmodelled.add(`ModifyTable (${n.operation ?? 'unknown'}): the pages it writes are left out; the reads below it are modelled`);
+    }
   }
 
   private seqScan(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, processesPlanned: number, shares?: number[]): void {
@@ -164,4 +180,16 @@ export class PlanSimulator {
     const stride = blocks > 0 ? f.pages / blocks : 1;
     for (let k = 0; k < blocks; k++) pool.access(pageId(t, Math.floor(k * stride)));
   }
+}
+
+/** The scan node under a write that reads the written table (the first one found). */
+function scanOf(n: PlanNode, table: string): PlanNode | undefined {
+  // A bitmap heap scan visits blocks in order, through the bitmap its index scan child built.
+  if (n.relation === table && n.nodeType === 'Bitmap Heap Scan') return { ...n, nodeType: 'Seq Scan', index: n.children.find((c) => c.index)?.index };
+  if (n.relation === table && /Scan$/.test(n.nodeType)) return n;
+  for (const c of n.children) {
+    const s = scanOf(c, table);
+    if (s) return s;
+  }
+  return undefined;
 }

@@ -41,6 +41,7 @@ export class PostgresPredictor {
         autovacuumWorkerSlots: s.autovacuumWorkerSlots,
       },
       overrides.workers,
+      s.updatedColumns,
     );
   }
 

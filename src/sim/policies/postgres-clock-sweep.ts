@@ -108,6 +108,15 @@ export class PostgresPool implements BufferPoolModel {
   }
 
   /**
+   * A request for a buffer this process holds pinned already (the heap page a scan returned its tuple
+   * from): a hit that leaves the usage count alone (PinBuffer on a privately pinned buffer).
+   */
+  repin(): void {
+    this.sharedHit++;
+    this.io[HITS]++;
+  }
+
+  /**
    * A relation extended by one block: a buffer is taken and zeroed, not read. EXPLAIN counts it as a block
    * written (ReadBuffer_common's isExtend; PostgreSQL 16+ ExtendBufferedRel), pg_stat_io as an extend.
    */

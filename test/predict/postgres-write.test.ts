@@ -45,10 +45,35 @@ test('run 2 inserts the same keys: fewer reads, as the pool kept part of the ind
   assert.ok(two < one, `run 1 ${one}, run 2 ${two}`);
 });
 
-test('UPDATE and DELETE are named as not modelled', () => {
+function updateOf(rows: number, scanIndex = 'ins_pkey'): PlanNode {
+  const scan: PlanNode = { nodeType: 'Index Scan', relation: 'ins', index: scanIndex, actualRows: rows, actualLoops: 1, total: zero, self: zero, children: [] };
+  return { nodeType: 'ModifyTable', operation: 'Update', relation: 'ins', actualRows: 0, actualLoops: 1, total: zero, self: zero, children: [scan] };
+}
+
+test('UPDATE of an unindexed column on full pages: a new block per page of rows and an entry in every index', () => {
+  const p = new PostgresPredictor(facts.map((f) => ({ ...f, columns: f.planName === 'ins_k' ? ['k'] : f.planName === 'ins_pkey' ? ['id'] : undefined, unique: f.planName === 'ins_pkey' })), { ...settings, updatedColumns: ['v'] });
+  const r = p.predictRun(updateOf(5_000));
+  const text = r.assumptions.join('\n');
+  assert.match(text, /fillfactor 100: a full page has no room for a new version/);
+  // The random index's leaves are read; the scan's own index and the heap are held already.
+  assert.ok(r.predicted.physicalReads! > 1_500 && r.predicted.physicalReads! < 3_805, `reads ${r.predicted.physicalReads}`);
+});
+
+test('with fillfactor room and no indexed column changed, updates stay on their page (HOT) and touch no index', () => {
+  const withRoom = facts.map((f) => (f.kind === 'table' ? { ...f, fillfactor: 90, tuples: 900_000 } : { ...f, columns: f.planName === 'ins_k' ? ['k'] : ['id'] }));
+  // Rows reached through the uncorrelated index land one or two per page: each fits in its page's reserve.
+  const hot = new PostgresPredictor(withRoom, { ...settings, updatedColumns: ['v'] }).predictRun(updateOf(2_000, 'ins_k'));
+  assert.match(hot.assumptions.join('\n'), /leaves room for \d+ new version\(s\) per page \(HOT\)/);
+  const indexed = new PostgresPredictor(withRoom, { ...settings, updatedColumns: ['k'] }).predictRun(updateOf(2_000, 'ins_k'));
+  assert.match(indexed.assumptions.join('\n'), /an indexed column changes, so no update is HOT/);
+  // HOT: the scan's requests and one pinned hit per row; otherwise also a new block and 3 indexes per row.
+  assert.ok(indexed.predicted.logicalReads! - hot.predicted.logicalReads! > 2_000 * 6, `HOT ${hot.predicted.logicalReads}, indexed ${indexed.predicted.logicalReads}`);
+});
+
+test('DELETE requests only the pages its scan holds; MERGE is named as not modelled', () => {
   const p = new PostgresPredictor(facts, settings);
-  for (const op of ['Update', 'Delete']) {
-    const r = p.predictRun(modify(op, 10));
-    assert.match(r.unmodelled.join('\n'), new RegExp(`ModifyTable \\(${op}\\): the pages it writes`));
-  }
+  const del = p.predictRun({ ...updateOf(300), operation: 'Delete' });
+  assert.match(del.assumptions.join('\n'), /300 rows deleted/);
+  const merge = p.predictRun({ ...updateOf(10), operation: 'Merge' });
+  assert.match(merge.unmodelled.join('\n'), /ModifyTable \(Merge\): the pages it writes are left out/);
 });

@@ -1,0 +1,141 @@
+// The page requests of PostgreSQL's writes, row by row.
+// INSERT (heap_insert, RelationGetBufferForTuple, _bt_doinsert):
+// - the heap: the relation's target block, its last; when full, the relation is extended by a block
+//   (a buffer taken and zeroed, not read), since a table loaded and never vacuumed has no free space to
+//   offer in its free-space map;
+// - each B-tree: for an ascending key (identity, or a nextval() default) the cached right-most leaf (the
+//   fast path of _bt_search_insert), extended as leaves fill; for any other key a descent from the root
+//   and the leaf the key falls on, taken at random (keys uncorrelated with the index order).
+// UPDATE (heap_update): the old tuple's page, pinned by the scan below (a hit that does not raise its
+// usage count); the new version on the same page when it fits and no indexed column changes (HOT), else
+// on the target block, extended as it fills (the free-space map offers no page with room for the tuple
+// plus the fillfactor's reserve), with an entry in every index: the scan's own index at the leaf it holds,
+// any other at a random leaf; a unique index whose key did not change finds the old version's entry and
+// checks its tuple on the old page (_bt_check_unique), another hit. DELETE (heap_delete): the old tuple's page, pinned, and nothing else.
+// A rollback touches no data page (the aborted tuples stay until VACUUM), so nothing more follows.
+import type { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
+import type { SeededRandom } from '../../sim/random';
+import type { PgRelationFacts } from './facts';
+import { descentPages, indexGeometry, pageId } from './geometry';
+import type { PlanSimulationNotes } from './plan-simulator';
+
+/** Heap tuples a new block takes when the table has no statistics: a small row. */
+const DEFAULT_TUPLES_PER_BLOCK = 100;
+
+export function replayInsert(
+  pool: PostgresPool,
+  heap: { t: number; f: PgRelationFacts },
+  indexes: Array<{ f: PgRelationFacts; i: number }>,
+  rows: number,
+  rnd: SeededRandom,
+  notes: PlanSimulationNotes,
+  /** Where the simulation keeps the page of an ascending key's sequence. */
+  sequencePage: number,
+): void {
+  if (rows <= 0) return;
+  const { t, f } = heap;
+  const perBlock = f.tuples > 0 && f.pages > 0 ? Math.max(1, Math.round(f.tuples / f.pages)) : DEFAULT_TUPLES_PER_BLOCK;
+  notes.assumptions.add(
+    `${f.reportName}: ${rows.toLocaleString('en-US')} rows inserted, into its last block and then ${Math.ceil(rows / perBlock).toLocaleString('en-US')} new blocks of ~${perBlock} tuples (extended, not read: no free space assumed in the free-space map)`,
+  );
+  const shapes = indexes.map(({ f: x, i }) => {
+    const g = indexGeometry(x);
+    const perLeaf = x.tuples > 0 ? Math.max(1, Math.round(x.tuples / g.leafPages)) : DEFAULT_TUPLES_PER_BLOCK;
+    notes.assumptions.add(
+      x.ascending
+        ? `${x.reportName}: ascending key, so each entry goes to the cached right-most leaf; a new leaf every ~${perLeaf} rows`
+        : `${x.reportName}: each entry descends ${g.height} level(s) to a random one of ${g.leafPages.toLocaleString('en-US')} leaves (keys uncorrelated with the index order)`,
+    );
+    return { x, i, g, perLeaf, descent: descentPages(i, g.height) };
+  });
+  // An identity or serial column draws its value from a sequence: nextval() reads the sequence's page.
+  const drawsSequence = shapes.some((s) => s.x.ascending);
+  if (drawsSequence) notes.assumptions.add('the ascending key takes its default: nextval() requests its sequence\'s page once per row');
+  notes.assumptions.add('page splits and the free-space and visibility maps are not modelled; a rollback reads nothing');
+  let heapBlock = Math.max(0, f.pages - 1);
+  for (let r = 0; r < rows; r++) {
+    if (drawsSequence) pool.access(sequencePage);
+    // The first row lands on the last block; every perBlock rows a block is added.
+    if (r > 0 && r % perBlock === 0) pool.extend(pageId(t, ++heapBlock));
+    else pool.readBuffer(pageId(t, heapBlock), -1, true);
+    for (const s of shapes) {
+      if (s.x.ascending) {
+        const leaf = s.g.firstLeaf + s.g.leafPages - 1 + Math.floor(r / s.perLeaf);
+        if (r === 0) for (const p of s.descent) pool.access(p);
+        if (r > 0 && r % s.perLeaf === 0) pool.extend(pageId(s.i, leaf));
+        else pool.readBuffer(pageId(s.i, leaf), -1, true);
+      } else {
+        for (const p of s.descent) pool.access(p);
+        pool.readBuffer(pageId(s.i, s.g.firstLeaf + rnd.int(s.g.leafPages)), -1, true);
+      }
+    }
+  }
+}
+
+/** Bytes of a heap page after its header. */
+const PAGE_BODY = 8192 - 24;
+
+export interface UpdateShape {
+  /** The relation number of the index the scan below used, if any: its leaf is pinned already. */
+  scanIndex?: number;
+  /** Rows on one page come one after the other (a sequential or correlated scan). */
+  clustered: boolean;
+  updatedColumns?: string[];
+}
+
+export function replayUpdate(
+  pool: PostgresPool,
+  heap: { t: number; f: PgRelationFacts },
+  indexes: Array<{ f: PgRelationFacts; i: number }>,
+  rows: number,
+  rnd: SeededRandom,
+  notes: PlanSimulationNotes,
+  shape: UpdateShape,
+): void {
+  if (rows <= 0) return;
+  const { t, f } = heap;
+  const perBlock = f.tuples > 0 && f.pages > 0 ? Math.max(1, Math.round(f.tuples / f.pages)) : DEFAULT_TUPLES_PER_BLOCK;
+  const fillfactor = f.fillfactor ?? 100;
+  const tupleBytes = (PAGE_BODY * fillfactor) / 100 / perBlock;
+  // What a page holds beyond its tuples: the fillfactor's reserve, which only same-page updates may use.
+  const hotPerPage = Math.max(0, Math.floor((PAGE_BODY - perBlock * tupleBytes) / tupleBytes));
+  const changed = shape.updatedColumns;
+  const indexed = indexes.some(({ f: x }) => x.columns === undefined || changed === undefined || x.columns.some((c) => c === null || changed.includes(c)));
+  const hotEligible = !indexed && hotPerPage > 0;
+  notes.assumptions.add(
+    `${f.reportName}: ${rows.toLocaleString('en-US')} rows updated; ` +
+      (indexed
+        ? `an indexed column changes${changed === undefined ? ' (the SET clause was not read)' : ''}, so no update is HOT`
+        : hotPerPage > 0
+          ? `fillfactor ${fillfactor} leaves room for ${hotPerPage} new version(s) per page (HOT), the rest go to new blocks with an entry in every index`
+          : `fillfactor ${fillfactor}: a full page has no room for a new version, so each goes to a new block with an entry in every index`),
+  );
+  const shapes = indexes.map(({ f: x, i }) => ({ x, i, g: indexGeometry(x) }));
+  const onPage = new Map<number, number>();
+  let target = -1;
+  let placed = 0;
+  for (let r = 0; r < rows; r++) {
+    pool.repin();
+    const page = shape.clustered ? Math.floor(r / perBlock) : rnd.int(Math.max(1, f.pages));
+    const n = onPage.get(page) ?? 0;
+    onPage.set(page, n + 1);
+    if (hotEligible && n < hotPerPage) continue;
+    // A new block when the current target is full (the first one too: loaded pages have no room).
+    if (target < 0 || placed % perBlock === 0) pool.extend(pageId(t, f.pages + ++target));
+    else pool.readBuffer(pageId(t, f.pages + target), -1, true);
+    placed++;
+    for (const s of shapes) {
+      for (const p of descentPages(s.i, s.g.height)) pool.access(p);
+      if (s.i === shape.scanIndex) pool.repin();
+      else pool.readBuffer(pageId(s.i, s.g.firstLeaf + rnd.int(s.g.leafPages)), -1, true);
+      const keyKept = changed !== undefined && s.x.columns !== undefined && s.x.columns.every((c) => c !== null && !changed.includes(c));
+      if (s.x.unique && keyKept) pool.repin();
+    }
+  }
+}
+
+export function replayDelete(pool: PostgresPool, heap: { f: PgRelationFacts }, rows: number, notes: PlanSimulationNotes): void {
+  if (rows <= 0) return;
+  notes.assumptions.add(`${heap.f.reportName}: ${rows.toLocaleString('en-US')} rows deleted, each on the page the scan below holds pinned; index entries stay until VACUUM`);
+  for (let r = 0; r < rows; r++) pool.repin();
+}
