@@ -107,7 +107,7 @@ class InnodbSession {
       };
       if (plan !== undefined) run.enginePlan = plan;
       const executed = plan !== undefined && typeof plan === 'object' ? plan : this.explainPlan;
-      const input: InnodbRunInput = { plan: executed, insert: this.insertOf(delta) };
+      const input: InnodbRunInput = { plan: executed, insert: this.insertOf(delta), otherWrite: this.otherWriteOf() };
       if (predictor) applyPrediction(run, predictor.predictRun(input));
       plans.push(input);
       runs.push(run);
@@ -127,6 +127,12 @@ class InnodbSession {
       warnings,
       ...(predictor && this.options.whatIf !== false ? { whatIf: predictor.whatIf(plans, this.options.whatIfPoolBytes?.map((b) => Math.max(64, Math.round(b / info.pageSize)))) } : {}),
     };
+  }
+
+  private otherWriteOf(): InnodbRunInput['otherWrite'] {
+    const m = /^\s*(?:\/\*.*?\*\/\s*)*(UPDATE|DELETE)\b/is.exec(this.statement);
+    const table = writtenTables(this.statement)[0]?.split('.').pop();
+    return m && table ? { statement: m[1].toUpperCase() as 'UPDATE' | 'DELETE', table } : undefined;
   }
 
   /** What an INSERT wrote in this run: the prediction replays its rows (and their rollback). */

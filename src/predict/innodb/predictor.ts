@@ -52,6 +52,8 @@ export interface InnodbPredictionSettings {
 export interface InnodbRunInput {
   plan: unknown;
   insert?: InsertRun;
+  /** An UPDATE or DELETE on this table: its scan is modelled, its changes are named as left out. */
+  otherWrite?: { statement: 'UPDATE' | 'DELETE'; table: string };
 }
 
 const SPACE = 0x1000000;
@@ -246,6 +248,9 @@ export class InnodbPredictor {
 
   private replay(pool: InnodbPool, run: InnodbRunInput, assumptions: Set<string>, unmodelled: Set<string>): void {
     this.replayReads(pool, run.plan, assumptions, unmodelled);
+    if (run.otherWrite) {
+      unmodelled.add(`${run.otherWrite.statement} on ${run.otherWrite.table}: the changes it makes (undo records, secondary-index entries, their rollback) are left out; the reads of its scan are modelled`);
+    }
     if (run.insert && run.insert.rows > 0) {
       const undoBase = this.facts.length * SPACE + NEW_PAGES;
       const modelled = replayInsert(pool, this.facts, (i) => this.layout(i), undoBase, run.insert, this.settings.pageSize, assumptions);
