@@ -180,7 +180,7 @@ export class InnodbPredictor {
     const levels = Math.max(0, Math.min(height - 2, nonLeaf - 1));
     const modelled = Array.from({ length: levels }, (_, k) => base + 4 + k);
     const fragmentStart = 4 + levels;
-    const offset = f.clustered ? 0 : this.facts.filter((g, j) => j < i && g.table === f.table).reduce((a, g) => a + Math.ceil(g.sizePages / 64) * 64, 0);
+    const offset = this.secondaryOffset(i);
     const layoutLeaf = (k: number) => base + (k < FRAGMENT_PAGES ? fragmentStart + k : 64 + offset + (k - FRAGMENT_PAGES));
     // A cached index has its root and node pages cached (every access passes them), and a B-tree's
     // first pages are those: the lowest cached page numbers stand for them.
@@ -326,20 +326,40 @@ export class InnodbPredictor {
   private cachedPerIndex(pool: InnodbPool): Map<string, number> {
     const counts = new Array<number>(this.facts.length).fill(0);
     // Read-ahead also brings in free pages of the file, which belong to no index: only the index's own
-    // pages count, and the pages its inserts created while they live.
-    const own = this.facts.map((f, i) => {
-      const l = this.layout(i);
-      const pages = new Set<number>([l.root, ...l.internal, ...this.cachedPages(i)]);
-      for (let k = 0; k < f.leafPages; k++) pages.add(l.leaves(k));
-      return { pages, created: f.clustered && this.createdPagesLive ? l.newPages : -1 };
-    });
+    // pages count (its modelled layout and the pages it had cached), and the pages its inserts created
+    // while they live.
+    const own = this.facts.map((f, i) => this.ownPages(i, f));
     for (const p of pool.cachedPages()) {
       const i = Math.floor(p / SPACE);
-      const o = own[i];
-      if (o && (o.pages.has(p) || (o.created >= 0 && p >= o.created))) counts[i]++;
+      if (own[i]?.(p)) counts[i]++;
     }
     return new Map(this.facts.map((f, i) => [f.reportName, counts[i]]));
   }
+
+  private readonly cachedSets = new Map<number, Set<number>>();
+
+  /** Secondary indexes are placed after the clustered one (and the table's earlier ones), in whole extents. */
+  private secondaryOffset(i: number): number {
+    const f = this.facts[i];
+    return f.clustered ? 0 : this.facts.filter((g, j) => j < i && g.table === f.table).reduce((a, g) => a + Math.ceil(g.sizePages / 64) * 64, 0);
+  }
+
+  private ownPages(i: number, f: InnodbIndexFacts): (p: number) => boolean {
+    const l = this.layout(i);
+    let cached = this.cachedSets.get(i);
+    if (!cached) {
+      cached = new Set(this.cachedPages(i));
+      this.cachedSets.set(i, cached);
+    }
+    const set = cached;
+    const base = i * SPACE;
+    const fragmentEnd = base + 4 + l.internal.length + Math.min(FRAGMENT_PAGES, f.leafPages) - 1;
+    const extentStart = base + 64 + this.secondaryOffset(i);
+    const last = extentStart + Math.max(0, f.leafPages - FRAGMENT_PAGES) - 1;
+    const created = f.clustered && this.createdPagesLive ? l.newPages : -1;
+    return (p) => set.has(p) || (p >= base + 3 && p <= fragmentEnd) || (p >= extentStart && p <= last) || (created >= 0 && p >= created);
+  }
+
 
 
   whatIf(runs: InnodbRunInput[], poolValues?: number[]): WhatIf {
