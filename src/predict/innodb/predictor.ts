@@ -121,7 +121,7 @@ export class InnodbPredictor {
     const s = this.settings;
     const buffered = this.facts.find((f) => !f.clustered && !f.unique);
     // Entry sizes decide how many entries one change-buffer page holds and how many one leaf admits.
-    const fields = 2;
+    const fields = 2; // a one-column key and a one-column primary key: the common case
     const ibufRecord = IBUF_RECORD_FIXED + (4 + 6 * fields) + (buffered?.keyBytes ?? 8) + (fields + 4);
     // A compact record (5-byte header) and its share of a directory slot.
     const leafRecord = 5 + (buffered?.keyBytes ?? 8) + 1;
@@ -155,11 +155,6 @@ export class InnodbPredictor {
     return pool;
   }
 
-  /**
-   * Where an index's pages are, as InnoDB allocates a file-per-table B-tree: the root at page 3, the first
-   * 32 leaf pages (and the non-leaf pages) as fragment pages of extent 0, the other leaves in whole extents
-   * from page 64 in key order. Secondary indexes are placed after the clustered one.
-   */
   private readonly layouts = new Map<number, IndexPages>();
 
   /** An index's page numbers; computed once, since traces ask for it per row. */
@@ -172,6 +167,11 @@ export class InnodbPredictor {
     return l;
   }
 
+  /**
+   * Where an index's pages are, as InnoDB allocates a file-per-table B-tree: the root at page 3, the first
+   * 32 leaf pages (and the non-leaf pages) as fragment pages of extent 0, the other leaves in whole extents
+   * from page 64 in key order. Secondary indexes are placed after the clustered one.
+   */
   private computeLayout(i: number): IndexPages {
     const f = this.facts[i];
     const base = i * SPACE;
