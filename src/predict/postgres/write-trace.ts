@@ -11,7 +11,8 @@
 // on the target block, extended as it fills (the free-space map offers no page with room for the tuple
 // plus the fillfactor's reserve), with an entry in every index: the scan's own index at the leaf it holds,
 // any other at a random leaf; a unique index whose key did not change finds the old version's entry and
-// checks its tuple on the old page (_bt_check_unique), another hit. DELETE (heap_delete): the old tuple's page, pinned, and nothing else.
+// checks its tuple on the old page (_bt_check_unique), another hit.
+// DELETE (heap_delete): the old tuple's page, pinned, and nothing else.
 // A rollback touches no data page (the aborted tuples stay until VACUUM), so nothing more follows.
 import type { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import type { SeededRandom } from '../../sim/random';
@@ -72,7 +73,7 @@ export function replayInsert(
   }
 }
 
-/** Bytes of a heap page after its header. */
+/** Bytes of a heap page after its header (8 kB blocks: the tuple sizes derived from it are relative anyway). */
 const PAGE_BODY = 8192 - 24;
 
 export interface UpdateShape {
