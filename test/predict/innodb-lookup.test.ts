@@ -48,3 +48,20 @@ test('an access without statistics is named, not guessed', () => {
   assert.equal(r.predicted.logicalReads, 0);
   assert.match(r.unmodelled.join('\n'), /ref access to other via x: no index statistics/);
 });
+
+test('MySQL EXPLAIN FORMAT=JSON (not executed): an inner table loops once per row the tables before it produced', () => {
+  const p = new InnodbPredictor([...facts, { ...facts[0], table: 's', reportName: 'lab.s', leafPages: 5, sizePages: 6, rows: 2000 }], { ...settings, product: 'mysql' });
+  // The shape MySQL 8 documents for a two-table nested loop, as EXPLAIN FORMAT=JSON prints it.
+  const plan = {
+    query_block: {
+      select_id: 1,
+      nested_loop: [
+        { table: { table_name: 's', access_type: 'ALL', rows_examined_per_scan: 2000, rows_produced_per_join: 2000, filtered: '100.00' } },
+        { table: { table_name: 'r', access_type: 'eq_ref', key: 'PRIMARY', used_key_parts: ['id'], rows_examined_per_scan: 1, rows_produced_per_join: 2000, filtered: '100.00' } },
+      ],
+    },
+  };
+  const r = p.predictRun({ plan });
+  assert.match(r.assumptions.join('\n'), /lab\.r: eq_ref access, 2,000 × \(a descent and 1 leaf page for 1 rows/);
+  assert.ok(r.predicted.logicalReads! >= 2000 * 3, `logical ${r.predicted.logicalReads}`);
+});

@@ -85,10 +85,15 @@ interface TableAccess {
   usingIndex: boolean;
 }
 
+/**
+ * The table accesses of a plan in execution order. MariaDB's ANALYZE reports each table's loops
+ * (r_loops); MySQL's EXPLAIN FORMAT=JSON, not executed, does not: there an inner table of a nested loop
+ * runs once per row the tables before it produced (rows_produced_per_join of the previous one).
+ */
 function accesses(plan: unknown): TableAccess[] {
   const out: TableAccess[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+  const walk = (node: unknown, loops: number | undefined): void => {
+    if (Array.isArray(node)) return node.forEach((n) => walk(n, loops));
     if (!node || typeof node !== 'object') return;
     const o = node as Record<string, unknown>;
     if (typeof o.table_name === 'string' && typeof o.access_type === 'string') {
@@ -97,13 +102,23 @@ function accesses(plan: unknown): TableAccess[] {
         accessType: o.access_type,
         key: typeof o.key === 'string' ? o.key : undefined,
         rows: Number(o.r_rows ?? o.rows_examined_per_scan ?? o.rows ?? 0),
-        loops: Number(o.r_loops ?? 1),
+        loops: Number(o.r_loops ?? loops ?? 1),
         usingIndex: o.using_index === true,
       });
     }
-    Object.values(o).forEach(walk);
+    for (const [k, v] of Object.entries(o)) {
+      if (k === 'nested_loop' && Array.isArray(v)) {
+        let before: number | undefined;
+        for (const item of v) {
+          walk(item, before);
+          const t = (item as { table?: Record<string, unknown> })?.table;
+          const produced = t ? Number(t.rows_produced_per_join) : NaN;
+          before = Number.isFinite(produced) ? Math.max(1, produced) : undefined;
+        }
+      } else walk(v, loops);
+    }
   };
-  walk(plan);
+  walk(plan, undefined);
   return out;
 }
 
