@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InnodbPredictor, type InnodbIndexFacts, type InnodbPredictionSettings } from '../../src/predict/innodb/predictor';
+import { LeafSplits } from '../../src/predict/innodb/leaf-splits';
 
 function facts(unique: boolean): InnodbIndexFacts[] {
   const common = { table: 't', spacePages: 3200, cachedBefore: [] as Array<[number, number]>, rows: 1_000_000 };
@@ -72,4 +73,23 @@ test('pages the inserts created count in the table after a commit, not after a r
   };
   // 5,000 rows of 26 bytes fill 9 new pages at 15/16.
   assert.equal(after(false) - after(true), 9);
+});
+
+test('leaves split when an insert finds them full: the page keeps half, a new page takes half', () => {
+  const splits = new LeafSplits(100, 0.9, 5_000_000, (k) => 1000 + k, 3);
+  let created = 0;
+  for (let i = 0; i < 200; i++) {
+    const page = splits.pageFor(0);
+    const added = splits.apply(0, page);
+    if (added >= 0) {
+      created++;
+      assert.equal(added, 5_000_000 + created - 1);
+    }
+  }
+  // At most 20 % room at first, then 50 entries of room per half: 200 entries need at least 3 splits.
+  assert.ok(created >= 3 && created <= 6, `splits ${created}`);
+  assert.equal(splits.splits, created);
+  const seen = new Set(Array.from({ length: 200 }, () => splits.pageFor(0)));
+  assert.equal(seen.size, created + 1, 'keys of the leaf land on all its pages');
+  assert.equal(splits.pageFor(1), 1001, 'an untouched leaf is its layout page');
 });

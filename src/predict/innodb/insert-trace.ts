@@ -10,7 +10,8 @@
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts } from './predictor';
-import { seedOf, usableBytes, type IndexPages } from './index-pages';
+import { leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
+import { LeafSplits } from './leaf-splits';
 
 export interface InsertRun {
   table: string;
@@ -55,9 +56,10 @@ export function replayInsert(
   );
   for (const { f } of secondary) {
     assumptions.add(
-      `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order)${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
+      `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ${Math.round(leafFill(f, pageSize) * 100)} % full on average, split when full${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
     );
   }
+  const splits = secondary.map(({ f, i }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), layout(i).newPages, layout(i).leaves, seedOf([f.reportName, run.rows])));
   for (let r = 0; r < run.rows; r++) {
     descend(cl);
     if (c.autoIncrementKey && r === 0) {
@@ -79,9 +81,15 @@ export function replayInsert(
     secondary.forEach(({ f, i }, k) => {
       const l = layout(i);
       descend(l);
-      const leaf = l.leaves(random.int(Math.max(1, f.leafPages)));
+      const key = random.int(Math.max(1, f.leafPages));
+      const leaf = splits[k].pageFor(key);
       secondaryLeaf[k][r] = leaf;
       pool.modifySecondaryLeaf(leaf, !f.unique);
+      // Written into the page (it was cached, or read): it may have to split. A buffered entry waits.
+      if (pool.contains(leaf)) {
+        const added = splits[k].apply(key, leaf);
+        if (added >= 0) pool.create(added);
+      }
     });
   }
   if (run.rolledBack) {

@@ -5,7 +5,7 @@
 import type { Reads, WhatIf, WhatIfSeries } from '../../shared/report';
 import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lru';
 import { replayInsert, type InsertRun } from './insert-trace';
-import { usableBytes, type IndexPages } from './index-pages';
+import { leafFill, usableBytes, type IndexPages } from './index-pages';
 import { LOOKUP_ACCESS, replayLookup } from './lookup-trace';
 
 export interface InnodbIndexFacts {
@@ -239,13 +239,8 @@ export class InnodbPredictor {
     return map;
   }
 
-  /**
-   * How full the index's leaves are: rows × bytes per record over leaf bytes (15/16 when unknown); a
-   * record's share of the page directory is a third of a 2-byte slot (4–8 records per slot).
-   */
   private leafFill(f: InnodbIndexFacts): number {
-    const usable = usableBytes(this.settings.pageSize);
-    return f.rows > 0 && f.leafPages > 0 ? Math.min(1, Math.max(0.5, (f.rows * (f.entryBytes + 0.33)) / (f.leafPages * usable))) : 15 / 16;
+    return leafFill(f, this.settings.pageSize);
   }
 
   /**
@@ -279,7 +274,7 @@ export class InnodbPredictor {
     const cleaner = s.lruScanDepth
       ? `; the page cleaner evicts from the LRU tail once fewer than ${Math.floor(s.lruScanDepth / 2).toLocaleString('en-US')} pages are free, until ${s.lruScanDepth.toLocaleString('en-US')} are (innodb_lru_scan_depth) or the LRU is down to 5 % of the pool`
       : '';
-    return `innodb_change_buffering=${s.changeBuffering}, change buffer up to ${s.changeBufferMaxPct} % of the pool${cleaner}; page splits are not modelled`;
+    return `innodb_change_buffering=${s.changeBuffering}, change buffer up to ${s.changeBufferMaxPct} % of the pool${cleaner}`;
   }
 
   private replayReads(pool: InnodbPool, plan: unknown, assumptions: Set<string>, unmodelled: Set<string>): void {
@@ -371,7 +366,8 @@ export class InnodbPredictor {
     const fragmentEnd = base + 4 + l.internal.length + Math.min(FRAGMENT_PAGES, f.leafPages) - 1;
     const extentStart = base + 64 + this.secondaryOffset(i);
     const last = extentStart + Math.max(0, f.leafPages - FRAGMENT_PAGES) - 1;
-    const created = f.clustered && this.createdPagesLive ? l.newPages : -1;
+    // A clustered index's appended pages are freed by a rollback; a secondary index's split pages stay.
+    const created = !f.clustered || this.createdPagesLive ? l.newPages : -1;
     return (p) => set.has(p) || (p >= base + 3 && p <= fragmentEnd) || (p >= extentStart && p <= last) || (created >= 0 && p >= created);
   }
 
