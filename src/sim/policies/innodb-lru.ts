@@ -30,6 +30,8 @@ const NON_OLD_MIN_LEN = 5;
 const LRU_MIN_LEN = 256;
 /** Where the change buffer's own pages (system tablespace) are numbered in the simulation. */
 export const IBUF_PAGE_BASE = 0x7e000000;
+/** The change-buffer bitmap page of the simulated indexes' tablespace (one per 16,384 pages: here, one). */
+const IBUF_BITMAP_PAGE = IBUF_PAGE_BASE - 1;
 
 export interface InnodbPoolOptions {
   product?: 'mysql' | 'mariadb';
@@ -200,13 +202,21 @@ export class InnodbPool implements BufferPoolModel {
   }
 
   /** The change buffer tree's root and the leaf an entry goes to; a page it grew by is created. */
+  /**
+   * ibuf_insert_low's page requests: the index's change-buffer bitmap page (ibuf_bitmap_get_map_page),
+   * then the tree opened in BTR_MODIFY_PREV mode, which latches the leaf before the insert position too:
+   * the root, the previous leaf and the leaf the entry goes to.
+   */
   private touchIbufTree(grew: boolean): void {
     const size = this.ibuf.sizePages;
+    this.modify(IBUF_BITMAP_PAGE);
     // The root is page 0 of the tree; a tree of n pages has leaves 1 … n − 1.
     if (grew) this.create(IBUF_PAGE_BASE + size - 1);
     if (size > 1) {
       this.access(IBUF_PAGE_BASE);
-      this.modify(IBUF_PAGE_BASE + 1 + this.ibufRandom.int(size - 1));
+      const leaf = 1 + this.ibufRandom.int(size - 1);
+      if (leaf > 1) this.access(IBUF_PAGE_BASE + leaf - 1);
+      this.modify(IBUF_PAGE_BASE + leaf);
     } else this.modify(IBUF_PAGE_BASE);
   }
 
