@@ -41,7 +41,12 @@ export function replayInsert(
   const secondary = indexes.filter(({ f }) => !f.clustered);
   const c = clustered.f;
   const cl = layout(clustered.i);
-  const perNewPage = Math.max(1, Math.floor((usableBytes(pageSize) * APPEND_FILL) / Math.max(1, c.entryBytes)));
+  // New pages fill like the table's existing ones (measured: rows per leaf), or by the row's size at the
+  // append fill when the table has no statistics yet.
+  const perNewPage =
+    c.autoIncrementKey && c.rows > 0 && c.leafPages > 1
+      ? Math.max(1, Math.round(c.rows / c.leafPages))
+      : Math.max(1, Math.floor((usableBytes(pageSize) * APPEND_FILL) / Math.max(1, c.entryBytes)));
   const perUndoPage = Math.max(1, Math.floor(usableBytes(pageSize) / (UNDO_RECORD_OVERHEAD + c.keyBytes)));
   // The same rows each run (a statement inserts the same keys when it is run again).
   const random = new SeededRandom(seedOf([run.table, run.rows]));
