@@ -384,7 +384,9 @@ export class InnodbPredictor {
       const physical = c.sync_reads - start.sync_reads;
       return { logicalReads: logical, physicalReads: physical, missRatio: logical ? physical / logical : 0 };
     };
-    const sizes = poolValues ?? [0.25, 0.5, 1, 2, 4].map((f) => Math.max(64, Math.round(s.poolPages * f)));
+    // The smallest pool the server starts with: MariaDB refuses under 6 MiB with 16 KiB pages, MySQL 5 MiB.
+    const minimum = Math.ceil(((s.product === 'mariadb' ? 6 : 5) * 1048576) / s.pageSize);
+    const sizes = poolValues ?? [...new Set([0.25, 0.5, 1, 2, 4].map((f) => Math.max(minimum, Math.round(s.poolPages * f))))];
     if (!sizes.includes(s.poolPages)) sizes.push(s.poolPages);
     sizes.sort((a, b) => a - b);
     const writes = runs.some((r) => r.insert && r.insert.rows > 0);
