@@ -81,7 +81,7 @@ export class PostgresPool implements BufferPoolModel {
    */
   readBuffer(page: number, ring: number, dirties: boolean): boolean {
     const ctx = ring < 0 ? 0 : CONTEXT_INDEX[this.rings[ring].kind];
-    let b = this.table.get(page);
+    const b = this.table.get(page);
     if (b >= 0) {
       this.sharedHit++;
       this.io[ctx * 5 + HITS]++;
@@ -98,13 +98,18 @@ export class PostgresPool implements BufferPoolModel {
     this.sharedRead++;
     this.io[ctx * 5 + READS]++;
     if (this.os && this.os.access(page)) this.osHits++;
-    b = this.victim(ring, ctx);
+    this.install(page, ring, ctx, dirties);
+    return false;
+  }
+
+  /** A buffer taken for a page that was not cached: usage 1, dirty when the request writes. */
+  private install(page: number, ring: number, ctx: number, dirties: boolean): void {
+    const b = this.victim(ring, ctx);
     this.tag[b] = page;
     this.usage[b] = 1;
     this.dirty[b] = dirties ? 1 : 0;
     if (dirties) this.sharedDirtied++;
     this.table.set(page, b);
-    return false;
   }
 
   /**
@@ -125,13 +130,8 @@ export class PostgresPool implements BufferPoolModel {
       this.readBuffer(page, -1, true);
       return;
     }
-    const b = this.victim(-1, 0);
-    this.tag[b] = page;
-    this.usage[b] = 1;
-    this.dirty[b] = 1;
     this.sharedWritten++;
-    this.sharedDirtied++;
-    this.table.set(page, b);
+    this.install(page, -1, 0, true);
   }
 
   private victim(ringId: number, ctx: number): number {
