@@ -23,6 +23,36 @@ import type { PlanSimulationNotes } from './plan-simulator';
 /** Heap tuples a new block takes when the table has no statistics: a small row. */
 const DEFAULT_TUPLES_PER_BLOCK = 100;
 
+/** Tuples per heap block as the table holds them now (its statistics), which new blocks fill to as well. */
+function tuplesPerBlock(f: PgRelationFacts): number {
+  return f.tuples > 0 && f.pages > 0 ? Math.max(1, Math.round(f.tuples / f.pages)) : DEFAULT_TUPLES_PER_BLOCK;
+}
+
+/**
+ * The heap's target block for new tuples: its last block, then a block added by extension each time the
+ * target has taken a block's worth. `lastIsFull`: the first tuple already needs a new block.
+ */
+class HeapTarget {
+  private block: number;
+  private placed = 0;
+
+  constructor(
+    private readonly pool: PostgresPool,
+    private readonly relation: number,
+    pages: number,
+    private readonly perBlock: number,
+    private readonly lastIsFull: boolean,
+  ) {
+    this.block = Math.max(0, pages - 1);
+  }
+
+  put(): void {
+    if (this.placed % this.perBlock === 0 && (this.placed > 0 || this.lastIsFull)) this.pool.extend(pageId(this.relation, ++this.block));
+    else this.pool.readBuffer(pageId(this.relation, this.block), -1, true);
+    this.placed++;
+  }
+}
+
 export function replayInsert(
   pool: PostgresPool,
   heap: { t: number; f: PgRelationFacts },
@@ -35,7 +65,7 @@ export function replayInsert(
 ): void {
   if (rows <= 0) return;
   const { t, f } = heap;
-  const perBlock = f.tuples > 0 && f.pages > 0 ? Math.max(1, Math.round(f.tuples / f.pages)) : DEFAULT_TUPLES_PER_BLOCK;
+  const perBlock = tuplesPerBlock(f);
   notes.assumptions.add(
     `${f.reportName}: ${rows.toLocaleString('en-US')} rows inserted, into its last block and then ${Math.ceil(rows / perBlock).toLocaleString('en-US')} new blocks of ~${perBlock} tuples (extended, not read: no free space assumed in the free-space map)`,
   );
@@ -53,12 +83,10 @@ export function replayInsert(
   const drawsSequence = shapes.some((s) => s.x.ascending);
   if (drawsSequence) notes.assumptions.add('the ascending key takes its default: nextval() requests its sequence\'s page once per row');
   notes.assumptions.add('page splits and the free-space and visibility maps are not modelled; a rollback reads nothing');
-  let heapBlock = Math.max(0, f.pages - 1);
+  const target = new HeapTarget(pool, t, f.pages, perBlock, false);
   for (let r = 0; r < rows; r++) {
     if (drawsSequence) pool.access(sequencePage);
-    // The first row lands on the last block; every perBlock rows a block is added.
-    if (r > 0 && r % perBlock === 0) pool.extend(pageId(t, ++heapBlock));
-    else pool.readBuffer(pageId(t, heapBlock), -1, true);
+    target.put();
     for (const s of shapes) {
       if (s.x.ascending) {
         const leaf = s.g.firstLeaf + s.g.leafPages - 1 + Math.floor(r / s.perLeaf);
@@ -95,7 +123,7 @@ export function replayUpdate(
 ): void {
   if (rows <= 0) return;
   const { t, f } = heap;
-  const perBlock = f.tuples > 0 && f.pages > 0 ? Math.max(1, Math.round(f.tuples / f.pages)) : DEFAULT_TUPLES_PER_BLOCK;
+  const perBlock = tuplesPerBlock(f);
   const fillfactor = f.fillfactor ?? 100;
   const tupleBytes = (PAGE_BODY * fillfactor) / 100 / perBlock;
   // What a page holds beyond its tuples: the fillfactor's reserve, which only same-page updates may use.
@@ -111,26 +139,26 @@ export function replayUpdate(
           ? `fillfactor ${fillfactor} leaves room for ${hotPerPage} new version(s) per page (HOT), the rest go to new blocks with an entry in every index`
           : `fillfactor ${fillfactor}: a full page has no room for a new version, so each goes to a new block with an entry in every index`),
   );
-  const shapes = indexes.map(({ f: x, i }) => ({ x, i, g: indexGeometry(x) }));
+  const shapes = indexes.map(({ f: x, i }) => {
+    const g = indexGeometry(x);
+    const keyKept = changed !== undefined && x.columns !== undefined && x.columns.every((c) => c !== null && !changed.includes(c));
+    return { i, g, descent: descentPages(i, g.height), checksOldVersion: x.unique === true && keyKept };
+  });
   const onPage = new Map<number, number>();
-  let target = -1;
-  let placed = 0;
+  // Loaded pages have no room beyond the reserve: the first version that leaves its page needs a new block.
+  const target = new HeapTarget(pool, t, f.pages, perBlock, true);
   for (let r = 0; r < rows; r++) {
     pool.repin();
     const page = shape.clustered ? Math.floor(r / perBlock) : rnd.int(Math.max(1, f.pages));
     const n = onPage.get(page) ?? 0;
     onPage.set(page, n + 1);
     if (hotEligible && n < hotPerPage) continue;
-    // A new block when the current target is full (the first one too: loaded pages have no room).
-    if (target < 0 || placed % perBlock === 0) pool.extend(pageId(t, f.pages + ++target));
-    else pool.readBuffer(pageId(t, f.pages + target), -1, true);
-    placed++;
+    target.put();
     for (const s of shapes) {
-      for (const p of descentPages(s.i, s.g.height)) pool.access(p);
+      for (const p of s.descent) pool.access(p);
       if (s.i === shape.scanIndex) pool.repin();
       else pool.readBuffer(pageId(s.i, s.g.firstLeaf + rnd.int(s.g.leafPages)), -1, true);
-      const keyKept = changed !== undefined && s.x.columns !== undefined && s.x.columns.every((c) => c !== null && !changed.includes(c));
-      if (s.x.unique && keyKept) pool.repin();
+      if (s.checksOldVersion) pool.repin();
     }
   }
 }
