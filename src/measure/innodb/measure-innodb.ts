@@ -107,7 +107,7 @@ class InnodbSession {
       };
       if (plan !== undefined) run.enginePlan = plan;
       const executed = plan !== undefined && typeof plan === 'object' ? plan : this.explainPlan;
-      const input: InnodbRunInput = { plan: executed, insert: this.insertOf(delta), otherWrite: this.otherWriteOf() };
+      const input: InnodbRunInput = { plan: executed, ...this.writeOf(delta) };
       if (predictor) applyPrediction(run, predictor.predictRun(input));
       plans.push(input);
       runs.push(run);
@@ -129,19 +129,17 @@ class InnodbSession {
     };
   }
 
-  private otherWriteOf(): InnodbRunInput['otherWrite'] {
-    const m = /^\s*(?:\/\*.*?\*\/\s*)*(UPDATE|DELETE)\b/is.exec(this.statement);
+  /**
+   * What the statement wrote in this run: an INSERT's rows, which the prediction replays (with their
+   * rollback); an UPDATE or DELETE, whose changes the prediction names as left out.
+   */
+  private writeOf(delta: Record<string, number>): Pick<InnodbRunInput, 'insert' | 'otherWrite'> {
+    const verb = /^\s*(?:\/\*.*?\*\/\s*)*(INSERT|REPLACE|UPDATE|DELETE)\b/is.exec(this.statement)?.[1].toUpperCase();
     const table = writtenTables(this.statement)[0]?.split('.').pop();
-    return m && table ? { statement: m[1].toUpperCase() as 'UPDATE' | 'DELETE', table } : undefined;
-  }
-
-  /** What an INSERT wrote in this run: the prediction replays its rows (and their rollback). */
-  private insertOf(delta: Record<string, number>): InnodbRunInput['insert'] {
-    if (this.kind !== 'dml' || !/^\s*(\/\*.*?\*\/\s*)*(INSERT|REPLACE)\b/is.test(this.statement)) return undefined;
-    const table = writtenTables(this.statement)[0]?.split('.').pop();
-    if (!table) return undefined;
+    if (this.kind !== 'dml' || !verb || !table) return {};
+    if (verb === 'UPDATE' || verb === 'DELETE') return { otherWrite: { statement: verb, table } };
     const rowsFrom = delta.Innodb_rows_inserted !== undefined ? 'Innodb_rows_inserted' : 'Handler_write';
-    return { table, rows: Math.max(0, delta[rowsFrom] ?? 0), rowsFrom, rolledBack: !this.options.commit };
+    return { insert: { table, rows: Math.max(0, delta[rowsFrom] ?? 0), rowsFrom, rolledBack: !this.options.commit } };
   }
 
   private async makePredictor(
