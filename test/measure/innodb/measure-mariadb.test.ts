@@ -7,10 +7,10 @@ import { LocalInnodbServer } from '../../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../../support/engines';
 import { cli, cliAsync, measureJson } from '../../support/cli';
 import { validateReport } from '../../support/report-schema';
+import { waitUntil } from '../../support/wait';
 
 const availability = mariadb();
 const STATEMENT = 'SELECT SUM(amount), SUM(OCTET_LENGTH(payload)) FROM t';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('MariaDB measurement', skipUnless(availability), () => {
   let server: LocalInnodbServer;
@@ -213,11 +213,7 @@ describe('MariaDB measurement', skipUnless(availability), () => {
     assert.equal(slow.code, 1);
     assert.match(slow.err, /ran longer than the 1 s limit during run 1/);
     const { child, done } = cliAsync(['measure', '--url', url, '--sql', 'UPDATE acct SET v = v + 1 WHERE SLEEP(0.05) = 0']);
-    for (let i = 0; i < 100; i++) {
-      const active = await q<{ n: number }>(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'ANALYZE FORMAT=JSON UPDATE%'`);
-      if (active[0].n > 0) break;
-      await sleep(100);
-    }
+    await waitUntil(async () => (await q<{ n: number }>(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'ANALYZE FORMAT=JSON UPDATE%'`))[0].n > 0);
     child.kill('SIGINT');
     const r = await done;
     assert.equal(r.code, 1);

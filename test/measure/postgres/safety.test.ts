@@ -7,6 +7,7 @@ import { need, skipUnless, systemPostgres } from '../../support/engines';
 import { cli, cliAsync, measureJson } from '../../support/cli';
 import { measure } from '../../../src/measure/measure';
 import { parseConnectionUrl } from '../../../src/db/connection-url';
+import { waitUntil } from '../../support/wait';
 
 const availability = systemPostgres();
 
@@ -108,11 +109,7 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
   test('Ctrl-C cancels the statement on the server and closes everything', async () => {
     const before = await checksum();
     const { child, done } = cliAsync(['measure', '--url', url, '--sql', 'UPDATE accounts SET v = v + 1 WHERE pg_sleep(30) IS NOT NULL']);
-    for (let i = 0; i < 100; i++) {
-      const active = await sql<{ n: number }>(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens' AND query LIKE 'EXPLAIN (ANALYZE%'`);
-      if (active[0].n > 0) break;
-      await sleep(100);
-    }
+    await waitUntil(async () => (await sql<{ n: number }>(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens' AND query LIKE 'EXPLAIN (ANALYZE%'`))[0].n > 0);
     child.kill('SIGINT');
     const r = await done;
     assert.equal(r.code, 1);
