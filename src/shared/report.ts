@@ -114,7 +114,12 @@ export interface Report {
 /** One what-if series: a setting varied, the predicted outcome per value, the current value marked. */
 export interface WhatIfSeries {
   setting: string;
+  /** Unit of `value`: pages, ms, workers, or '' for a count or named values. */
   unit: string;
+  /**
+   * `value` is the setting's value in `unit`; for a setting with named values (innodb_change_buffering)
+   * it is the position of `label` in the series. The reads are predicted totals over all runs.
+   */
   points: Array<{ value: number; label: string; current: boolean; physicalReads: number; logicalReads: number; missRatio: number }>;
 }
 
