@@ -128,6 +128,18 @@ export async function postgresScenarios(binaries: PostgresBinaries): Promise<Sce
   }
 }
 
+/** A database `lab` on the server, with the statements run in it. */
+async function loadLab(server: LocalInnodbServer, statements: string[]): Promise<void> {
+  const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
+  try {
+    await c.query('CREATE DATABASE lab');
+    await c.query('USE lab');
+    for (const s of statements) await c.query(s);
+  } finally {
+    await c.end();
+  }
+}
+
 /**
  * Random-key inserts into a table whose non-unique secondary index is larger than the pool, measured as
  * BufferLens measures (each run rolled back), with the change buffer off and on. The issue's bound is on
@@ -138,13 +150,11 @@ export async function mariadbInsertScenarios(binaries: InnodbServerBinaries, poo
   // Loaded with a large pool; measured after restarts with the small one.
   const server = await LocalInnodbServer.start({ binaries, settings: { 'innodb-buffer-pool-size': '512M' } });
   try {
-    const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
-    await c.query('CREATE DATABASE lab');
-    await c.query('USE lab');
-    await c.query('CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, KEY k (k)) ENGINE=InnoDB');
-    await c.query('INSERT INTO t (k) SELECT FLOOR(RAND(7) * 1000000000) FROM seq_1_to_1000000');
-    await c.query('ANALYZE TABLE t');
-    await c.end();
+    await loadLab(server, [
+      'CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, KEY k (k)) ENGINE=InnoDB',
+      'INSERT INTO t (k) SELECT FLOOR(RAND(7) * 1000000000) FROM seq_1_to_1000000',
+      'ANALYZE TABLE t',
+    ]);
     const target = parseConnectionUrl(server.url('lab'));
     const statement = `INSERT INTO t (k) SELECT FLOOR(RAND(11) * 1000000000) FROM seq_1_to_${inserts}`;
     const measured: Record<string, Report> = {};
@@ -177,18 +187,16 @@ export async function mariadbScenarios(binaries: InnodbServerBinaries): Promise<
   const engine = `MariaDB ${binaries.version.split('-')[0]}`;
   const server = await LocalInnodbServer.start({ binaries, settings: { 'innodb-buffer-pool-size': '128M' } });
   try {
-    const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
-    await c.query('CREATE DATABASE lab');
-    await c.query('USE lab');
-    await c.query('CREATE TABLE t (id INT PRIMARY KEY, amount INT NOT NULL, payload VARCHAR(500) NOT NULL) ENGINE=InnoDB');
-    await c.query(`INSERT INTO t SELECT seq, seq % 1000, REPEAT('x', 500) FROM seq_1_to_100000`);
-    // For index lookups: a secondary key in random order, and a table to join from.
-    await c.query('CREATE TABLE r (id INT PRIMARY KEY, k INT NOT NULL, pad VARCHAR(200) NOT NULL, KEY k (k)) ENGINE=InnoDB');
-    await c.query(`INSERT INTO r SELECT seq, FLOOR(RAND(3) * 100000), REPEAT('r', 200) FROM seq_1_to_100000`);
-    await c.query('CREATE TABLE s (id INT PRIMARY KEY, rid INT NOT NULL) ENGINE=InnoDB');
-    await c.query('INSERT INTO s SELECT seq, FLOOR(RAND(5) * 100000) + 1 FROM seq_1_to_2000');
-    await c.query('ANALYZE TABLE t, r, s');
-    await c.end();
+    await loadLab(server, [
+      'CREATE TABLE t (id INT PRIMARY KEY, amount INT NOT NULL, payload VARCHAR(500) NOT NULL) ENGINE=InnoDB',
+      `INSERT INTO t SELECT seq, seq % 1000, REPEAT('x', 500) FROM seq_1_to_100000`,
+      // For index lookups: a secondary key in random order, and a table to join from.
+      'CREATE TABLE r (id INT PRIMARY KEY, k INT NOT NULL, pad VARCHAR(200) NOT NULL, KEY k (k)) ENGINE=InnoDB',
+      `INSERT INTO r SELECT seq, FLOOR(RAND(3) * 100000), REPEAT('r', 200) FROM seq_1_to_100000`,
+      'CREATE TABLE s (id INT PRIMARY KEY, rid INT NOT NULL) ENGINE=InnoDB',
+      'INSERT INTO s SELECT seq, FLOOR(RAND(5) * 100000) + 1 FROM seq_1_to_2000',
+      'ANALYZE TABLE t, r, s',
+    ]);
     const target = parseConnectionUrl(server.url('lab'));
     const statement = 'SELECT SUM(amount), SUM(OCTET_LENGTH(payload)) FROM t';
     const within3: Tolerance = () => 0.03;

@@ -8,7 +8,7 @@ import { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
 
 import { descentPages, indexGeometry, pageId } from './geometry';
-import { replayDelete, replayInsert, replayUpdate } from './write-trace';
+import { replayDelete, replayInsert, replayUpdate, type WriteContext } from './write-trace';
 
 export { pageId, relationOf } from './geometry';
 
@@ -87,18 +87,19 @@ export class PlanSimulator {
     const rows = input ? Math.round((input.actualRows ?? 0) * Math.max(1, input.actualLoops ?? 1)) : 0;
     const heap = { t, f: this.facts[t] };
     const indexes = this.facts.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'index' && f.table === heap.f.planName);
+    const context: WriteContext = { pool, heap, indexes, rows, rnd, notes };
     switch (n.operation) {
       case 'Insert':
-        return replayInsert(pool, heap, indexes, rows, rnd, notes, pageId(this.facts.length + 1, 0));
+        return replayInsert(context, pageId(this.facts.length + 1, 0));
       case 'Update': {
         const scan = input ? scanOf(input, heap.f.planName) : undefined;
         const scanIndex = scan?.index === undefined ? undefined : this.relationIndex('index', scan.index);
         const correlation = scanIndex === undefined ? null : (this.facts[scanIndex].correlation ?? null);
         const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= 0.5);
-        return replayUpdate(pool, heap, indexes, rows, rnd, notes, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        return replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
       }
       case 'Delete':
-        return replayDelete(pool, heap, rows, notes);
+        return replayDelete(context);
       default:
         notes.unmodelled.add(`ModifyTable (${n.operation ?? 'unknown'}): the pages it writes are left out; the reads below it are modelled`);
     }

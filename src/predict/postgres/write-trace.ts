@@ -23,6 +23,16 @@ import type { PlanSimulationNotes } from './plan-simulator';
 /** Heap tuples a new block takes when the table has no statistics: a small row. */
 const DEFAULT_TUPLES_PER_BLOCK = 100;
 
+/** What every write trace works on: the pool, the written table and its indexes, the rows, the notes. */
+export interface WriteContext {
+  pool: PostgresPool;
+  heap: { t: number; f: PgRelationFacts };
+  indexes: Array<{ f: PgRelationFacts; i: number }>;
+  rows: number;
+  rnd: SeededRandom;
+  notes: PlanSimulationNotes;
+}
+
 /** Tuples per heap block as the table holds them now (its statistics), which new blocks fill to as well. */
 function tuplesPerBlock(f: PgRelationFacts): number {
   return f.tuples > 0 && f.pages > 0 ? Math.max(1, Math.round(f.tuples / f.pages)) : DEFAULT_TUPLES_PER_BLOCK;
@@ -53,16 +63,8 @@ class HeapTarget {
   }
 }
 
-export function replayInsert(
-  pool: PostgresPool,
-  heap: { t: number; f: PgRelationFacts },
-  indexes: Array<{ f: PgRelationFacts; i: number }>,
-  rows: number,
-  rnd: SeededRandom,
-  notes: PlanSimulationNotes,
-  /** Where the simulation keeps the page of an ascending key's sequence. */
-  sequencePage: number,
-): void {
+/** `sequencePage`: where the simulation keeps the page of an ascending key's sequence. */
+export function replayInsert({ pool, heap, indexes, rows, rnd, notes }: WriteContext, sequencePage: number): void {
   if (rows <= 0) return;
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
@@ -112,15 +114,7 @@ export interface UpdateShape {
   updatedColumns?: string[];
 }
 
-export function replayUpdate(
-  pool: PostgresPool,
-  heap: { t: number; f: PgRelationFacts },
-  indexes: Array<{ f: PgRelationFacts; i: number }>,
-  rows: number,
-  rnd: SeededRandom,
-  notes: PlanSimulationNotes,
-  shape: UpdateShape,
-): void {
+export function replayUpdate({ pool, heap, indexes, rows, rnd, notes }: WriteContext, shape: UpdateShape): void {
   if (rows <= 0) return;
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
@@ -163,7 +157,7 @@ export function replayUpdate(
   }
 }
 
-export function replayDelete(pool: PostgresPool, heap: { f: PgRelationFacts }, rows: number, notes: PlanSimulationNotes): void {
+export function replayDelete({ pool, heap, rows, notes }: WriteContext): void {
   if (rows <= 0) return;
   notes.assumptions.add(`${heap.f.reportName}: ${rows.toLocaleString('en-US')} rows deleted, each on the page the scan below holds pinned; index entries stay until VACUUM`);
   for (let r = 0; r < rows; r++) pool.repin();
