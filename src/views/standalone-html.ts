@@ -1,10 +1,11 @@
-// One self-contained HTML page with the very view the editor panel shows: the report view's script and
-// stylesheet inlined, the data in an inert JSON script element, no network (default-src 'none').
+// One self-contained HTML page with the very view the editor panel shows (the same page shell): the report
+// view's script and stylesheet inlined, the data in an inert JSON script element, no network (default-src 'none').
 // Used by `bufferlens report --html` and by Export Report; no vscode import.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostToReport } from '../shared/protocol';
+import { htmlPage } from './webview-html';
 
 /** JSON safe inside a <script> element: "<" never appears, so "</script>" cannot close it. */
 export function inertJson(value: unknown): string {
@@ -16,20 +17,13 @@ export function standaloneHtml(message: HostToReport, mediaDir: string, theme: '
   const css = readFileSync(join(mediaDir, 'report.css'), 'utf8');
   const nonce = randomBytes(16).toString('base64');
   const title = message.type === 'showReport' ? 'BufferLens report' : message.type === 'showComparison' ? 'BufferLens comparison' : 'BufferLens';
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<style nonce="${nonce}">${css}</style>
-</head>
-<body class="${theme}">
-<div id="root"></div>
+  return htmlPage({
+    csp: `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:`,
+    title,
+    head: `<style nonce="${nonce}">${css}</style>`,
+    bodyClass: theme,
+    body: `<div id="root"></div>
 <script type="application/json" id="bufferlens-data">${inertJson(message)}</script>
-<script nonce="${nonce}">${script.replace(/<\/script/gi, '<\\/script')}</script>
-</body>
-</html>
-`;
+<script nonce="${nonce}">${script.replace(/<\/script/gi, '<\\/script')}</script>`,
+  });
 }

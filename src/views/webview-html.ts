@@ -12,21 +12,31 @@ export interface WebviewHtmlParts {
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-export function webviewHtml(p: WebviewHtmlParts): string {
-  const csp = [`default-src 'none'`, `script-src 'nonce-${p.nonce}'`, `style-src ${p.cspSource}`, `img-src ${p.cspSource} data:`, `font-src ${p.cspSource}`].join('; ');
+/** The page every BufferLens view is: a CSP, a title, what the head and body hold. Callers escape their parts. */
+export function htmlPage(p: { csp: string; title: string; head: string; body: string; bodyClass?: string }): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttr(p.csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="${escapeAttr(p.styleUri)}">
+${p.head}
 <title>${escapeAttr(p.title)}</title>
 </head>
-<body>
-<div id="root" data-view="report"></div>
-<script nonce="${escapeAttr(p.nonce)}" src="${escapeAttr(p.scriptUri)}"></script>
+<body${p.bodyClass ? ` class="${escapeAttr(p.bodyClass)}"` : ''}>
+${p.body}
 </body>
 </html>
 `;
+}
+
+export function webviewHtml(p: WebviewHtmlParts): string {
+  const csp = [`default-src 'none'`, `script-src 'nonce-${p.nonce}'`, `style-src ${p.cspSource}`, `img-src ${p.cspSource} data:`, `font-src ${p.cspSource}`].join('; ');
+  return htmlPage({
+    csp,
+    title: p.title,
+    head: `<link rel="stylesheet" href="${escapeAttr(p.styleUri)}">`,
+    body: `<div id="root" data-view="report"></div>
+<script nonce="${escapeAttr(p.nonce)}" src="${escapeAttr(p.scriptUri)}"></script>`,
+  });
 }
