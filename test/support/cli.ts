@@ -1,5 +1,6 @@
 // Runs the built CLI as a child process, the way users and CI jobs do.
 import { spawn, spawnSync } from 'node:child_process';
+import { waitUntil } from './wait';
 
 export interface CliResult {
   code: number | null;
@@ -29,4 +30,12 @@ export function measureJson(url: string, sql: string, ...flags: string[]) {
   const r = cli('measure', '--url', url, '--json', '--sql', sql, ...flags);
   if (r.code !== 0) throw new Error(`measure failed (${r.code}): ${r.err}`);
   return JSON.parse(r.out);
+}
+
+/** Starts the CLI, presses Ctrl-C once `active` says its statement runs on the server, and waits for it to end. */
+export async function interruptWhenActive(args: string[], active: () => Promise<boolean>): Promise<CliResult> {
+  const { child, done } = cliAsync(args);
+  await waitUntil(active);
+  child.kill('SIGINT');
+  return done;
 }

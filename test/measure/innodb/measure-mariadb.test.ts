@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { LocalInnodbServer } from '../../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../../support/engines';
-import { cli, cliAsync, measureJson } from '../../support/cli';
+import { cli, cliAsync, interruptWhenActive, measureJson } from '../../support/cli';
 import { validateReport } from '../../support/report-schema';
-import { waitUntil } from '../../support/wait';
 
 const availability = mariadb();
 const STATEMENT = 'SELECT SUM(amount), SUM(OCTET_LENGTH(payload)) FROM t';
@@ -212,10 +211,10 @@ describe('MariaDB measurement', skipUnless(availability), () => {
     const slow = cli('measure', '--url', url, '--timeout', '1', '--sql', 'UPDATE acct SET v = v + 1 WHERE SLEEP(0.01) = 0');
     assert.equal(slow.code, 1);
     assert.match(slow.err, /ran longer than the 1 s limit during run 1/);
-    const { child, done } = cliAsync(['measure', '--url', url, '--sql', 'UPDATE acct SET v = v + 1 WHERE SLEEP(0.05) = 0']);
-    await waitUntil(async () => (await q<{ n: number }>(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'ANALYZE FORMAT=JSON UPDATE%'`))[0].n > 0);
-    child.kill('SIGINT');
-    const r = await done;
+    const r = await interruptWhenActive(
+      ['measure', '--url', url, '--sql', 'UPDATE acct SET v = v + 1 WHERE SLEEP(0.05) = 0'],
+      async () => (await q<{ n: number }>(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'ANALYZE FORMAT=JSON UPDATE%'`))[0].n > 0,
+    );
     assert.equal(r.code, 1);
     assert.match(r.err, /cancelled during run 1/);
     assert.equal(await checksum(), before);

@@ -4,10 +4,9 @@ import assert from 'node:assert/strict';
 import { pgQuery } from '../../support/sql';
 import { LocalPostgres } from '../../../src/local-server/postgres';
 import { need, skipUnless, systemPostgres } from '../../support/engines';
-import { cli, cliAsync, measureJson } from '../../support/cli';
+import { cli, cliAsync, interruptWhenActive, measureJson } from '../../support/cli';
 import { measure } from '../../../src/measure/measure';
 import { parseConnectionUrl } from '../../../src/db/connection-url';
-import { waitUntil } from '../../support/wait';
 
 const availability = systemPostgres();
 
@@ -108,10 +107,10 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
 
   test('Ctrl-C cancels the statement on the server and closes everything', async () => {
     const before = await checksum();
-    const { child, done } = cliAsync(['measure', '--url', url, '--sql', 'UPDATE accounts SET v = v + 1 WHERE pg_sleep(30) IS NOT NULL']);
-    await waitUntil(async () => (await sql<{ n: number }>(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens' AND query LIKE 'EXPLAIN (ANALYZE%'`))[0].n > 0);
-    child.kill('SIGINT');
-    const r = await done;
+    const r = await interruptWhenActive(
+      ['measure', '--url', url, '--sql', 'UPDATE accounts SET v = v + 1 WHERE pg_sleep(30) IS NOT NULL'],
+      async () => (await sql<{ n: number }>(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens' AND query LIKE 'EXPLAIN (ANALYZE%'`))[0].n > 0,
+    );
     assert.equal(r.code, 1);
     assert.match(r.err, /cancelled during run 1/);
     assert.equal(await checksum(), before);
