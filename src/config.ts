@@ -1,7 +1,7 @@
 // Typed access to the contributed settings.
 import * as vscode from 'vscode';
 import { parseProfile, type ConnectionProfile } from './db/profile';
-import type { Dialect } from './sql/incremental';
+import type { Dialect } from './shared/dialect';
 
 export interface BufferLensConfig {
   connections: ConnectionProfile[];

@@ -1,7 +1,7 @@
 // The CLI's command table. Forms and flags follow shared/contracts/cli.md; they are a public contract.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { standaloneHtml } from '../views/standalone-html';
+import { standaloneHtml } from '../html/standalone-html';
 import type { Report } from '../shared/report';
 import { intOption, parse, UsageError } from './args';
 import { BadUrlError, parseConnectionUrl, type ConnectionTarget } from '../db/connection-url';

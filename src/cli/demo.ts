@@ -8,7 +8,7 @@ import { measure } from '../measure/measure';
 import { formatReport } from './format-report';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { standaloneHtml } from '../views/standalone-html';
+import { standaloneHtml } from '../html/standalone-html';
 
 const SETUP = [
   'CREATE EXTENSION pg_buffercache',

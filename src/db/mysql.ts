@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createConnection, type Connection, type ConnectionOptions } from 'mysql2/promise';
 import { describeTarget, type ConnectionTarget } from './connection-url';
-import { MeasureError } from '../measure/errors';
+import { MeasureError } from './errors';
 import { networkErrorMessage } from './network-errors';
 
 export function mysqlOptions(t: ConnectionTarget): ConnectionOptions {

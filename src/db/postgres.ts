@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Client, type ClientConfig } from 'pg';
 import { describeTarget, type ConnectionTarget } from './connection-url';
-import { MeasureError } from '../measure/errors';
+import { MeasureError } from './errors';
 import { networkErrorMessage } from './network-errors';
 
 export function clientConfig(t: ConnectionTarget, extra: Partial<ClientConfig> = {}): ClientConfig {

@@ -1,15 +1,10 @@
-// The one entry point for measuring, whatever the engine.
+// The one entry point for measuring, whatever the engine: the registry picks the engine's session and
+// predictor, run-measurement.ts runs the lifecycle.
 import type { ConnectionTarget } from '../db/connection-url';
 import type { Report } from '../shared/report';
 import type { MeasureOptions } from './options';
-import { measurePostgres } from './postgres/measure-postgres';
-import { measureInnodb } from './innodb/measure-innodb';
+import { ENGINES } from './engines';
 
-export async function measure(target: ConnectionTarget, options: MeasureOptions): Promise<Report> {
-  switch (target.engine) {
-    case 'postgresql':
-      return measurePostgres(target, options);
-    case 'mysql':
-      return measureInnodb(target, options);
-  }
+export function measure(target: ConnectionTarget, options: MeasureOptions): Promise<Report> {
+  return ENGINES[target.engine].measure(target, options);
 }

@@ -1,5 +1,5 @@
 // Custom LSP traffic between the extension (client) and the SQL language server.
-import type { Dialect } from '../sql/incremental';
+import type { Dialect } from './dialect';
 
 /** Client → server, at start and whenever settings or the active connection change. */
 export const SETTINGS_NOTIFICATION = 'bufferlens/settings';

@@ -5,7 +5,8 @@ import { scanMysql } from './split-mysql';
 import { scanPostgres } from './split-postgres';
 import type { Span } from './statement';
 
-export type Dialect = 'postgresql' | 'mysql';
+import type { Dialect } from '../shared/dialect';
+export type { Dialect };
 
 type Scanner = (text: string, from: number, state: string, stop?: (span: Span) => boolean) => Span[];
 

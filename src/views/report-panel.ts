@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { isReportToHost, type HostToReport, type ReportToHost } from '../shared/protocol';
 import { assertNever } from '../shared/assert-never';
-import { webviewHtml } from './webview-html';
+import { webviewHtml } from '../html/webview-html';
 
 export class ReportPanel {
   private ready = false;

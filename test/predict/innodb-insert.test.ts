@@ -2,7 +2,8 @@
 // MariaDB accuracy scenario checks against measurement, here as fast, exact properties.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InnodbPredictor, type InnodbIndexFacts, type InnodbPredictionSettings } from '../../src/predict/innodb/predictor';
+import { InnodbPredictor } from '../../src/predict/innodb/predictor';
+import type { InnodbIndexFacts, InnodbPredictionSettings } from '../../src/predict/innodb/facts';
 import { LeafSplits } from '../../src/predict/innodb/leaf-splits';
 
 function facts(unique: boolean): InnodbIndexFacts[] {
@@ -19,7 +20,7 @@ function settings(changeBuffering: 'none' | 'all'): InnodbPredictionSettings {
 
 function reads(changeBuffering: 'none' | 'all', rolledBack: boolean, unique = false): number {
   const p = new InnodbPredictor(facts(unique), settings(changeBuffering));
-  return p.predictRun({ plan: {}, insert: { table: 't', rows: 20_000, rowsFrom: 'Handler_write', rolledBack } }).predicted.physicalReads ?? NaN;
+  return p.predictRun({ accesses: [], insert: { table: 't', rows: 20_000, rowsFrom: 'Handler_write', rolledBack } }).predicted.physicalReads ?? NaN;
 }
 
 test('rolled back, change buffering halves the reads: the rollback reads every leaf the inserts skipped', () => {
@@ -44,7 +45,7 @@ test('a UNIQUE secondary index is never change-buffered', () => {
 
 test('the prediction states the rows, the key order assumed and the settings; what-if varies change buffering', () => {
   const p = new InnodbPredictor(facts(false), settings('all'));
-  const run = { plan: {}, insert: { table: 't', rows: 20_000, rowsFrom: 'Handler_write', rolledBack: true } };
+  const run = { accesses: [], insert: { table: 't', rows: 20_000, rowsFrom: 'Handler_write', rolledBack: true } };
   const r = p.predictRun(run);
   assert.match(r.assumptions.join('\n'), /20,000 rows inserted/);
   assert.match(r.assumptions.join('\n'), /random one of 1,030 leaf pages/);
@@ -63,7 +64,7 @@ test('the prediction states the rows, the key order assumed and the settings; wh
 
 test('a table without statistics is named as unmodelled, not guessed', () => {
   const p = new InnodbPredictor(facts(false), settings('none'));
-  const r = p.predictRun({ plan: {}, insert: { table: 'other', rows: 10, rowsFrom: 'Handler_write', rolledBack: true } });
+  const r = p.predictRun({ accesses: [], insert: { table: 'other', rows: 10, rowsFrom: 'Handler_write', rolledBack: true } });
   assert.equal(r.predicted.physicalReads, 0);
   assert.match(r.unmodelled.join('\n'), /INSERT into other/);
 });
@@ -71,7 +72,7 @@ test('a table without statistics is named as unmodelled, not guessed', () => {
 test('pages the inserts created count in the table after a commit, not after a rollback (they are freed)', () => {
   const after = (rolledBack: boolean) => {
     const p = new InnodbPredictor(facts(false), { ...settings('none'), poolPages: 8192 });
-    return p.predictRun({ plan: {}, insert: { table: 't', rows: 5_000, rowsFrom: 'Handler_write', rolledBack } }).predictedAfter.get('lab.t')!;
+    return p.predictRun({ accesses: [], insert: { table: 't', rows: 5_000, rowsFrom: 'Handler_write', rolledBack } }).predictedAfter.get('lab.t')!;
   };
   // 5,000 rows of 26 bytes fill 9 new pages at 15/16.
   assert.equal(after(false) - after(true), 9);

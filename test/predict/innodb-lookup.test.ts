@@ -2,7 +2,9 @@
 // ANALYZE FORMAT=JSON reports them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InnodbPredictor, type InnodbIndexFacts, type InnodbPredictionSettings } from '../../src/predict/innodb/predictor';
+import { InnodbPredictor } from '../../src/predict/innodb/predictor';
+import type { InnodbIndexFacts, InnodbPredictionSettings } from '../../src/predict/innodb/facts';
+import { parseInnodbPlan } from '../../src/predict/innodb/plan';
 
 const common = { table: 'r', spacePages: 2000, cachedBefore: [] as Array<[number, number]>, rows: 100_000, autoIncrementKey: false };
 const facts: InnodbIndexFacts[] = [
@@ -15,20 +17,20 @@ const node = (o: Record<string, unknown>) => ({ query_block: { nested_loop: [{ t
 
 test('a secondary range with lookups reads the distinct clustered leaves its rows fall on', () => {
   const p = new InnodbPredictor(facts, settings);
-  const r = p.predictRun({ plan: node({ access_type: 'range', key: 'k', r_rows: 1945 }) });
+  const r = p.predictRun({ accesses: parseInnodbPlan(node({ access_type: 'range', key: 'k', r_rows: 1945 })).accesses });
   // 1,945 lookups over 1,539 leaves touch 1,539 × (1 − e^(−1945/1539)) ≈ 1,102 of them, plus the walk.
   assert.ok(Math.abs(r.predicted.physicalReads! - 1102 - 4 - 2) < 40, `reads ${r.predicted.physicalReads}`);
   // MariaDB counted 5,840 pages accessed for this node (r_engine_stats).
   assert.equal(r.predicted.logicalReads, 1 + 3 + 1945 * 3, 'the 128-leaf index is root and leaves: 1 + 3 pages; each lookup 3 pages');
   assert.match(r.assumptions.join('\n'), /random order \(InnoDB keeps no correlation statistic/);
   assert.deepEqual(r.unmodelled, []);
-  const again = p.predictRun({ plan: node({ access_type: 'range', key: 'k', r_rows: 1945 }) });
+  const again = p.predictRun({ accesses: parseInnodbPlan(node({ access_type: 'range', key: 'k', r_rows: 1945 })).accesses });
   assert.equal(again.predicted.physicalReads, 0, 'run 2 visits the same pages, now cached');
 });
 
 test('a covering range reads only the index', () => {
   const p = new InnodbPredictor(facts, settings);
-  const r = p.predictRun({ plan: node({ access_type: 'range', key: 'k', r_rows: 1945, using_index: true }) });
+  const r = p.predictRun({ accesses: parseInnodbPlan(node({ access_type: 'range', key: 'k', r_rows: 1945, using_index: true })).accesses });
   assert.equal(r.predicted.logicalReads, 1 + Math.ceil(1945 / (100_000 / 128)));
   assert.match(r.assumptions.join('\n'), /covering/);
 });
@@ -36,7 +38,7 @@ test('a covering range reads only the index', () => {
 test('eq_ref by primary key: one descent and one leaf per loop', () => {
   const p = new InnodbPredictor(facts, settings);
   const plan = { query_block: { nested_loop: [{ table: { table_name: 'r', access_type: 'eq_ref', key: 'PRIMARY', r_loops: 2000, r_rows: 1 } }] } };
-  const r = p.predictRun({ plan });
+  const r = p.predictRun({ accesses: parseInnodbPlan(plan).accesses });
   assert.equal(r.predicted.logicalReads, 2000 * 3);
   assert.ok(r.predicted.physicalReads! > 1000 && r.predicted.physicalReads! < 1250, `reads ${r.predicted.physicalReads}`);
 });
@@ -44,7 +46,7 @@ test('eq_ref by primary key: one descent and one leaf per loop', () => {
 test('an access without statistics is named, not guessed', () => {
   const p = new InnodbPredictor(facts, settings);
   const plan = { query_block: { table: { table_name: 'other', access_type: 'ref', key: 'x', r_loops: 1, r_rows: 5 } } };
-  const r = p.predictRun({ plan });
+  const r = p.predictRun({ accesses: parseInnodbPlan(plan).accesses });
   assert.equal(r.predicted.logicalReads, 0);
   assert.match(r.unmodelled.join('\n'), /ref access to other via x: no index statistics/);
 });
@@ -61,7 +63,7 @@ test('MySQL EXPLAIN FORMAT=JSON (not executed): an inner table loops once per ro
       ],
     },
   };
-  const r = p.predictRun({ plan });
+  const r = p.predictRun({ accesses: parseInnodbPlan(plan).accesses });
   assert.match(r.assumptions.join('\n'), /lab\.r: eq_ref access, 2,000 × \(a descent and 1 leaf page for 1 rows/);
   assert.ok(r.predicted.logicalReads! >= 2000 * 3, `logical ${r.predicted.logicalReads}`);
 });

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, launch } from '../support/browser';
 import { need, skipUnless } from '../support/engines';
 import { cli } from '../support/cli';
-import { webviewHtml } from '../../src/views/webview-html';
+import { webviewHtml } from '../../src/html/webview-html';
 
 const availability = chromiumAvailable();
 const OUT = 'test-output/webview';

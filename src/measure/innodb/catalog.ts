@@ -1,10 +1,11 @@
 // Index statistics, key columns and tablespace sizes for the InnoDB prediction, and the pool's other pages.
 import type { Connection } from 'mysql2/promise';
-import type { InnodbIndexFacts } from '../../predict/innodb/predictor';
-import { cachedOf, type InnodbRelation, type InnodbResidency } from './residency';
+import type { InnodbIndexFacts } from '../../predict/innodb/facts';
+import type { ResidencySnapshot } from '../engine-session';
+import type { InnodbRelation } from './residency';
 import type { InnodbServerInfo } from './server-info';
 
-export async function readInnodbFacts(conn: Connection, info: InnodbServerInfo, rels: InnodbRelation[], residency: InnodbResidency): Promise<InnodbIndexFacts[]> {
+export async function readInnodbFacts(conn: Connection, info: InnodbServerInfo, rels: InnodbRelation[], residency: ResidencySnapshot): Promise<InnodbIndexFacts[]> {
   if (rels.length === 0) return [];
   const tables = [...new Set(rels.map((r) => `${r.schema}\u0000${r.table}`))].map((k) => k.split('\u0000'));
   const [stats] = await conn.query(
@@ -33,7 +34,7 @@ export async function readInnodbFacts(conn: Connection, info: InnodbServerInfo, 
       leafPages: Number(st?.leaf ?? 0),
       sizePages: Number(st?.size ?? r.pages),
       spacePages: Math.floor((spaceBytes.get(`${r.schema}/${r.table}`) ?? 0) / info.pageSize) || Number.MAX_SAFE_INTEGER,
-      cachedBefore: cachedOf(residency, r).ranges,
+      cachedBefore: residency.get(r.name)?.ranges ?? [],
       rows: Number(clusteredStats?.distinct1 ?? 0),
       ...shape,
     };

@@ -1,8 +1,9 @@
 // Which pages of each table and index sit in the InnoDB buffer pool, from INNODB_BUFFER_PAGE_LRU.
 // That view walks the whole pool, so callers guard it by pool size.
 import type { Connection } from 'mysql2/promise';
+import type { ResidencySnapshot, TrackedRelation } from '../engine-session';
 
-export interface InnodbRelation {
+export interface InnodbRelation extends TrackedRelation {
   /** `db`.`table` as InnoDB's information_schema spells it. */
   innodbName: string;
   schema: string;
@@ -38,13 +39,13 @@ export async function resolveInnodbRelations(conn: Connection, tables: Array<{ s
   });
 }
 
-export type InnodbResidency = Map<string, { cached: number; ranges: Array<[number, number]> }>;
-
 const key = (innodbName: string, index: string) => `${innodbName}|${index}`;
 
-export async function readInnodbResidency(conn: Connection, rels: InnodbRelation[]): Promise<InnodbResidency> {
-  const out: InnodbResidency = new Map();
-  if (rels.length === 0) return out;
+/** Every relation's size (its statistics) and, when `withCache`, its cached pages, keyed by the report's name. */
+export async function readInnodbResidency(conn: Connection, rels: InnodbRelation[], withCache: boolean): Promise<ResidencySnapshot> {
+  const out: ResidencySnapshot = new Map(rels.map((r) => [r.name, { pages: r.pages, cached: 0, ranges: [] }]));
+  if (rels.length === 0 || !withCache) return out;
+  const byKey = new Map(rels.map((r) => [key(r.innodbName, r.index), out.get(r.name)!]));
   const names = [...new Set(rels.map((r) => r.innodbName))];
   const [rows] = await conn.query(
     `SELECT TABLE_NAME AS t, INDEX_NAME AS i, MIN(PAGE_NUMBER) AS s, MAX(PAGE_NUMBER) AS e, COUNT(*) AS n
@@ -57,15 +58,10 @@ export async function readInnodbResidency(conn: Connection, rels: InnodbRelation
     [names],
   );
   for (const r of rows as Array<{ t: string; i: string; s: number; e: number; n: number }>) {
-    const k = key(r.t, r.i);
-    const entry = out.get(k) ?? { cached: 0, ranges: [] };
+    const entry = byKey.get(key(r.t, r.i));
+    if (!entry) continue;
     entry.cached += Number(r.n);
     entry.ranges.push([Number(r.s), Number(r.e)]);
-    out.set(k, entry);
   }
   return out;
-}
-
-export function cachedOf(res: InnodbResidency, rel: InnodbRelation) {
-  return res.get(key(rel.innodbName, rel.index)) ?? { cached: 0, ranges: [] };
 }

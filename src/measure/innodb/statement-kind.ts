@@ -1,14 +1,13 @@
 // What may be measured on MySQL/MariaDB inside START TRANSACTION … ROLLBACK, and what must be refused.
 import { splitMysqlOffsets } from '../../sql/split-mysql';
+import type { CheckedStatement, StatementCheck } from '../statement-check';
 
 export type InnodbStatementKind = 'read' | 'dml';
 
 /** Statements that commit implicitly: a rollback after them undoes nothing. */
 const IMPLICIT_COMMIT = /^(CREATE|ALTER|DROP|RENAME|TRUNCATE|LOCK\s+TABLES?|UNLOCK\s+TABLES?|GRANT|REVOKE|ANALYZE\s+TABLE|OPTIMIZE|REPAIR|CHECK\s+TABLE|FLUSH|INSTALL|UNINSTALL|LOAD\s+INDEX|CACHE\s+INDEX|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|SET\s+(GLOBAL\s+|SESSION\s+)?TRANSACTION|SET\s+AUTOCOMMIT|XA|LOAD\s+DATA|RESET|PURGE|CHANGE\s+(MASTER|REPLICATION)|START\s+(SLAVE|REPLICA)|STOP\s+(SLAVE|REPLICA)|SHUTDOWN|KILL)\b/;
 
-export type InnodbStatementCheck =
-  | { ok: true; statement: string; kind: InnodbStatementKind; otherStatements: number; warnings: string[] }
-  | { ok: false; reason: string; kind: 'input' | 'refused' };
+export type InnodbStatementCheck = ({ ok: true; kind: InnodbStatementKind } & CheckedStatement) | Extract<StatementCheck, { ok: false }>;
 
 function head(sql: string): string {
   let s = sql;
@@ -35,15 +34,15 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
     }
   }
   if (/^(SELECT|WITH|TABLE|VALUES|SHOW|DESCRIBE|DESC|EXPLAIN|DO)\b/.test(h) && !/\bINTO\s+(OUTFILE|DUMPFILE)\b/.test(h)) {
-    return { ok: true, statement, kind: 'read', otherStatements: parts.length - 1, warnings };
+    return { ok: true, statement, kind: 'read', dataChanging: false, otherStatements: parts.length - 1, warnings };
   }
   if (/^(INSERT|UPDATE|DELETE|REPLACE)\b/.test(h) || (commit && IMPLICIT_COMMIT.test(h))) {
-    return { ok: true, statement, kind: 'dml', otherStatements: parts.length - 1, warnings };
+    return { ok: true, statement, kind: 'dml', dataChanging: true, otherStatements: parts.length - 1, warnings };
   }
   if (/^CALL\b/.test(h) && !commit) {
     return { ok: false, kind: 'refused', reason: 'a stored procedure may commit or change non-transactional state, so BufferLens could not promise a rollback (--commit measures it)' };
   }
-  if (commit) return { ok: true, statement, kind: 'dml', otherStatements: parts.length - 1, warnings };
+  if (commit) return { ok: true, statement, kind: 'dml', dataChanging: true, otherStatements: parts.length - 1, warnings };
   return { ok: false, kind: 'refused', reason: `BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements; "${h.slice(0, 30)}" is none of them` };
 }
 

@@ -2,9 +2,10 @@
 // first column, and how many buffers other relations held before run 1.
 import type { Client } from 'pg';
 import type { PgRelationFacts } from '../../predict/postgres/facts';
-import type { ResidencySnapshot, TrackedRelation } from './residency';
+import type { ResidencySnapshot } from '../engine-session';
+import type { PgRelation } from './residency';
 
-export async function readRelationFacts(client: Client, rels: TrackedRelation[], residency: ResidencySnapshot): Promise<PgRelationFacts[]> {
+export async function readRelationFacts(client: Client, rels: PgRelation[], residency: ResidencySnapshot): Promise<PgRelationFacts[]> {
   if (rels.length === 0) return [];
   const r = await client.query({
     text: `SELECT c.oid::int AS oid, c.relname, greatest(c.reltuples, 0)::float8 AS tuples, t.relname AS table_name,
@@ -27,7 +28,7 @@ export async function readRelationFacts(client: Client, rels: TrackedRelation[],
   const byOid = new Map(r.rows.map((row) => [row.oid as number, row]));
   return rels.map((rel) => {
     const row = byOid.get(rel.oid);
-    const res = residency.byOid.get(rel.oid);
+    const res = residency.get(rel.name);
     const facts: PgRelationFacts = {
       planName: row?.relname ?? rel.name,
       reportName: rel.name,

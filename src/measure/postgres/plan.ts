@@ -147,3 +147,29 @@ export function parseExplainJson(output: unknown): ParsedPlan {
     wal,
   };
 }
+
+/** The plan's own counters for a run's `raw` record, by EXPLAIN's names. */
+export function rawExplain(plan: ParsedPlan): Record<string, number | null> {
+  const t = plan.root.total;
+  const raw: Record<string, number | null> = {
+    'explain.shared_hit': t.sharedHit,
+    'explain.shared_read': t.sharedRead,
+    'explain.shared_dirtied': t.sharedDirtied,
+    'explain.shared_written': t.sharedWritten,
+    'explain.local_hit': t.localHit,
+    'explain.local_read': t.localRead,
+    'explain.temp_read': t.tempRead,
+    'explain.temp_written': t.tempWritten,
+    'explain.read_time_ms': t.readTimeMs,
+    'explain.workers_planned': plan.workersPlanned,
+    'explain.workers_launched': plan.workersLaunched,
+    'explain.planning_ms': plan.planningTimeMs,
+    'explain.execution_ms': plan.executionTimeMs,
+  };
+  if (plan.planning) {
+    raw['planning.shared_hit'] = plan.planning.sharedHit;
+    raw['planning.shared_read'] = plan.planning.sharedRead;
+  }
+  if (plan.wal) for (const [k, v] of Object.entries(plan.wal)) raw[`explain.${k.toLowerCase().replace(/ /g, '_')}`] = v;
+  return raw;
+}

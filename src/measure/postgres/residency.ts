@@ -1,16 +1,15 @@
 // Which blocks of each relation sit in shared buffers, from pg_buffercache, in one query.
 import type { Client } from 'pg';
 import type { RelationRef } from './plan';
+import type { ResidencySnapshot, TrackedRelation } from '../engine-session';
 
-export interface TrackedRelation {
+export interface PgRelation extends TrackedRelation {
   oid: number;
-  name: string;
-  kind: 'table' | 'index' | 'other';
   filenode: number;
 }
 
 /** The plan's relations, each table with its indexes and TOAST table (and TOAST index). */
-export async function resolveRelations(client: Client, refs: RelationRef[]): Promise<TrackedRelation[]> {
+export async function resolveRelations(client: Client, refs: RelationRef[]): Promise<PgRelation[]> {
   const names = refs.map((r) => (r.schema ? `${quoteIdent(r.schema)}.${quoteIdent(r.name)}` : quoteIdent(r.name)));
   const indexesOfTables = refs.filter((r) => r.kind === 'table').map((r) => (r.schema ? `${quoteIdent(r.schema)}.${quoteIdent(r.name)}` : quoteIdent(r.name)));
   const r = await client.query({
@@ -42,14 +41,10 @@ function quoteIdent(s: string): string {
   return `"${s.replace(/"/g, '""')}"`;
 }
 
-export interface ResidencySnapshot {
-  /** Per relation oid: size in pages, cached block ranges [first, last]. */
-  byOid: Map<number, { pages: number; ranges: Array<[number, number]>; cached: number }>;
-}
-
-export async function readResidency(client: Client, rels: TrackedRelation[], withBuffercache: boolean): Promise<ResidencySnapshot> {
-  const byOid: ResidencySnapshot['byOid'] = new Map();
-  if (rels.length === 0) return { byOid };
+/** Sizes of the relations and, with pg_buffercache, their cached blocks, keyed by the report's name. */
+export async function readResidency(client: Client, rels: PgRelation[], withBuffercache: boolean): Promise<ResidencySnapshot> {
+  const out: ResidencySnapshot = new Map();
+  if (rels.length === 0) return out;
   // One pass over pg_buffercache for all relations (its function materialises every buffer header, so
   // per-relation subqueries would pay that once each); gaps-and-islands turns block numbers into ranges
   // on the server, a block map without shipping one row per buffer.
@@ -73,9 +68,10 @@ export async function readResidency(client: Client, rels: TrackedRelation[], wit
              FROM rels ${withBuffercache ? 'LEFT JOIN ranges ON ranges.relfilenode = rels.filenode' : ''}`,
     values: [rels.map((x) => x.oid)],
   });
+  const nameOf = new Map(rels.map((x) => [x.oid, x.name]));
   for (const row of r.rows) {
     const ranges = (row.ranges ?? []) as Array<[number, number]>;
-    byOid.set(row.oid, { pages: row.pages, ranges, cached: ranges.reduce((a, [s, e]) => a + e - s + 1, 0) });
+    out.set(nameOf.get(row.oid)!, { pages: row.pages, ranges, cached: ranges.reduce((a, [s, e]) => a + e - s + 1, 0) });
   }
-  return { byOid };
+  return out;
 }

@@ -1,5 +1,6 @@
 // What EXPLAIN ANALYZE can measure, and what must be refused before anything runs.
 import { splitPostgresOffsets } from '../../sql/split-postgres';
+import type { StatementCheck } from '../statement-check';
 
 /** Statements PostgreSQL's EXPLAIN ANALYZE accepts (the grammar's ExplainableStmt). */
 const EXPLAINABLE = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE', 'INSERT', 'UPDATE', 'DELETE', 'MERGE', 'EXECUTE', 'DECLARE']);
@@ -30,9 +31,6 @@ function head(sql: string): string {
   }
 }
 
-export type StatementCheck =
-  | { ok: true; statement: string; otherStatements: number; dataChanging: boolean; warnings: string[] }
-  | { ok: false; reason: string; kind: 'input' | 'refused' };
 
 export function checkPostgresStatement(input: string, commit: boolean): StatementCheck {
   const parts = splitPostgresOffsets(input);

@@ -9,17 +9,9 @@
 // The keys are drawn with a seed from the table and the row count, so every run inserts the same ones.
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
-import type { InnodbIndexFacts } from './predictor';
+import type { InnodbIndexFacts, InsertRun } from './facts';
 import { leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
 import { LeafSplits } from './leaf-splits';
-
-export interface InsertRun {
-  table: string;
-  rows: number;
-  /** The counter the rows came from. */
-  rowsFrom: string;
-  rolledBack: boolean;
-}
 
 /** InnoDB fills pages that are appended to in key order to 15/16 (btr_page_get_split_rec_to_right). */
 const APPEND_FILL = 15 / 16;

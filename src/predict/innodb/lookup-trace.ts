@@ -6,7 +6,7 @@
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
 import { seedOf, type IndexPages } from './index-pages';
-import type { InnodbIndexFacts } from './predictor';
+import type { InnodbIndexFacts } from './facts';
 
 export interface IndexLookup {
   table: string;

@@ -1,4 +1,6 @@
 // What the PostgreSQL prediction needs to know about each relation, and how the pool looked before run 1.
+// Plain data, so a prediction can be replayed from a JSON fixture with no server.
+import type { PlanNode } from '../../shared/report';
 
 export interface PgRelationFacts {
   /** Name as the plan shows it (relation or index name, without schema). */
@@ -38,6 +40,13 @@ export interface PgPredictionSettings {
   otherBuffersUsed: number;
   /** An UPDATE's assigned columns (its SET clause); undefined for other statements or when unknown. */
   updatedColumns?: string[];
+}
+
+/** Everything one PostgreSQL prediction needs: the relations, the settings, and each run's executed plan. */
+export interface PgPredictionInput {
+  relations: PgRelationFacts[];
+  settings: PgPredictionSettings;
+  runs: PlanNode[];
 }
 
 /** "128kB" → 16 blocks of 8 kB; a bare number is taken as blocks. */

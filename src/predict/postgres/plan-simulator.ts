@@ -8,14 +8,11 @@ import { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
 
 import { descentPages, indexGeometry, pageId } from './geometry';
+import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, type WriteContext } from './write-trace';
 
 export { pageId, relationOf } from './geometry';
-
-export interface PlanSimulationNotes {
-  assumptions: Set<string>;
-  unmodelled: Set<string>;
-}
+export type { PlanSimulationNotes } from './simulation-notes';
 
 /** Blocks each participant of a parallel scan touched (leader first), those with none left out. */
 function participantShares(n: PlanNode): number[] | undefined {

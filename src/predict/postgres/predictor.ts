@@ -1,18 +1,12 @@
 // Predicts each measured PostgreSQL run with the pool model: the pool starts as the residency snapshot
 // showed it before run 1 (the rest of shared buffers filled to the snapshot's total), and run k+1 starts
 // from the simulated state after run k. What-if series replay the same runs with changed settings.
-import type { PlanNode, Reads, WhatIf, WhatIfSeries } from '../../shared/report';
+import type { PlanNode, WhatIf, WhatIfSeries } from '../../shared/report';
+import type { RunPrediction } from '../prediction';
+import { mebibytes, poolSizes, replayTotals, whatIfSeries } from '../what-if';
 import { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import { PlanSimulator, pageId, relationOf, type PlanSimulationNotes } from './plan-simulator';
 import type { PgPredictionSettings, PgRelationFacts } from './facts';
-
-export interface RunPrediction {
-  predicted: Reads;
-  /** Pages cached after the run, per relation (report name). */
-  predictedAfter: Map<string, number>;
-  assumptions: string[];
-  unmodelled: string[];
-}
 
 export class PostgresPredictor {
   private readonly pool: PostgresPool;
@@ -81,7 +75,7 @@ export class PostgresPredictor {
   }
 
   /** All runs again from the starting state, once per value of each setting. */
-  whatIf(plans: PlanNode[], poolValues?: number[]): WhatIf {
+  whatIf(plans: PlanNode[], poolBytes?: number[]): WhatIf {
     const s = this.settings;
     const replayAll = (nbuffers: number, simulator: PlanSimulator) => {
       const pool = this.startingPool(nbuffers);
@@ -89,33 +83,22 @@ export class PostgresPredictor {
       const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
       for (const p of plans) simulator.run(pool, p, notes);
       const c = pool.counters();
-      const logical = c.shared_blks_hit + c.shared_blks_read - start.shared_blks_hit - start.shared_blks_read;
-      const physical = c.shared_blks_read - start.shared_blks_read;
-      return { logicalReads: logical, physicalReads: physical, missRatio: logical ? physical / logical : 0 };
+      return replayTotals(c.shared_blks_hit + c.shared_blks_read - start.shared_blks_hit - start.shared_blks_read, c.shared_blks_read - start.shared_blks_read);
     };
-    const series: WhatIfSeries[] = [];
-    const sizes = poolValues ?? [0.25, 0.5, 1, 2, 4, 8].map((f) => Math.max(16, Math.round(s.nbuffers * f)));
-    if (!sizes.includes(s.nbuffers)) sizes.push(s.nbuffers);
-    sizes.sort((a, b) => a - b);
-    series.push({
-      setting: 'shared_buffers',
-      unit: 'pages',
-      points: sizes.map((n) => ({ value: n, label: `${((n * s.blockSize) / 1048576).toLocaleString('en-US')} MB`, current: n === s.nbuffers, ...replayAll(n, this.makeSimulator()) })),
-    });
+    const sizes = poolSizes(s.nbuffers, s.blockSize, { factors: [0.25, 0.5, 1, 2, 4, 8], floor: 16, minimum: 16 }, poolBytes);
+    const series: WhatIfSeries[] = [
+      whatIfSeries('shared_buffers', 'pages', sizes, (n) => ({ value: n, label: `${mebibytes(n, s.blockSize)} MiB`, current: n === s.nbuffers }), (n) => replayAll(n, this.makeSimulator())),
+    ];
     if (s.major >= 18) {
-      series.push({
-        setting: 'effective_io_concurrency',
-        unit: '',
-        points: [0, 1, 16, 64].map((v) => ({ value: v, label: String(v), current: v === s.effectiveIoConcurrency, ...replayAll(s.nbuffers, this.makeSimulator({ effectiveIoConcurrency: v })) })),
-      });
+      series.push(
+        whatIfSeries('effective_io_concurrency', '', [0, 1, 16, 64], (v) => ({ value: v, label: String(v), current: v === s.effectiveIoConcurrency }), (v) =>
+          replayAll(s.nbuffers, this.makeSimulator({ effectiveIoConcurrency: v })),
+        ),
+      );
     }
     if (plans.some((p) => hasGather(p))) {
       const launched = gatherWorkers(plans[0]);
-      series.push({
-        setting: 'parallel workers',
-        unit: 'workers',
-        points: [0, 1, 2, 4].map((w) => ({ value: w, label: String(w), current: w === launched, ...replayAll(s.nbuffers, this.makeSimulator({ workers: w })) })),
-      });
+      series.push(whatIfSeries('parallel workers', 'workers', [0, 1, 2, 4], (w) => ({ value: w, label: String(w), current: w === launched }), (w) => replayAll(s.nbuffers, this.makeSimulator({ workers: w }))));
     }
     return { runs: plans.length, series };
   }

@@ -18,7 +18,7 @@ import type { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import type { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
 import { descentPages, indexGeometry, pageId } from './geometry';
-import type { PlanSimulationNotes } from './plan-simulator';
+import type { PlanSimulationNotes } from './simulation-notes';
 
 /** Heap tuples a new block takes when the table has no statistics: a small row. */
 const DEFAULT_TUPLES_PER_BLOCK = 100;

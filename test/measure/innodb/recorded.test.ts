@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { atLeast, parseProduct } from '../../../src/measure/innodb/server-info';
 import { normaliseInnodb, subtractCalibration } from '../../../src/measure/innodb/normalise';
 import { ibufMetricsAdvice, innodbDelta, parseSnapshot, snapshotQuery } from '../../../src/measure/innodb/counters';
-import { engineStatsOf, planTables } from '../../../src/measure/innodb/engine-stats';
+import { parseInnodbPlan } from '../../../src/predict/innodb/plan';
 import { checkInnodbStatement, writtenTables } from '../../../src/measure/innodb/statement-kind';
 
 test('product and release from VERSION() and @@version_comment', () => {
@@ -74,11 +74,11 @@ test('MariaDB ANALYZE FORMAT=JSON: r_engine_stats per table, derived tables left
       ],
     },
   };
-  assert.deepEqual(engineStatsOf(doc), [
+  assert.deepEqual(parseInnodbPlan(doc).engineStats, [
     { table: 't', pagesAccessed: 3574, pagesUpdated: 0, pagesReadCount: 97, pagesPrefetchReadCount: 3520, pagesReadTimeMs: 12.5 },
     { table: 'u', pagesAccessed: 4, pagesUpdated: 0, pagesReadCount: 0, pagesPrefetchReadCount: 0, pagesReadTimeMs: 0 },
   ]);
-  assert.deepEqual(planTables(doc), ['t', 'u']);
+  assert.deepEqual(parseInnodbPlan(doc).tables, ['t', 'u']);
 });
 
 test('MySQL EXPLAIN ANALYZE (recorded 8.4 answer) is kept as the engine plan text', () => {

@@ -1,3 +1,5 @@
+// Failures drivers and sessions raise, one line each, fit to show as is. They live in db/ because the
+// connection code raises them too and must not reach up into the measurement core.
 /** A failure the user can act on: its message is one line, fit to show as is. */
 export class MeasureError extends Error {
   constructor(

@@ -1,0 +1,63 @@
+// The engine registry: everything that differs per engine, in one entry each. Adding an engine is one
+// session, one predictor and one entry here; the measurement lifecycle, the CLI and the editor look
+// engines up instead of switching on them.
+import type { ConnectionTarget } from '../db/connection-url';
+import type { Dialect } from '../shared/dialect';
+import { splitMysql } from '../sql/split-mysql';
+import { splitPostgres } from '../sql/split-postgres';
+import type { SqlStatement } from '../sql/statement';
+import { predictInnodb } from '../predict/innodb/predict';
+import { predictPostgres } from '../predict/postgres/predict';
+import type { PlanNode, Report } from '../shared/report';
+import type { EngineDefinition } from './engine-session';
+import type { MeasureOptions } from './options';
+import { runMeasurement } from './run-measurement';
+import { checkPostgresStatement } from './postgres/statement-kind';
+import { openPostgresSession, type PgFacts } from './postgres/postgres-session';
+import { checkInnodbStatement } from './innodb/statement-kind';
+import { openInnodbSession, type InnodbFacts } from './innodb/innodb-session';
+import type { InnodbRunInput } from '../predict/innodb/facts';
+
+export type EngineId = ConnectionTarget['engine'];
+
+/** What callers outside the measurement core need of an engine, without its type parameters. */
+export interface Engine {
+  id: EngineId;
+  /** How the engine's client splits a file into statements. */
+  dialect: Dialect;
+  label: string;
+  split(text: string): SqlStatement[];
+  measure(target: ConnectionTarget, options: MeasureOptions): Promise<Report>;
+}
+
+function engine<F, R>(label: string, def: EngineDefinition<F, R>): Engine {
+  return { id: def.id, dialect: def.dialect, label, split: def.split, measure: (target, options) => runMeasurement(def, target, options) };
+}
+
+const postgresql: EngineDefinition<PgFacts, PlanNode> = {
+  id: 'postgresql',
+  dialect: 'postgresql',
+  split: splitPostgres,
+  check: checkPostgresStatement,
+  open: openPostgresSession,
+  predict: (facts, runs, options) => predictPostgres({ ...facts, runs }, options),
+};
+
+const innodb: EngineDefinition<InnodbFacts, InnodbRunInput> = {
+  id: 'mysql',
+  dialect: 'mysql',
+  split: splitMysql,
+  check: checkInnodbStatement,
+  open: openInnodbSession,
+  predict: (facts, runs, options) => predictInnodb({ ...facts, runs }, options),
+};
+
+export const ENGINES: Readonly<Record<EngineId, Engine>> = {
+  postgresql: engine('PostgreSQL', postgresql),
+  mysql: engine('MySQL or MariaDB', innodb),
+};
+
+/** The engine whose client splits files in this dialect. */
+export function engineForDialect(dialect: Dialect): Engine {
+  return Object.values(ENGINES).find((e) => e.dialect === dialect)!;
+}

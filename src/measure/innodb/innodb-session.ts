@@ -1,0 +1,323 @@
+// The MySQL/MariaDB session: every run inside START TRANSACTION … ROLLBACK, bracketed by snapshots of
+// InnoDB's global counters, calibrated for the snapshots' own cost, cross-checked against the
+// per-statement numbers the server has (MariaDB's r_engine_stats) and against other active sessions.
+// Driver work only: the run loop and the report are run-measurement.ts's.
+import type { Connection } from 'mysql2/promise';
+import { connectMysql } from '../../db/mysql';
+import type { ConnectionTarget } from '../../db/connection-url';
+import { MeasureError } from '../../db/errors';
+import type { Report } from '../../shared/report';
+import type { InnodbPredictionInput, InnodbRunInput } from '../../predict/innodb/facts';
+import { parseInnodbPlan, type TableEngineStats } from '../../predict/innodb/plan';
+import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
+import type { MeasureOptions } from '../options';
+import { writtenTables, type InnodbStatementKind } from './statement-kind';
+import type { CheckedStatement } from '../statement-check';
+import { atLeast, readInnodbServerInfo, type InnodbServerInfo } from './server-info';
+import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
+import { normaliseInnodb, subtractCalibration } from './normalise';
+import { readInnodbResidency, resolveInnodbRelations, type InnodbRelation } from './residency';
+import { poolPagesInUse, readInnodbFacts } from './catalog';
+import { innodbError } from './errors';
+import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
+
+const CALIBRATION_PASSES = 3;
+
+export type InnodbFacts = Omit<InnodbPredictionInput, 'runs'>;
+
+export async function openInnodbSession(target: ConnectionTarget, statement: CheckedStatement, options: MeasureOptions): Promise<InnodbSession> {
+  const conn = await connectMysql(target);
+  return new InnodbSession(conn, target, statement.statement, statement.dataChanging ? 'dml' : 'read', options);
+}
+
+export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput> {
+  private connectionId = 0;
+  private inTransaction = false;
+  private currentRun = 0;
+  private cancelled = false;
+  private timedOut = false;
+  private info!: InnodbServerInfo;
+  private snapshot = '';
+  private calibration: Record<string, number> = {};
+  relations: InnodbRelation[] = [];
+  /** The plan EXPLAIN FORMAT=JSON gave before run 1 (the prediction's input where ANALYZE is not used). */
+  private explainPlan: unknown;
+
+  constructor(
+    private readonly conn: Connection,
+    private readonly target: ConnectionTarget,
+    private readonly statement: string,
+    private readonly kind: InnodbStatementKind,
+    private readonly options: MeasureOptions,
+  ) {}
+
+  get engine(): Report['engine'] {
+    const info = this.info;
+    return { product: info.product, version: info.version, pageSize: info.pageSize, settings: { ...info.settings, buffer_pool_pages: info.poolPages } };
+  }
+
+  get poolPages(): number {
+    return this.info.poolPages;
+  }
+
+  readonly residencyAvailable = true;
+
+  async prepare(): Promise<void> {
+    this.connectionId = Number(((await this.conn.query('SELECT CONNECTION_ID() AS id'))[0] as Array<{ id: number }>)[0].id);
+    this.info = await readInnodbServerInfo(this.conn);
+    this.snapshot = snapshotQuery(this.info.statusTable, this.info.product);
+    await this.setTimeLimit();
+    const tables = await this.tablesOfStatement();
+    await this.refuseNonTransactional(tables);
+    this.relations = await resolveInnodbRelations(this.conn, tables);
+  }
+
+  residencySkipped(limit: number): string {
+    return `residency not read: the buffer pool holds ${this.info.poolPages.toLocaleString('en-US')} pages, above the limit of ${limit.toLocaleString('en-US')}; INNODB_BUFFER_PAGE_LRU walks the whole pool (--residency=always reads it anyway)`;
+  }
+
+  async evict(): Promise<string> {
+    return 'InnoDB cannot evict one table from its buffer pool; a cold pool needs a server restart with innodb_buffer_pool_load_at_startup=OFF';
+  }
+
+  /** The server's own limit where it has one; a client-side KILL QUERY as the backstop for every statement. */
+  private async setTimeLimit(): Promise<void> {
+    if (this.info.product === 'mariadb') await this.query(`SET SESSION max_statement_time = ${this.options.timeoutMs / 1000}`);
+    else await this.query(`SET SESSION max_execution_time = ${Math.round(this.options.timeoutMs)}`);
+  }
+
+  private async tablesOfStatement(): Promise<Array<{ schema: string; table: string }>> {
+    const [rows] = await this.conn.query('SELECT DATABASE() AS db');
+    const current = (rows as Array<{ db: string | null }>)[0].db;
+    let names: string[];
+    try {
+      const [plan] = await this.conn.query(`EXPLAIN FORMAT=JSON ${this.statement}`);
+      const text = Object.values((plan as Array<Record<string, string>>)[0])[0];
+      this.explainPlan = JSON.parse(text);
+      names = parseInnodbPlan(this.explainPlan).tables;
+    } catch (err) {
+      throw this.error(err);
+    }
+    const explicit = [...this.statement.matchAll(/([`\w$]+)\s*\.\s*([`\w$]+)/g)].map((m) => ({ schema: m[1].replace(/`/g, ''), table: m[2].replace(/`/g, '') }));
+    // An INSERT … SELECT's plan names only the tables it reads; the one it writes is added.
+    for (const w of writtenTables(this.statement)) {
+      const name = w.split('.').pop()!;
+      if (!names.includes(name)) names.push(name);
+    }
+    const out: Array<{ schema: string; table: string }> = [];
+    for (const name of names) {
+      const qualified = explicit.find((e) => e.table === name);
+      const schema = qualified?.schema ?? current;
+      if (schema) out.push({ schema, table: name });
+    }
+    return out;
+  }
+
+  private async refuseNonTransactional(tables: Array<{ schema: string; table: string }>): Promise<void> {
+    if (this.kind !== 'dml' || this.options.commit) return;
+    const written = writtenTables(this.statement).map((w) => {
+      const [a, b] = w.includes('.') ? w.split('.') : [undefined, w];
+      return { schema: a ?? tables.find((t) => t.table === b)?.schema, table: b };
+    });
+    for (const w of written) {
+      const [rows] = await this.conn.query(
+        'SELECT ENGINE AS engine FROM information_schema.TABLES WHERE TABLE_NAME = ? AND TABLE_SCHEMA = COALESCE(?, DATABASE())',
+        [w.table, w.schema ?? null],
+      );
+      const engine = (rows as Array<{ engine: string | null }>)[0]?.engine;
+      if (engine && engine.toLowerCase() !== 'innodb') {
+        throw new MeasureError(`${w.table} uses the ${engine} engine, which is not transactional: a rollback would undo nothing (--commit measures it and keeps its changes)`, 'refused');
+      }
+    }
+  }
+
+  /** What the snapshots themselves cost, from an empty statement in the same bracket (minimum of a few passes). */
+  async beforeRuns(): Promise<void> {
+    let min: Record<string, number> | undefined;
+    for (let i = 0; i < CALIBRATION_PASSES; i++) {
+      const before = await readInnodbCounters(this.conn, this.snapshot);
+      await this.query('START TRANSACTION');
+      await this.query('DO 0');
+      await this.query('ROLLBACK');
+      const d = innodbDelta(before, await readInnodbCounters(this.conn, this.snapshot));
+      min = min ? Object.fromEntries(Object.entries(d).map(([k, v]) => [k, Math.min(v, min![k] ?? v)])) : d;
+    }
+    this.calibration = Object.fromEntries(Object.entries(min ?? {}).filter(([k, v]) => v > 0 && !k.startsWith('metric.ibuf_size')));
+  }
+
+  readResidency(withCache: boolean): Promise<ResidencySnapshot> {
+    return readInnodbResidency(this.conn, this.relations, withCache);
+  }
+
+  async predictionFacts(before: ResidencySnapshot, withCache: boolean, warnings: string[]): Promise<InnodbFacts> {
+    const info = this.info;
+    const indexes = await readInnodbFacts(this.conn, info, this.relations, before);
+    let other = 0;
+    if (withCache) {
+      const tracked = [...before.values()].reduce((a, r) => a + r.cached, 0);
+      other = Math.max(0, (await poolPagesInUse(this.conn, info)) - tracked);
+    } else warnings.push('the prediction assumes none of the statement\'s pages were cached before run 1: residency was not read');
+    const st = info.settings;
+    return {
+      indexes,
+      settings: {
+        product: info.product,
+        poolPages: info.poolPages,
+        pageSize: info.pageSize,
+        oldBlocksPct: Number(st.innodb_old_blocks_pct ?? 37),
+        oldBlocksTime: Number(st.innodb_old_blocks_time ?? 1000),
+        readAheadThreshold: Number(st.innodb_read_ahead_threshold ?? 56),
+        randomReadAhead: String(st.innodb_random_read_ahead).toUpperCase() === 'ON',
+        otherPagesUsed: other,
+        changeBuffering: changeBufferingOf(st.innodb_change_buffering),
+        changeBufferMaxPct: Number(st.innodb_change_buffer_max_size ?? 25),
+        // MariaDB 10.5 made the page cleaner keep innodb_lru_scan_depth pages free on demand.
+        ...(info.product === 'mariadb' && atLeast(info.release, 10, 5, 0) ? { lruScanDepth: Number(st.innodb_lru_scan_depth ?? 1536) } : {}),
+      },
+    };
+  }
+
+  async run(run: number): Promise<RunOutcome<InnodbRunInput>> {
+    this.currentRun = run;
+    const warnings: string[] = [];
+    const othersBefore = await otherActiveSessions(this.conn);
+    const before = await readInnodbCounters(this.conn, this.snapshot);
+    const advice = run === 1 ? ibufMetricsAdvice(before) : undefined;
+    if (advice) warnings.push(advice);
+    const { elapsedMs, engineStats, plan } = await this.execute();
+    const after = await readInnodbCounters(this.conn, this.snapshot);
+    const othersAfter = await otherActiveSessions(this.conn);
+    const rawDelta = innodbDelta(before, after);
+    const delta = subtractCalibration(rawDelta, this.calibration);
+    const { measured, notes } = normaliseInnodb(this.info.product, delta);
+    const executed = plan !== undefined && typeof plan === 'object' ? plan : this.explainPlan;
+    warnings.push(...noiseWarnings(run, { before: othersBefore, after: othersAfter }, delta, engineStats, this.kind !== 'dml', this.info.product));
+    return {
+      elapsedMs,
+      measured,
+      notes,
+      raw: { ...rawDelta, ...prefixed('calibration.', this.calibration), ...engineStatsRaw(engineStats) },
+      ...(plan !== undefined ? { enginePlan: plan } : {}),
+      predictInput: { accesses: parseInnodbPlan(executed).accesses, ...this.writeOf(delta) },
+      warnings,
+    };
+  }
+
+  closingWarnings(): string[] {
+    return this.info.product === 'mysql' ? ['MySQL has no per-statement page counters (MariaDB\'s r_engine_stats); the numbers are global deltas, calibrated and checked for other sessions'] : [];
+  }
+
+  /**
+   * What the statement wrote in this run: an INSERT's rows, which the prediction replays (with their
+   * rollback); an UPDATE or DELETE, whose changes the prediction names as left out.
+   */
+  private writeOf(delta: Record<string, number>): Pick<InnodbRunInput, 'insert' | 'otherWrite'> {
+    const verb = /^\s*(?:\/\*.*?\*\/\s*)*(INSERT|REPLACE|UPDATE|DELETE)\b/is.exec(this.statement)?.[1].toUpperCase();
+    const table = writtenTables(this.statement)[0]?.split('.').pop();
+    if (this.kind !== 'dml' || !verb || !table) return {};
+    if (verb === 'UPDATE' || verb === 'DELETE') return { otherWrite: { statement: verb, table } };
+    const rowsFrom = delta.Innodb_rows_inserted !== undefined ? 'Innodb_rows_inserted' : 'Handler_write';
+    return { insert: { table, rows: Math.max(0, delta[rowsFrom] ?? 0), rowsFrom, rolledBack: !this.options.commit } };
+  }
+
+  private async execute(): Promise<{ elapsedMs: number; engineStats: TableEngineStats[] | undefined; plan?: unknown }> {
+    // MariaDB's ANALYZE runs the statement and reports what it did per table; MySQL's EXPLAIN ANALYZE
+    // runs a SELECT and reports the plan with timing.
+    const info = this.info;
+    const viaAnalyze = info.hasEngineStats && /^\s*(\/\*.*?\*\/\s*)*(SELECT|WITH|UPDATE|DELETE|INSERT|REPLACE)\b/is.test(this.statement);
+    const viaExplainAnalyze = !viaAnalyze && info.hasExplainAnalyze && /^\s*(\/\*.*?\*\/\s*)*(SELECT|WITH|TABLE)\b/is.test(this.statement);
+    const text = viaAnalyze ? `ANALYZE FORMAT=JSON ${this.statement}` : viaExplainAnalyze ? `EXPLAIN ANALYZE ${this.statement}` : this.statement;
+    const backstop = setTimeout(() => {
+      this.timedOut = true;
+      void this.killQuery();
+    }, this.options.timeoutMs + 2_000);
+    await this.query('START TRANSACTION');
+    this.inTransaction = true;
+    const started = performance.now();
+    try {
+      const rows = await this.discardingQuery(text);
+      const elapsedMs = performance.now() - started;
+      await this.query(this.options.commit ? 'COMMIT' : 'ROLLBACK');
+      this.inTransaction = false;
+      if (viaAnalyze) {
+        const json = JSON.parse(Object.values(rows[0])[0] as string);
+        return { elapsedMs: (json.query_block?.r_total_time_ms as number | undefined) ?? elapsedMs, engineStats: parseInnodbPlan(json).engineStats, plan: json };
+      }
+      if (viaExplainAnalyze) return { elapsedMs, engineStats: undefined, plan: Object.values(rows[0])[0] };
+      return { elapsedMs, engineStats: undefined };
+    } catch (err) {
+      await this.rollbackQuietly();
+      throw this.error(err);
+    } finally {
+      clearTimeout(backstop);
+    }
+  }
+
+  /** Runs a statement without keeping a result set's rows (a big SELECT must not fill memory); returns the rows only for ANALYZE/EXPLAIN. */
+  private discardingQuery(text: string): Promise<Array<Record<string, unknown>>> {
+    const keep = /^(ANALYZE|EXPLAIN) /.test(text);
+    return new Promise((resolve, reject) => {
+      const rows: Array<Record<string, unknown>> = [];
+      const q = (this.conn as unknown as { connection: { query(sql: string): NodeJS.EventEmitter } }).connection.query(text);
+      q.on('result', (row: Record<string, unknown>) => {
+        if (keep && rows.length < 10) rows.push(row);
+      });
+      q.on('error', reject);
+      q.on('end', () => resolve(rows));
+    });
+  }
+
+  async cancel(): Promise<void> {
+    this.cancelled = true;
+    await this.killQuery();
+  }
+
+  private async killQuery(): Promise<void> {
+    if (!this.connectionId) return;
+    const second = await connectMysql(this.target).catch(() => undefined);
+    if (!second) return;
+    try {
+      await second.query(`KILL QUERY ${this.connectionId}`);
+    } catch {
+      // the query already ended
+    } finally {
+      await second.end().catch(() => undefined);
+    }
+  }
+
+  private async query(sql: string) {
+    try {
+      return await this.conn.query(sql);
+    } catch (err) {
+      throw this.error(err);
+    }
+  }
+
+  private error(err: unknown): Error {
+    return innodbError(err, { run: this.currentRun, cancelled: this.cancelled, timedOut: this.timedOut, timeoutMs: this.options.timeoutMs });
+  }
+
+  private async rollbackQuietly(): Promise<void> {
+    if (!this.inTransaction) return;
+    try {
+      await this.conn.query('ROLLBACK');
+    } catch {
+      // connection gone: the server rolls back by itself
+    }
+    this.inTransaction = false;
+  }
+
+  async close(): Promise<void> {
+    await this.rollbackQuietly();
+    await this.conn.end().catch(() => this.conn.destroy());
+  }
+}
+
+function prefixed(prefix: string, o: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [prefix + k, v]));
+}
+
+function changeBufferingOf(value: unknown): InnodbFacts['settings']['changeBuffering'] {
+  const v = String(value ?? 'none').toLowerCase();
+  return (['none', 'all', 'inserts', 'deletes', 'changes', 'purges'] as const).find((x) => x === v) ?? 'none';
+}

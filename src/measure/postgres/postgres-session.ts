@@ -1,0 +1,243 @@
+// The PostgreSQL session: every run is EXPLAIN (ANALYZE, BUFFERS) inside a transaction that is rolled
+// back, with counter snapshots around it; residency from pg_buffercache. Driver work only: the run loop
+// and the report are run-measurement.ts's.
+import type { Client, QueryConfig } from 'pg';
+import { connectPostgres } from '../../db/postgres';
+import type { ConnectionTarget } from '../../db/connection-url';
+import type { PlanNode, Report } from '../../shared/report';
+import type { PgPredictionInput } from '../../predict/postgres/facts';
+import { parseBlocks } from '../../predict/postgres/facts';
+import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
+import type { MeasureOptions } from '../options';
+import type { CheckedStatement } from '../statement-check';
+import { buffercacheAdvice, readServerInfo, type PostgresServerInfo } from './server-info';
+import { parseExplainJson, rawExplain } from './plan';
+import { readResidency, resolveRelations, type PgRelation } from './residency';
+import { counterDelta, readCounters } from './counters';
+import { normalisePostgres } from './normalise';
+import { buffersInUse, readRelationFacts } from './catalog';
+import { updatedColumns } from './update-columns';
+import { postgresError } from './errors';
+
+export type PgFacts = Omit<PgPredictionInput, 'runs'>;
+
+export async function openPostgresSession(target: ConnectionTarget, statement: CheckedStatement, options: MeasureOptions): Promise<PostgresSession> {
+  const client = await connectPostgres(target, { query_timeout: options.timeoutMs + 15_000 });
+  return new PostgresSession(client, target, statement.statement, options);
+}
+
+export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
+  private pid = 0;
+  private inTransaction = false;
+  private currentRun = 0;
+  private cancelled = false;
+  private info!: PostgresServerInfo;
+  relations: PgRelation[] = [];
+  private readonly anomalies = new Set<string>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly target: ConnectionTarget,
+    private readonly statement: string,
+    private readonly options: MeasureOptions,
+  ) {}
+
+  get engine(): Report['engine'] {
+    return { product: 'postgresql', version: this.info.version, pageSize: this.info.blockSize, settings: this.info.settings };
+  }
+
+  get poolPages(): number {
+    return Number(this.info.settings.shared_buffers_pages ?? 0);
+  }
+
+  get residencyAvailable(): boolean {
+    return this.info.buffercache !== null;
+  }
+
+  async prepare(warnings: string[]): Promise<void> {
+    this.pid = (await this.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    this.info = await readServerInfo(this.client);
+    await this.ensureBuffercache(warnings);
+    // A plan without running the statement names the relations to track.
+    const planOnly = parseExplainJson(await this.withTransaction(async () => (await this.statementQuery('EXPLAIN (VERBOSE, FORMAT JSON) ')).rows[0]['QUERY PLAN']));
+    this.relations = await resolveRelations(this.client, planOnly.relations);
+  }
+
+  residencySkipped(limit: number): string {
+    return `residency not read: shared buffers hold ${this.poolPages.toLocaleString('en-US')} pages, above the limit of ${limit.toLocaleString('en-US')}; each pg_buffercache read scans every buffer header (--residency=always reads it anyway)`;
+  }
+
+  private async ensureBuffercache(warnings: string[]): Promise<void> {
+    const info = this.info;
+    if (info.buffercache) return;
+    if (this.options.createExtension && info.buffercacheAvailable && info.canCreateExtension) {
+      await this.query('CREATE EXTENSION IF NOT EXISTS pg_buffercache');
+      this.info = await readServerInfo(this.client);
+      warnings.push('created the pg_buffercache extension in this database (--create-extension)');
+      return;
+    }
+    warnings.push(buffercacheAdvice(info));
+  }
+
+  async evict(warnings: string[]): Promise<string | undefined> {
+    const info = this.info;
+    if (!info.buffercache) return 'evicting needs the pg_buffercache extension';
+    if (!info.isSuperuser) return 'evicting buffers needs a superuser';
+    if (!info.evictRelation && !info.evictBuffer) {
+      return `PostgreSQL ${info.major} cannot evict one relation's buffers (pg_buffercache_evict arrived in 17, pg_buffercache_evict_relation in 18); restart the server for a cold pool`;
+    }
+    const oids = this.relations.map((r) => r.oid);
+    if (info.evictRelation) {
+      await this.query({ text: 'SELECT count(pg_buffercache_evict_relation(oid)) FROM unnest($1::oid[]) oid', values: [oids] });
+    } else {
+      await this.query({
+        text: `SELECT count(pg_buffercache_evict(bufferid)) FROM pg_buffercache
+                WHERE relfilenode = ANY(SELECT pg_relation_filenode(o) FROM unnest($1::oid[]) o)
+                  AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        values: [oids],
+      });
+    }
+    const left = await readResidency(this.client, this.relations, true);
+    const still = [...left.values()].reduce((a, r) => a + r.cached, 0);
+    if (still > 0) warnings.push(`${still} block(s) could not be evicted before run 1 (pinned by another session)`);
+    return undefined;
+  }
+
+  async beforeRuns(): Promise<void> {}
+
+  readResidency(withCache: boolean): Promise<ResidencySnapshot> {
+    return readResidency(this.client, this.relations, withCache);
+  }
+
+  async predictionFacts(before: ResidencySnapshot, withCache: boolean, warnings: string[]): Promise<PgFacts> {
+    const info = this.info;
+    const relations = await readRelationFacts(this.client, this.relations, before);
+    const updated = updatedColumns(this.statement) ?? undefined;
+    let other = 0;
+    if (withCache) {
+      const cachedTracked = [...before.values()].reduce((a, r) => a + r.cached, 0);
+      other = Math.max(0, (await buffersInUse(this.client, info.major)) - cachedTracked);
+    } else {
+      warnings.push('the prediction assumes none of the statement\'s pages were cached before run 1: residency was not read');
+    }
+    const st = info.settings;
+    const num = (v: string | number | null | undefined, d: number) => (v === null || v === undefined || Number.isNaN(Number(v)) ? d : Number(v));
+    return {
+      relations,
+      settings: {
+        major: info.major,
+        nbuffers: Number(st.shared_buffers_pages),
+        blockSize: info.blockSize,
+        effectiveIoConcurrency: num(st.effective_io_concurrency, info.major >= 18 ? 16 : 1),
+        ioCombineLimit: parseBlocks(st.io_combine_limit, info.blockSize, 16),
+        maxConnections: num(st.max_connections, 100),
+        maxWorkerProcesses: num(st.max_worker_processes, 8),
+        maxWalSenders: num(st.max_wal_senders, 10),
+        autovacuumWorkerSlots: num(st.autovacuum_worker_slots, 16),
+        otherBuffersUsed: other,
+        ...(updated ? { updatedColumns: updated } : {}),
+      },
+    };
+  }
+
+  async run(run: number): Promise<RunOutcome<PlanNode>> {
+    this.currentRun = run;
+    const info = this.info;
+    const oids = this.relations.map((r) => r.oid);
+    const cBefore = await readCounters(this.client, oids, info.hasStatIo, info.major);
+    const options = ['ANALYZE', 'BUFFERS', 'VERBOSE', 'FORMAT JSON', 'SETTINGS', 'WAL'];
+    if (!this.options.timing) options.push('TIMING OFF');
+    const started = performance.now();
+    const plan = await this.withTransaction(async () => {
+      const setup = [`SET LOCAL statement_timeout = ${Math.round(this.options.timeoutMs)}`];
+      if (info.canSetTrackIoTiming) setup.push('SET LOCAL track_io_timing = on');
+      if (info.canForceStatsFlush) setup.push('SELECT pg_stat_force_next_flush()');
+      await this.query(setup.join('; '));
+      return parseExplainJson((await this.statementQuery(`EXPLAIN (${options.join(', ')}) `)).rows[0]['QUERY PLAN']);
+    }, this.options.commit);
+    const wallMs = performance.now() - started;
+    const cAfter = await readCounters(this.client, oids, info.hasStatIo, info.major);
+    const { measured, notes } = normalisePostgres(info.major, plan.root);
+    plan.anomalies.forEach((a) => this.anomalies.add(a));
+    return {
+      elapsedMs: plan.executionTimeMs ?? wallMs,
+      measured,
+      notes,
+      raw: { ...rawExplain(plan), ...counterDelta(cBefore, cAfter), wall_ms: Math.round(wallMs * 1000) / 1000 },
+      plan: plan.root,
+      ...(plan.planning ? { planning: plan.planning } : {}),
+      predictInput: plan.root,
+      warnings: [],
+    };
+  }
+
+  closingWarnings(): string[] {
+    const out = [...this.anomalies].map((a) => `EXPLAIN reported a parent below its children, shown as 0 self: ${a}`);
+    if (this.options.timing) out.push('EXPLAIN ANALYZE times every plan node, which adds overhead to the elapsed times (--no-timing turns it off)');
+    if (!this.info.canForceStatsFlush) out.push('this user cannot force a statistics flush (pg_stat_force_next_flush), so the pg_stat_* deltas in raw may lag by up to a second; EXPLAIN\'s numbers are exact');
+    return out;
+  }
+
+  /** Runs the statement with a prefix, as one statement of the extended protocol (never two). */
+  private async statementQuery(prefix: string) {
+    try {
+      // queryMode 'extended' sends Parse/Bind/Execute, which the server rejects for more than one statement.
+      return await this.client.query({ text: prefix + this.statement, queryMode: 'extended' } as unknown as QueryConfig);
+    } catch (err) {
+      throw this.error(err, prefix.length);
+    }
+  }
+
+  private async withTransaction<T>(body: () => Promise<T>, commit = false): Promise<T> {
+    await this.query('BEGIN');
+    this.inTransaction = true;
+    try {
+      const out = await body();
+      await this.query(commit ? 'COMMIT' : 'ROLLBACK');
+      this.inTransaction = false;
+      return out;
+    } catch (err) {
+      await this.rollbackQuietly();
+      throw err;
+    }
+  }
+
+  private async rollbackQuietly(): Promise<void> {
+    if (!this.inTransaction) return;
+    try {
+      await this.client.query('ROLLBACK');
+    } catch {
+      // the connection is gone: the server rolls back by itself
+    }
+    this.inTransaction = false;
+  }
+
+  private async query(q: string | { text: string; values: unknown[] }) {
+    try {
+      return await this.client.query(q as string);
+    } catch (err) {
+      throw this.error(err, 0);
+    }
+  }
+
+  private error(err: unknown, prefixLength: number): Error {
+    return postgresError(err, { run: this.currentRun, cancelled: this.cancelled, timeoutMs: this.options.timeoutMs, statement: this.statement, prefixLength });
+  }
+
+  async cancel(): Promise<void> {
+    this.cancelled = true;
+    if (!this.pid) return;
+    const second = await connectPostgres(this.target).catch(() => undefined);
+    if (!second) return;
+    try {
+      await second.query('SELECT pg_cancel_backend($1)', [this.pid]);
+    } finally {
+      await second.end().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.rollbackQuietly();
+    await this.client.end().catch(() => undefined);
+  }
+}

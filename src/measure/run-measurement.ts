@@ -1,0 +1,147 @@
+// The one measurement lifecycle, for every engine: check the statement, open the engine's session, decide
+// residency and a cold start, run the statement N times with residency before and after each run, then
+// hand the measured runs to the predict step and assemble the report. Engines do only driver work
+// (engine-session.ts); everything here is written once.
+import { describeTarget, type ConnectionTarget } from '../db/connection-url';
+import { MeasureError } from '../db/errors';
+import { EMPTY_READS, type RelationResidency, type Report, type RunReport } from '../shared/report';
+import type { PredictedRun, ReportPrediction } from '../predict/prediction';
+import type { EngineDefinition, EngineSession, ResidencySnapshot, RunOutcome, TrackedRelation } from './engine-session';
+import { DEFAULT_RESIDENCY_LIMIT_PAGES, type MeasureOptions } from './options';
+
+export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<Facts, RunInput>, target: ConnectionTarget, options: MeasureOptions): Promise<Report> {
+  const check = engine.check(options.sql, options.commit);
+  if (!check.ok) throw new MeasureError(check.reason, check.kind);
+  const warnings = [...check.warnings];
+  const session = await engine.open(target, check, options);
+  const onAbort = () => void session.cancel();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await session.prepare(warnings);
+    const withResidency = residencyWanted(session, options, warnings);
+    const cold = await startCold(session, options, warnings);
+    await session.beforeRuns();
+    // Each run's "after" residency is the next run's "before": nothing of ours runs in between.
+    let residency = await session.readResidency(withResidency);
+    const facts = await session.predictionFacts(residency, withResidency, warnings);
+    const outcomes: Array<RunOutcome<RunInput>> = [];
+    const residencies: RelationResidency[][] = [];
+    for (let n = 1; n <= options.runs; n++) {
+      // A cancel between statements has nothing to stop on the server: it must stop the loop.
+      if (options.signal?.aborted) throw new MeasureError(`cancelled before run ${n}`, 'cancelled');
+      options.onProgress?.(`run ${n} of ${options.runs}`);
+      const { outcome, after } = await asCancelled(n, options.signal, async () => {
+        const outcome = await session.run(n, n === 1 && cold);
+        return { outcome, after: await session.readResidency(withResidency) };
+      });
+      outcomes.push(outcome);
+      residencies.push(residencyRows(session.relations, residency, after, withResidency));
+      warnings.push(...outcome.warnings);
+      residency = after;
+    }
+    warnings.push(...session.closingWarnings());
+    // The prediction needs no server: the connection's work is done once the runs are.
+    const prediction = engine.predict(
+      facts,
+      outcomes.map((o) => o.predictInput),
+      { whatIf: options.whatIf !== false, ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}) },
+    );
+    return assemble(session, target, check.statement, check.dataChanging, options, outcomes, residencies, cold, prediction, warnings);
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await session.close();
+  }
+}
+
+/** A cancel may land on any of a run's queries (counters, residency), not only the statement: all mean "cancelled". */
+async function asCancelled<T>(run: number, signal: AbortSignal | undefined, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    if (signal?.aborted && !(err instanceof MeasureError && err.kind === 'cancelled')) {
+      throw new MeasureError(`cancelled during run ${run}: the statement was stopped on the server and rolled back`, 'cancelled');
+    }
+    throw err;
+  }
+}
+
+function residencyWanted(session: EngineSession<unknown, unknown>, options: MeasureOptions, warnings: string[]): boolean {
+  if (!session.residencyAvailable || options.residency === 'never') return false;
+  const limit = options.residencyLimitPages ?? DEFAULT_RESIDENCY_LIMIT_PAGES;
+  if (options.residency !== 'always' && session.poolPages > limit) {
+    warnings.push(session.residencySkipped(limit));
+    return false;
+  }
+  return true;
+}
+
+async function startCold(session: EngineSession<unknown, unknown>, options: MeasureOptions, warnings: string[]): Promise<boolean> {
+  if (options.cold === 'no') return false;
+  const reason = await session.evict(warnings);
+  if (reason === undefined) return true;
+  if (options.cold === 'yes') throw new MeasureError(`--cold is not possible: ${reason} (--cold=try measures anyway)`, 'unsupported');
+  warnings.push(`run 1 is not cold: ${reason}`);
+  return false;
+}
+
+function assemble<RunInput>(
+  session: EngineSession<unknown, RunInput>,
+  target: ConnectionTarget,
+  statement: string,
+  dataChanging: boolean,
+  options: MeasureOptions,
+  outcomes: Array<RunOutcome<RunInput>>,
+  residencies: RelationResidency[][],
+  cold: boolean,
+  prediction: ReportPrediction,
+  warnings: string[],
+): Report {
+  const runs = outcomes.map((o, i) => runReport(i + 1, i === 0 && cold, o, residencies[i], prediction.runs[i]));
+  return {
+    schemaVersion: 1,
+    engine: session.engine,
+    statement,
+    createdAt: new Date().toISOString(),
+    target: describeTarget(target),
+    rolledBack: !options.commit,
+    dataChanging,
+    runs,
+    warnings,
+    ...(prediction.whatIf ? { whatIf: prediction.whatIf } : {}),
+  };
+}
+
+function runReport<RunInput>(run: number, cold: boolean, o: RunOutcome<RunInput>, residency: RelationResidency[], p: PredictedRun | undefined): RunReport {
+  const out: RunReport = {
+    run,
+    cold,
+    elapsedMs: o.elapsedMs,
+    measured: o.measured,
+    predicted: p?.predicted ?? { ...EMPTY_READS },
+    notes: o.notes,
+    residency: residency.map((r) => ({ ...r, predictedAfter: p?.predictedAfter[r.relation] ?? null })),
+    raw: o.raw,
+  };
+  if (o.plan) out.plan = o.plan;
+  if (o.planning) out.planning = o.planning;
+  if (p) out.prediction = { assumptions: p.assumptions, unmodelled: p.unmodelled };
+  if (o.enginePlan !== undefined) out.enginePlan = o.enginePlan;
+  return out;
+}
+
+function residencyRows(rels: TrackedRelation[], before: ResidencySnapshot, after: ResidencySnapshot, known: boolean): RelationResidency[] {
+  return rels.map((r) => {
+    const b = before.get(r.name);
+    const a = after.get(r.name);
+    const row: RelationResidency = {
+      relation: r.name,
+      kind: r.kind,
+      pages: a?.pages ?? b?.pages ?? 0,
+      cachedBefore: known ? (b?.cached ?? 0) : null,
+      cachedAfter: known ? (a?.cached ?? 0) : null,
+      predictedAfter: null,
+    };
+    if (known && a) row.blocksAfter = a.ranges;
+    return row;
+  });
+}

@@ -1,0 +1,69 @@
+// What the InnoDB predictor is given: catalog facts per index, the server's settings, and each measured
+// run as it is replayed. Plain data, so a prediction can be replayed from a JSON fixture with no server.
+import type { InnodbPoolOptions } from '../../sim/policies/innodb-lru';
+import type { TableAccess } from './plan';
+
+export interface InnodbIndexFacts {
+  /** db.table for the clustered index, db.table.index otherwise (the report's residency name). */
+  reportName: string;
+  table: string;
+  index: string;
+  clustered: boolean;
+  leafPages: number;
+  /** All pages of the index, leaf and non-leaf. */
+  sizePages: number;
+  /** Pages of the table's tablespace file. */
+  spacePages: number;
+  /** Page numbers cached before run 1, as ranges. */
+  cachedBefore: Array<[number, number]>;
+  unique: boolean;
+  /** Rows of the table (the clustered index's statistics). */
+  rows: number;
+  /** Bytes of the index's key columns plus, for a secondary index, the primary key's. */
+  keyBytes: number;
+  /** Bytes of one index record's data: the whole row for the clustered index. */
+  entryBytes: number;
+  /** The clustered index's key is an AUTO_INCREMENT column, so inserts append at its right end. */
+  autoIncrementKey: boolean;
+}
+
+export interface InnodbPredictionSettings {
+  product: 'mysql' | 'mariadb';
+  poolPages: number;
+  pageSize: number;
+  oldBlocksPct: number;
+  oldBlocksTime: number;
+  readAheadThreshold: number;
+  randomReadAhead: boolean;
+  /** Pages of other tables and the system in the pool before run 1. */
+  otherPagesUsed: number;
+  changeBuffering: NonNullable<InnodbPoolOptions['changeBuffering']>;
+  changeBufferMaxPct: number;
+  /** innodb_lru_scan_depth where the page cleaner keeps that many pages free (MariaDB 10.5+). */
+  lruScanDepth?: number;
+}
+
+/** The rows an INSERT wrote in one run, which the prediction replays (with their rollback). */
+export interface InsertRun {
+  table: string;
+  rows: number;
+  /** The counter the rows came from. */
+  rowsFrom: string;
+  rolledBack: boolean;
+}
+
+/** One measured run as the predictor replays it. */
+export interface InnodbRunInput {
+  /** The plan's table accesses in execution order. */
+  accesses: TableAccess[];
+  insert?: InsertRun;
+  /** An UPDATE or DELETE on this table: its scan is modelled, its changes are named as left out. */
+  otherWrite?: { statement: 'UPDATE' | 'DELETE'; table: string };
+}
+
+/** Everything one InnoDB prediction needs. */
+export interface InnodbPredictionInput {
+  indexes: InnodbIndexFacts[];
+  settings: InnodbPredictionSettings;
+  runs: InnodbRunInput[];
+}

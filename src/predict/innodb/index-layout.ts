@@ -1,0 +1,131 @@
+// Where each index's pages are in the simulation, as InnoDB allocates a file-per-table B-tree, adjusted to
+// the pages the residency snapshot showed cached. Computed once per index, since traces ask per row.
+import type { InnodbIndexFacts } from './facts';
+import { leafFill, usableBytes, type IndexPages } from './index-pages';
+
+/** Each index's pages live in their own range of simulated page ids: index i starts at i × SPACE. */
+export const SPACE = 0x1000000;
+/** Fragment pages a segment takes from extent 0 before it gets whole extents. */
+export const FRAGMENT_PAGES = 32;
+/** A node pointer's bytes beyond the key: the child page number and the record header. */
+const NODE_POINTER_OVERHEAD = 4 + 5;
+/** Where pages a statement creates are numbered within their space: past any file this models. */
+export const NEW_PAGES = 0x800000;
+
+export class IndexLayouts {
+  private readonly layouts = new Map<number, IndexPages>();
+  private readonly cachedSets = new Map<number, Set<number>>();
+
+  constructor(
+    private readonly facts: InnodbIndexFacts[],
+    private readonly pageSize: number,
+  ) {}
+
+  of(i: number): IndexPages {
+    let l = this.layouts.get(i);
+    if (!l) {
+      l = this.compute(i);
+      this.layouts.set(i, l);
+    }
+    return l;
+  }
+
+  /**
+   * The root at page 3, the first 32 leaf pages (and the non-leaf pages) as fragment pages of extent 0,
+   * the other leaves in whole extents from page 64 in key order. Secondary indexes are placed after the
+   * clustered one.
+   */
+  private compute(i: number): IndexPages {
+    const f = this.facts[i];
+    const base = i * SPACE;
+    const nonLeaf = Math.max(1, f.sizePages - f.leafPages);
+    const height = f.leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(f.leafPages) / Math.log(this.fanout(f)));
+    const levels = Math.max(0, Math.min(height - 2, nonLeaf - 1));
+    const modelled = Array.from({ length: levels }, (_, k) => base + 4 + k);
+    const fragmentStart = 4 + levels;
+    const offset = this.secondaryOffset(i);
+    const layoutLeaf = (k: number) => base + (k < FRAGMENT_PAGES ? fragmentStart + k : 64 + offset + (k - FRAGMENT_PAGES));
+    // A cached index has its root and node pages cached (every access passes them), and a B-tree's
+    // first pages are those: the lowest cached page numbers stand for them.
+    const all = this.cachedPages(i);
+    const root = all.length > 0 ? all[0] : base + 3;
+    const internal = all.length > levels ? all.slice(1, 1 + levels) : modelled;
+    const map = leafMap(f, layoutLeaf, all.slice(1 + internal.length));
+    return {
+      root,
+      internal,
+      leaves: (k) => map[Math.min(Math.max(0, k), map.length - 1)],
+      lastLeaf: map[map.length - 1],
+      newPages: base + NEW_PAGES,
+    };
+  }
+
+  /** The index's pages cached before run 1, as simulated page ids in ascending order. */
+  cachedPages(i: number): number[] {
+    const out: number[] = [];
+    for (const [s, e] of this.facts[i].cachedBefore) for (let p = s; p <= e; p++) out.push(i * SPACE + p);
+    return out.sort((a, b) => a - b);
+  }
+
+  leafFill(f: InnodbIndexFacts): number {
+    return leafFill(f, this.pageSize);
+  }
+
+  /**
+   * Node pointers per non-leaf page: the key (with the primary key for a secondary index) plus a child
+   * pointer, at the fill the leaves have, which decides the height.
+   */
+  private fanout(f: InnodbIndexFacts): number {
+    const usable = usableBytes(this.pageSize);
+    return Math.max(2, Math.floor((usable * this.leafFill(f)) / (Math.max(1, f.keyBytes) + NODE_POINTER_OVERHEAD)));
+  }
+
+  /** Secondary indexes are placed after the clustered one (and the table's earlier ones), in whole extents. */
+  private secondaryOffset(i: number): number {
+    const f = this.facts[i];
+    return f.clustered ? 0 : this.facts.filter((g, j) => j < i && g.table === f.table).reduce((a, g) => a + Math.ceil(g.sizePages / 64) * 64, 0);
+  }
+
+  /**
+   * Whether a cached page is the index's own: its modelled layout and the pages it had cached, and the
+   * pages its inserts created while they live. Read-ahead also brings in free pages of the file, which
+   * belong to no index.
+   */
+  ownPages(i: number, createdPagesLive: boolean): (p: number) => boolean {
+    const f = this.facts[i];
+    const l = this.of(i);
+    let cached = this.cachedSets.get(i);
+    if (!cached) {
+      cached = new Set(this.cachedPages(i));
+      this.cachedSets.set(i, cached);
+    }
+    const set = cached;
+    const base = i * SPACE;
+    const fragmentEnd = base + 4 + l.internal.length + Math.min(FRAGMENT_PAGES, f.leafPages) - 1;
+    const extentStart = base + 64 + this.secondaryOffset(i);
+    const last = extentStart + Math.max(0, f.leafPages - FRAGMENT_PAGES) - 1;
+    // A clustered index's appended pages are freed by a rollback; a secondary index's split pages stay.
+    const created = !f.clustered || createdPagesLive ? l.newPages : -1;
+    return (p) => set.has(p) || (p >= base + 3 && p <= fragmentEnd) || (p >= extentStart && p <= last) || (created >= 0 && p >= created);
+  }
+}
+
+/**
+ * Leaf k in key order → page. The modelled layout, except that cached pages it does not place (an index
+ * grown in random key order has its leaves anywhere in the file) take the places of uncached layout
+ * leaves, so that as many leaves are cached as the residency snapshot showed.
+ */
+function leafMap(f: InnodbIndexFacts, layoutLeaf: (k: number) => number, cachedLeaves: number[]): Int32Array {
+  const n = Math.max(1, f.leafPages);
+  const map = new Int32Array(n);
+  const cached = new Set(cachedLeaves);
+  const placed = new Set<number>();
+  for (let k = 0; k < n; k++) if (cached.has(layoutLeaf(k))) placed.add(layoutLeaf(k));
+  const foreign = cachedLeaves.filter((p) => !placed.has(p));
+  let next = 0;
+  for (let k = 0; k < n; k++) {
+    const p = layoutLeaf(k);
+    map[k] = !placed.has(p) && next < foreign.length ? foreign[next++] : p;
+  }
+  return map;
+}
