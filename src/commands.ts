@@ -1,22 +1,9 @@
-// Every command the extension contributes. test/manifest.test.ts keeps this table and package.json in sync.
+// Registers every command the extension contributes (the ids are in shared/command-ids.ts, which
+// test/manifest.test.ts keeps in sync with package.json).
 import * as vscode from 'vscode';
+import { COMMAND, type CommandId } from './shared/command-ids';
 
-export const COMMAND = {
-  measureStatementAtCursor: 'bufferlens.measureStatementAtCursor',
-  measureSelection: 'bufferlens.measureSelection',
-  selectConnection: 'bufferlens.selectConnection',
-  addConnection: 'bufferlens.addConnection',
-  testConnection: 'bufferlens.testConnection',
-  openReportHistory: 'bufferlens.openReportHistory',
-  compareReports: 'bufferlens.compareReports',
-  exportReport: 'bufferlens.exportReport',
-  rerun: 'bufferlens.rerun',
-  deleteReport: 'bufferlens.deleteReport',
-  measureRange: 'bufferlens.measureRange',
-  openReport: 'bufferlens.openReport',
-} as const;
-
-export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];
+export { COMMAND, type CommandId };
 
 // Handlers take whatever VS Code passes (tree items, lens arguments); each handler checks its own.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -21,6 +21,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     sendSettings: (s) => client?.sendSettings(s),
     sendResult: (...a) => client?.sendResult(...a),
     sendResults: (p) => client?.sendResults(p),
+    statementAt: async (uri, offset) => (client ? client.statementAt(uri, offset) : null),
     stop: async () => client?.stop(),
   };
   // The last result of each statement survives a restart: lenses of a reopened file come from the history.
@@ -44,7 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     [COMMAND.exportReport]: (item) => editor.exportReport(item),
     [COMMAND.rerun]: (item) => editor.rerun(item),
     [COMMAND.deleteReport]: (item) => editor.remove(item),
-    [COMMAND.measureRange]: (uri, range) => editor.measureRange(uri, range),
+    [COMMAND.measureRange]: (statement) => editor.measureStatement(statement),
     [COMMAND.openReport]: (id) => editor.open(id),
   });
   context.subscriptions.push(

@@ -9,8 +9,7 @@ import { measure } from '../measure/measure';
 import { formatReport } from './format-report';
 import { runDemo } from './demo';
 import { runSimulate, runBench } from './simulate-commands';
-import { splitPostgres } from '../sql/split-postgres';
-import { splitMysql } from '../sql/split-mysql';
+import { engineForDialect } from '../measure/engines';
 
 export interface CliCommand {
   name: string;
@@ -161,7 +160,7 @@ export const COMMANDS: CliCommand[] = [
       const { values, positionals } = parse(argv, { dialect: { type: 'string' }, json: { type: 'boolean' } }, { min: 1, max: 1, what: 'FILE' });
       if (values.dialect !== 'postgresql' && values.dialect !== 'mysql') throw new UsageError('--dialect must be postgresql or mysql');
       const text = readInput(positionals[0]);
-      const statements = (values.dialect === 'postgresql' ? splitPostgres : splitMysql)(text);
+      const statements = engineForDialect(values.dialect).split(text);
       if (values.json) {
         process.stdout.write(JSON.stringify(statements.map((st) => ({ sql: st.sql, start: st.start, end: st.end }))) + '\n');
       } else {

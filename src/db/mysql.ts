@@ -64,3 +64,13 @@ export async function connectMysql(t: ConnectionTarget): Promise<Connection> {
     throw new MeasureError(mysqlConnectionErrorMessage(err, t), 'connection');
   }
 }
+
+/** What the server says it is (Test Connection). */
+export async function mysqlVersion(t: ConnectionTarget): Promise<string> {
+  const c = await connectMysql(t);
+  try {
+    return ((await c.query('SELECT VERSION() AS v'))[0] as Array<{ v: string }>)[0].v;
+  } finally {
+    await c.end().catch(() => c.destroy());
+  }
+}

@@ -74,3 +74,13 @@ export function lineColumn(text: string, position: number): { line: number; colu
   const lines = before.split('\n');
   return { line: lines.length, column: lines[lines.length - 1].length + 1 };
 }
+
+/** What the server says it is (Test Connection). */
+export async function postgresVersion(t: ConnectionTarget): Promise<string> {
+  const c = await connectPostgres(t);
+  try {
+    return (await c.query('SELECT version() AS v')).rows[0].v;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}

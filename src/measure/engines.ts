@@ -2,6 +2,8 @@
 // session, one predictor and one entry here; the measurement lifecycle, the CLI and the editor look
 // engines up instead of switching on them.
 import type { ConnectionTarget } from '../db/connection-url';
+import { postgresVersion } from '../db/postgres';
+import { mysqlVersion } from '../db/mysql';
 import type { Dialect } from '../shared/dialect';
 import { splitMysql } from '../sql/split-mysql';
 import { splitPostgres } from '../sql/split-postgres';
@@ -26,12 +28,17 @@ export interface Engine {
   /** How the engine's client splits a file into statements. */
   dialect: Dialect;
   label: string;
+  defaultPort: number;
+  /** user@database offered when a connection is added. */
+  defaultLogin: string;
   split(text: string): SqlStatement[];
+  /** What the server says it is, for Test Connection. */
+  serverVersion(target: ConnectionTarget): Promise<string>;
   measure(target: ConnectionTarget, options: MeasureOptions): Promise<Report>;
 }
 
-function engine<F, R>(label: string, def: EngineDefinition<F, R>): Engine {
-  return { id: def.id, dialect: def.dialect, label, split: def.split, measure: (target, options) => runMeasurement(def, target, options) };
+function engine<F, R>(def: EngineDefinition<F, R>, about: Omit<Engine, 'id' | 'dialect' | 'split' | 'measure'>): Engine {
+  return { id: def.id, dialect: def.dialect, split: def.split, measure: (target, options) => runMeasurement(def, target, options), ...about };
 }
 
 const postgresql: EngineDefinition<PgFacts, PlanNode> = {
@@ -53,8 +60,8 @@ const innodb: EngineDefinition<InnodbFacts, InnodbRunInput> = {
 };
 
 export const ENGINES: Readonly<Record<EngineId, Engine>> = {
-  postgresql: engine('PostgreSQL', postgresql),
-  mysql: engine('MySQL or MariaDB', innodb),
+  postgresql: engine(postgresql, { label: 'PostgreSQL', defaultPort: 5432, defaultLogin: 'postgres@postgres', serverVersion: postgresVersion }),
+  mysql: engine(innodb, { label: 'MySQL or MariaDB', defaultPort: 3306, defaultLogin: 'root@', serverVersion: mysqlVersion }),
 };
 
 /** The engine whose client splits files in this dialect. */

@@ -1,7 +1,7 @@
 // Statements → CodeLens: "Measure buffer I/O" above each, and the last result once measured. Pure.
 import type { CodeLens } from 'vscode-languageserver';
 import type { Span } from '../sql/statement';
-import { LENS_COMMAND, statementKey, type ServerSettings, type StatementResult } from '../shared/lsp';
+import { LENS_COMMAND, statementKey, type MeasuredStatement, type ServerSettings, type StatementResult } from '../shared/lsp';
 
 export interface DocumentLike {
   uri: string;
@@ -15,14 +15,22 @@ export function buildLenses(doc: DocumentLike, spans: readonly Span[], settings:
   const lenses: CodeLens[] = [];
   for (const s of spans) {
     const range = { start: doc.positionAt(s.start), end: doc.positionAt(s.end) };
+    const statement: MeasuredStatement = { uri: doc.uri, sql: text.slice(s.start, s.end), range, dialect: settings.dialect };
     lenses.push({
       range,
       command: settings.hasConnection
-        ? { title: 'Measure buffer I/O', command: LENS_COMMAND.measure, arguments: [doc.uri, range] }
+        ? { title: 'Measure buffer I/O', command: LENS_COMMAND.measure, arguments: [statement] }
         : { title: 'Add a connection to measure buffer I/O', command: LENS_COMMAND.addConnection, arguments: [] },
     });
-    const result = results?.get(statementKey(text.slice(s.start, s.end)));
+    const result = results?.get(statementKey(statement.sql));
     if (result) lenses.push({ range, command: { title: result.summary, command: LENS_COMMAND.openReport, arguments: [result.reportId] } });
   }
   return lenses;
+}
+
+/** The statement that contains the offset, or else the last one before it (the cursor after its semicolon). */
+export function statementAt(doc: DocumentLike, spans: readonly Span[], offset: number, settings: ServerSettings): MeasuredStatement | null {
+  const s = spans.find((x) => offset >= x.start && offset <= x.end + 1) ?? [...spans].reverse().find((x) => x.start <= offset);
+  if (!s) return null;
+  return { uri: doc.uri, sql: doc.getText().slice(s.start, s.end), range: { start: doc.positionAt(s.start), end: doc.positionAt(s.end) }, dialect: settings.dialect };
 }

@@ -3,8 +3,8 @@
 import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { IncrementalSplitter } from '../sql/incremental';
-import { buildLenses } from './codelens';
-import { RESULTS_NOTIFICATION, SETTINGS_NOTIFICATION, statementKey, type ResultsParams, type ServerSettings, type StatementResult } from '../shared/lsp';
+import { buildLenses, statementAt } from './codelens';
+import { ResultsNotification, SettingsNotification, StatementAtRequest, statementKey, type ServerSettings, type StatementResult } from '../shared/lsp';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -40,16 +40,21 @@ connection.onCodeLens((params) => {
   return doc ? buildLenses(doc, spansOf(doc), settings, results.get(doc.uri)) : [];
 });
 
-connection.onNotification(SETTINGS_NOTIFICATION, (next: ServerSettings) => {
+connection.onNotification(SettingsNotification, (next) => {
   settings = next;
   void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 });
 
-connection.onNotification(RESULTS_NOTIFICATION, (p: ResultsParams) => {
+connection.onNotification(ResultsNotification, (p) => {
   const map = results.get(p.uri) ?? new Map<string, StatementResult>();
   for (const r of p.results) map.set(statementKey(r.statement), r);
   results.set(p.uri, map);
   void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+});
+
+connection.onRequest(StatementAtRequest, (p) => {
+  const doc = documents.get(p.uri);
+  return doc ? statementAt(doc, spansOf(doc), p.offset, settings) : null;
 });
 
 documents.listen(connection);

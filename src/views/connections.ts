@@ -4,8 +4,7 @@ import * as vscode from 'vscode';
 import { readConfig } from '../config';
 import { profileTarget, type ConnectionProfile } from '../db/profile';
 import type { ConnectionTarget } from '../db/connection-url';
-import { connectPostgres } from '../db/postgres';
-import { connectMysql } from '../db/mysql';
+import { ENGINES } from '../measure/engines';
 
 const ACTIVE_KEY = 'bufferlens.activeConnection';
 const secretKey = (name: string) => `bufferlens.password.${name}`;
@@ -56,10 +55,7 @@ export class ConnectionService implements vscode.Disposable {
 
   async add(): Promise<ConnectionProfile | undefined> {
     const engine = await vscode.window.showQuickPick(
-      [
-        { label: 'PostgreSQL', engine: 'postgresql' as const },
-        { label: 'MySQL or MariaDB', engine: 'mysql' as const },
-      ],
+      Object.values(ENGINES).map((e) => ({ label: e.label, engine: e.id })),
       { title: 'Add Connection (1/6): engine' },
     );
     if (!engine) return undefined;
@@ -73,11 +69,11 @@ export class ConnectionService implements vscode.Disposable {
     if (host === undefined) return undefined;
     const port = await vscode.window.showInputBox({
       title: 'Add Connection (4/6): port',
-      value: engine.engine === 'postgresql' ? '5432' : '3306',
+      value: String(ENGINES[engine.engine].defaultPort),
       validateInput: (v) => (/^\d+$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? undefined : 'A port from 1 to 65535'),
     });
     if (port === undefined) return undefined;
-    const userAndDb = await vscode.window.showInputBox({ title: 'Add Connection (5/6): user@database', value: engine.engine === 'postgresql' ? 'postgres@postgres' : 'root@' });
+    const userAndDb = await vscode.window.showInputBox({ title: 'Add Connection (5/6): user@database', value: ENGINES[engine.engine].defaultLogin });
     if (userAndDb === undefined) return undefined;
     const [user, database] = userAndDb.split('@');
     const password = await vscode.window.showInputBox({ title: 'Add Connection (6/6): password (kept in VS Code\'s secret storage; empty for none)', password: true });
@@ -99,16 +95,7 @@ export class ConnectionService implements vscode.Disposable {
     }
     const target = await this.target(profile);
     try {
-      let version: string;
-      if (target.engine === 'postgresql') {
-        const c = await connectPostgres(target);
-        version = (await c.query('SELECT version() AS v')).rows[0].v;
-        await c.end();
-      } else {
-        const c = await connectMysql(target);
-        version = ((await c.query('SELECT VERSION() AS v'))[0] as Array<{ v: string }>)[0].v;
-        await c.end();
-      }
+      const version = await ENGINES[target.engine].serverVersion(target);
       void vscode.window.showInformationMessage(`BufferLens: connected to ${profile.name}: ${version.split(',')[0]}`);
     } catch (err) {
       void vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message}`);

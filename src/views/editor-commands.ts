@@ -7,8 +7,7 @@ import { measure } from '../measure/measure';
 import type { Report } from '../shared/report';
 import { runSummary } from '../shared/format';
 import { reportMarkdown } from '../shared/markdown';
-import { splitMysql } from '../sql/split-mysql';
-import { splitPostgres } from '../sql/split-postgres';
+import type { MeasuredStatement } from '../shared/lsp';
 import type { Dialect } from '../shared/dialect';
 import type { ReportStore, StoredReport } from '../store/report-store';
 import { standaloneHtml } from '../html/standalone-html';
@@ -35,9 +34,8 @@ export class EditorCommands {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return void vscode.window.showInformationMessage('BufferLens: open a SQL file and put the cursor on a statement.');
     const doc = editor.document;
-    const offset = doc.offsetAt(editor.selection.active);
-    const statements = (this.dialect() === 'postgresql' ? splitPostgres : splitMysql)(doc.getText());
-    const st = statements.find((s) => offset >= s.startOffset && offset <= s.endOffset + 1) ?? [...statements].reverse().find((s) => s.startOffset <= offset);
+    // The language server's split is the one that placed the lenses: the same statement, decided once.
+    const st = await this.client.statementAt(doc.uri.toString(), doc.offsetAt(editor.selection.active));
     if (!st) return void vscode.window.showInformationMessage('BufferLens: there is no statement at the cursor.');
     await this.measure(st.sql, doc.uri);
   }
@@ -49,10 +47,10 @@ export class EditorCommands {
     await this.measure(text, editor.document.uri);
   }
 
-  async measureRange(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }): Promise<void> {
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
-    const sql = doc.getText(new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character));
-    await this.measure(sql, doc.uri);
+  /** A lens's statement, exactly as the server split it. */
+  async measureStatement(statement: MeasuredStatement): Promise<void> {
+    if (!isMeasuredStatement(statement)) return void vscode.window.showInformationMessage('BufferLens: put the cursor on a statement and run Measure Statement at Cursor.');
+    await this.measure(statement.sql, vscode.Uri.parse(statement.uri));
   }
 
   async measure(sql: string, uri?: vscode.Uri, profileName?: string): Promise<StoredReport | undefined> {
@@ -140,4 +138,9 @@ export class EditorCommands {
     );
     return picked?.r;
   }
+}
+
+function isMeasuredStatement(v: unknown): v is MeasuredStatement {
+  const o = v as Partial<MeasuredStatement> | undefined;
+  return typeof o?.uri === 'string' && typeof o.sql === 'string';
 }

@@ -2,12 +2,14 @@
 // whether lenses are on, whether there is a connection, and the last result per statement.
 import type * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { RESULTS_NOTIFICATION, SETTINGS_NOTIFICATION, type ResultsParams, type ServerSettings } from '../shared/lsp';
+import { ResultsNotification, SettingsNotification, StatementAtRequest, type MeasuredStatement, type ResultsParams, type ServerSettings } from '../shared/lsp';
 
 export interface LanguageClientHandle {
   sendSettings(settings: ServerSettings): void;
   sendResult(uri: string, statement: string, summary: string, reportId: string): void;
   sendResults(params: ResultsParams): void;
+  /** The statement at an offset, as the server split the document. */
+  statementAt(uri: string, offset: number): Promise<MeasuredStatement | null>;
   stop(): Promise<void>;
 }
 
@@ -24,10 +26,10 @@ export async function startLanguageClient(context: vscode.ExtensionContext, sett
   const client = new LanguageClient('bufferlens', 'BufferLens SQL', serverOptions, clientOptions);
   await client.start();
   return {
-    sendSettings: (s) => void client.sendNotification(SETTINGS_NOTIFICATION, s),
-    sendResult: (uri, statement, summary, reportId) =>
-      void client.sendNotification(RESULTS_NOTIFICATION, { uri, results: [{ statement, summary, reportId }] } satisfies ResultsParams),
-    sendResults: (params) => void client.sendNotification(RESULTS_NOTIFICATION, params),
+    sendSettings: (s) => void client.sendNotification(SettingsNotification, s),
+    sendResult: (uri, statement, summary, reportId) => void client.sendNotification(ResultsNotification, { uri, results: [{ statement, summary, reportId }] }),
+    sendResults: (params) => void client.sendNotification(ResultsNotification, params),
+    statementAt: (uri, offset) => client.sendRequest(StatementAtRequest, { uri, offset }),
     stop: () => client.stop(),
   };
 }

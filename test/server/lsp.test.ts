@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection, type CodeLens } from 'vscode-languageserver-protocol/node';
-import { RESULTS_NOTIFICATION, SETTINGS_NOTIFICATION } from '../../src/shared/lsp';
+import { ResultsNotification, SettingsNotification, StatementAtRequest } from '../../src/shared/lsp';
 
 let server: ChildProcess;
 let conn: ProtocolConnection;
@@ -40,8 +40,21 @@ test('a lens above every statement, following edits', async () => {
   assert.deepEqual(l[2].range.start, { line: 3, character: 0 });
 });
 
+test('the lens and Measure Statement at Cursor name the same statement, as the server split it', async () => {
+  const l = await lenses();
+  const lensStatement = l[2].command?.arguments?.[0] as { sql: string; dialect: string };
+  assert.equal(lensStatement.sql, 'select $$;$$');
+  assert.equal(lensStatement.dialect, 'postgresql');
+  // The cursor inside the dollar-quoted body, and just after the statement's semicolon.
+  const text = 'select 0;\nselect 1;\n\nselect $$;$$;\n';
+  for (const offset of [text.indexOf('$$;') + 2, text.lastIndexOf(';') + 1]) {
+    const at = await conn.sendRequest(StatementAtRequest, { uri, offset });
+    assert.deepEqual(at, l[2].command?.arguments?.[0], `offset ${offset}`);
+  }
+});
+
 test('a measured statement gets a second lens with its last result', async () => {
-  await conn.sendNotification(RESULTS_NOTIFICATION, { uri, results: [{ statement: 'select   1', summary: '7,463 logical · 96 physical', reportId: 'r1' }] });
+  await conn.sendNotification(ResultsNotification, { uri, results: [{ statement: 'select   1', summary: '7,463 logical · 96 physical', reportId: 'r1' }] });
   const l = await lenses();
   const result = l.find((x) => x.command?.command === 'bufferlens.openReport');
   assert.equal(result?.command?.title, '7,463 logical · 96 physical');
@@ -49,17 +62,17 @@ test('a measured statement gets a second lens with its last result', async () =>
 });
 
 test('without a connection the lens invites to add one; the setting turns lenses off', async () => {
-  await conn.sendNotification(SETTINGS_NOTIFICATION, { dialect: 'postgresql', hasConnection: false, codeLensEnabled: true });
+  await conn.sendNotification(SettingsNotification, { dialect: 'postgresql', hasConnection: false, codeLensEnabled: true });
   let l = await lenses();
   assert.ok(l.length > 0 && l.every((x) => x.command?.command !== 'bufferlens.measureRange'));
   assert.equal(l[0].command?.command, 'bufferlens.addConnection');
-  await conn.sendNotification(SETTINGS_NOTIFICATION, { dialect: 'postgresql', hasConnection: true, codeLensEnabled: false });
+  await conn.sendNotification(SettingsNotification, { dialect: 'postgresql', hasConnection: true, codeLensEnabled: false });
   l = await lenses();
   assert.deepEqual(l, []);
 });
 
 test('the MySQL dialect follows DELIMITER', async () => {
-  await conn.sendNotification(SETTINGS_NOTIFICATION, { dialect: 'mysql', hasConnection: true, codeLensEnabled: true });
+  await conn.sendNotification(SettingsNotification, { dialect: 'mysql', hasConnection: true, codeLensEnabled: true });
   const u2 = 'file:///work/m.sql';
   await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: u2, languageId: 'sql', version: 1, text: 'DELIMITER //\ncreate procedure p() begin select 1; end//\nDELIMITER ;\nselect 2;' } });
   const l = (await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: u2 } })) as CodeLens[];
