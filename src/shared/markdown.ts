@@ -1,44 +1,35 @@
-// A report as Markdown, for export. Pure.
+// A report as Markdown, for export: a layout of the report view-model. Pure.
 import type { Report } from './report';
-import { formatCount, hitRatioNote } from './format';
+import { METRICS, reportView } from './report-view';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function reportMarkdown(report: Report): string {
-  const e = report.engine;
+  const view = reportView(report);
   const lines = [
-    `# Buffer I/O report`,
+    `# ${view.title}`,
     '',
-    `${e.product} ${e.version} · ${e.pageSize}-byte pages · ${report.target} · ${report.createdAt}`,
+    `${report.engine.product} ${report.engine.version} · ${report.engine.pageSize}-byte pages · ${report.target} · ${report.createdAt}`,
     '',
     '```sql',
     report.statement,
     '```',
     '',
-    '| run | state | logical | predicted | physical | predicted | read-ahead | predicted | time ms |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...report.runs.map((r) =>
-      `| ${r.run} | ${r.cold ? 'cold' : r.run === 1 ? 'as found' : 'warm'} | ${formatCount(r.measured.logicalReads)} | ${formatCount(r.predicted.logicalReads)} | ${formatCount(r.measured.physicalReads)} | ${formatCount(r.predicted.physicalReads)} | ${formatCount(r.measured.readAhead)} | ${formatCount(r.predicted.readAhead)} | ${r.elapsedMs.toFixed(1)} |`,
-    ),
+    `| run | state | ${METRICS.map((m) => `${m.label} | predicted`).join(' | ')} | time ms |`,
+    `|---|---|${METRICS.map(() => '---:|---:|').join('')}---:|`,
+    ...view.runs.map((r) => `| ${r.run} | ${r.state} | ${METRICS.map((m) => `${r.measured[m.key].text} | ${r.predicted[m.key].text}`).join(' | ')} | ${r.elapsedMs.toFixed(1)} |`),
     '',
-    hitRatioNote(report.runs[0], report).text,
+    view.hitRatio,
   ];
-  const rels = report.runs[0]?.residency ?? [];
-  if (rels.length) {
-    lines.push('', '## Pages in the buffer pool (before → after)', '', `| relation | pages | ${report.runs.map((r) => `run ${r.run}`).join(' | ')} |`, `|---|---:|${report.runs.map(() => '---|').join('')}`);
-    for (const rel of rels) {
-      lines.push(
-        `| ${cell(rel.relation)} | ${formatCount(rel.pages)} | ${report.runs
-          .map((r) => {
-            const x = r.residency.find((y) => y.relation === rel.relation);
-            return x ? `${formatCount(x.cachedBefore)} → ${formatCount(x.cachedAfter)}` : '';
-          })
-          .join(' | ')} |`,
-      );
+  if (view.residency.length) {
+    lines.push('', '## Pages in the buffer pool (before → after)', '', `| relation | pages | ${view.runs.map((r) => `run ${r.run}`).join(' | ')} |`, `|---|---:|${view.runs.map(() => '---|').join('')}`);
+    for (const rel of view.residency) {
+      lines.push(`| ${cell(rel.relation)} | ${rel.pages.toLocaleString('en-US')} | ${rel.runs.map((c) => (c ? `${c.before.text} → ${c.after.text}` : '')).join(' | ')} |`);
     }
   }
   const notes = report.runs[0]?.notes;
   if (notes) lines.push('', '## What the numbers mean', '', ...Object.entries(notes).map(([k, v]) => `- **${k}**: ${v}`));
-  if (report.warnings.length) lines.push('', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`));
+  if (view.unmodelled.length) lines.push('', '## Not modelled (left out of the prediction)', '', ...view.unmodelled.map((u) => `- ${u}`));
+  if (view.warnings.length) lines.push('', '## Warnings', '', ...view.warnings.map((w) => `- ${w}`));
   return lines.join('\n') + '\n';
 }

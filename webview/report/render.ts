@@ -1,17 +1,20 @@
 // Renders a report (or two, compared) into the page. Data arrives by message; nothing here parses HTML.
 import type { PlanNode, RelationResidency, Report } from '../../src/shared/report';
-import { formatCount, hitRatioNote, pagesAsBytes } from '../../src/shared/format';
+import { formatCount } from '../../src/shared/format';
+import { METRICS, reportView, type Cell, type ReportView } from '../../src/shared/report-view';
 import { el, section, table } from './dom';
 import { runsChart, whatIfChart } from './charts';
 
-const STATE = (r: Report['runs'][number]) => (r.cold ? 'cold' : r.run === 1 ? 'as found' : 'warm');
+/** A number, or "not reported" / "not modelled" with its reason as a tooltip. */
+function cellNode(c: Cell): string | HTMLElement {
+  if (c.kind === 'number') return c.text;
+  return el('span', { class: c.kind, ...(c.reason ? { title: c.reason } : {}) }, c.text);
+}
 
-function header(report: Report, onExport?: (format: 'json' | 'markdown' | 'html') => void, onRerun?: () => void): HTMLElement {
-  const e = report.engine;
-  const product = { postgresql: 'PostgreSQL', mysql: 'MySQL', mariadb: 'MariaDB' }[e.product];
-  const h = el('header', {}, el('h1', {}, 'Buffer I/O report'), el('p', { class: 'meta' }, `${product} ${e.version} · ${formatCount(e.pageSize)}-byte pages · ${report.target} · ${new Date(report.createdAt).toLocaleString()}`));
-  h.append(el('pre', { class: 'statement', 'aria-label': 'statement' }, report.statement));
-  h.append(el('p', { class: 'meta' }, report.rolledBack ? (report.dataChanging ? 'Every run was rolled back.' : 'Read-only statement; every run was rolled back.') : 'Changes were committed (--commit).'));
+function header(report: Report, view: ReportView, onExport?: (format: 'json' | 'markdown' | 'html') => void, onRerun?: () => void): HTMLElement {
+  const h = el('header', {}, el('h1', {}, view.title), el('p', { class: 'meta' }, `${view.meta} · ${new Date(report.createdAt).toLocaleString()}`));
+  h.append(el('pre', { class: 'statement', 'aria-label': 'statement' }, view.statement));
+  h.append(el('p', { class: 'meta' }, view.changes));
   if (onExport || onRerun) {
     const bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'report actions' });
     if (onRerun) {
@@ -32,33 +35,17 @@ function header(report: Report, onExport?: (format: 'json' | 'markdown' | 'html'
   return h;
 }
 
-function runsSection(report: Report): HTMLElement {
-  const rows = report.runs.map((r) => [
-    `run ${r.run}`,
-    STATE(r),
-    formatCount(r.measured.logicalReads),
-    formatCount(r.predicted.logicalReads),
-    formatCount(r.measured.physicalReads),
-    formatCount(r.predicted.physicalReads),
-    formatCount(r.measured.readAhead),
-    formatCount(r.predicted.readAhead),
-    r.elapsedMs.toLocaleString('en-US', { maximumFractionDigits: 1 }),
-  ]);
-  const t = table(['run', 'state', 'logical', 'predicted', 'physical', 'predicted', 'read-ahead', 'predicted', 'time ms'], rows, 'Pages per run, measured and predicted', 2);
+function runsSection(report: Report, view: ReportView): HTMLElement {
+  const rows = view.runs.map((r) => [`run ${r.run}`, r.state, ...METRICS.flatMap((m) => [cellNode(r.measured[m.key]), cellNode(r.predicted[m.key])]), r.timeText]);
+  const t = table(['run', 'state', ...METRICS.flatMap((m) => [m.label, 'predicted']), 'time ms'], rows, 'Pages per run, measured and predicted', 2);
   t.id = 'runs-table';
   const canvas = el('canvas', { role: 'img', 'aria-label': 'grouped bar chart of measured and predicted pages per run' });
   const wrap = el('div', { class: 'chart' }, canvas);
   queueMicrotask(() => runsChart(canvas, report));
-  const notes = report.runs[0]?.notes;
   const meaning = el('dl', { class: 'meaning' });
-  if (notes) {
-    for (const [k, label] of [['logicalReads', 'logical'], ['physicalReads', 'physical'], ['readAhead', 'read-ahead']] as const) {
-      if (notes[k]) meaning.append(el('dt', {}, label), el('dd', {}, notes[k]!));
-    }
-  }
-  const hit = hitRatioNote(report.runs[0], report);
-  const bytes = report.runs.map((r) => `run ${r.run}: ${pagesAsBytes(r.measured.physicalReads, report.engine.pageSize) || 'not reported'} read`).join(' · ');
-  return section('Runs', 'runs-h', t, el('p', { class: 'note' }, bytes), wrap, el('p', { class: 'hit-ratio', role: 'note' }, hit.text), meaning);
+  for (const m of view.meaning) meaning.append(el('dt', {}, m.label), el('dd', {}, m.text));
+  const bytes = view.runs.map((r) => `run ${r.run}: ${r.bytesRead} read`).join(' · ');
+  return section('Runs', 'runs-h', t, el('p', { class: 'note' }, bytes), wrap, el('p', { class: 'hit-ratio', role: 'note' }, view.hitRatio), meaning);
 }
 
 function blockMap(rel: RelationResidency): HTMLElement {
@@ -73,20 +60,12 @@ function blockMap(rel: RelationResidency): HTMLElement {
   return map;
 }
 
-function residencySection(report: Report): HTMLElement | undefined {
+function residencySection(report: Report, view: ReportView): HTMLElement | undefined {
   const last = report.runs[report.runs.length - 1];
-  if (!last?.residency.length) return undefined;
-  const rows = last.residency.map((rel) => [
-    rel.relation,
-    rel.kind,
-    `${formatCount(rel.pages)} (${pagesAsBytes(rel.pages, report.engine.pageSize)})`,
-    ...report.runs.map((r) => {
-      const x = r.residency.find((y) => y.relation === rel.relation);
-      return x ? `${formatCount(x.cachedBefore)} → ${formatCount(x.cachedAfter)}${x.predictedAfter !== null ? ` (predicted ${formatCount(x.predictedAfter)})` : ''}` : '';
-    }),
-  ]);
+  if (!view.residency.length) return undefined;
+  const rows = view.residency.map((rel) => [rel.relation, rel.kind, rel.pagesText, ...rel.runs.map((c) => c?.text ?? '')]);
   const maps = last.residency.filter((r) => r.pages > 0 && r.blocksAfter).map((r) => el('figure', {}, el('figcaption', {}, `${r.relation} after run ${last.run}`), blockMap(r)));
-  return section('Pages in the buffer pool', 'res-h', table(['relation', 'kind', 'pages', ...report.runs.map((r) => `run ${r.run}`)], rows, 'cached before → after each run', 2), ...maps);
+  return section('Pages in the buffer pool', 'res-h', table(['relation', 'kind', 'pages', ...view.runs.map((r) => `run ${r.run}`)], rows, 'cached before → after each run', 2), ...maps);
 }
 
 function planList(n: PlanNode): HTMLElement {
@@ -107,44 +86,37 @@ function planSection(report: Report): HTMLElement | undefined {
   return undefined;
 }
 
-function predictionSection(report: Report): HTMLElement | undefined {
-  const assumptions = [...new Set(report.runs.flatMap((r) => r.prediction?.assumptions ?? []))];
-  const unmodelled = [...new Set(report.runs.flatMap((r) => r.prediction?.unmodelled ?? []))];
-  if (!assumptions.length && !unmodelled.length) return undefined;
-  const s = section('What the simulator assumed', 'pred-h', el('ul', {}, ...assumptions.map((a) => el('li', {}, a))));
-  if (unmodelled.length) s.append(el('h3', {}, 'Not modelled (left out of the prediction)'), el('ul', {}, ...unmodelled.map((a) => el('li', {}, a))));
+function predictionSection(view: ReportView): HTMLElement | undefined {
+  if (!view.assumptions.length && !view.unmodelled.length) return undefined;
+  const s = section('What the simulator assumed', 'pred-h', el('ul', {}, ...view.assumptions.map((a) => el('li', {}, a))));
+  if (view.unmodelled.length) s.append(el('h3', {}, 'Not modelled (left out of the prediction)'), el('ul', {}, ...view.unmodelled.map((a) => el('li', {}, a))));
   return s;
 }
 
-function whatIfSection(report: Report): HTMLElement | undefined {
-  if (!report.whatIf?.series.length) return undefined;
+function whatIfSection(view: ReportView): HTMLElement | undefined {
+  if (!view.whatIf.length) return undefined;
   const s = section('What if …', 'whatif-h');
-  for (const series of report.whatIf.series) {
-    const canvas = el('canvas', { role: 'img', 'aria-label': `miss ratio by ${series.setting}` });
-    queueMicrotask(() => whatIfChart(canvas, series));
+  for (const w of view.whatIf) {
+    const canvas = el('canvas', { role: 'img', 'aria-label': `miss ratio by ${w.series.setting}` });
+    queueMicrotask(() => whatIfChart(canvas, w.series));
     s.append(
-      el('h3', {}, `${series.setting} (all ${report.whatIf.runs} runs, predicted)`),
+      el('h3', {}, w.title),
       el('div', { class: 'chart small' }, canvas),
-      table(
-        [series.setting, 'physical', 'logical', 'miss ratio'],
-        series.points.map((p) => [`${p.label}${p.current ? ' (now)' : ''}`, formatCount(p.physicalReads), formatCount(p.logicalReads), `${(p.missRatio * 100).toFixed(1)} %`]),
-      ),
+      table([w.series.setting, 'physical', 'logical', 'miss ratio'], w.rows.map((p) => [p.label, cellNode(p.physical), cellNode(p.logical), p.missRatio])),
     );
   }
   return s;
 }
 
-function settingsSection(report: Report): HTMLElement {
-  const rows = Object.entries(report.engine.settings)
-    .filter(([, v]) => v !== null)
-    .map(([k, v]) => [k, String(v)]);
-  const s = section('Settings that explain the numbers', 'set-h', table(['setting', 'value'], rows, undefined, 2));
-  if (report.warnings.length) s.append(el('h3', {}, 'Warnings'), el('ul', { class: 'warnings' }, ...report.warnings.map((w) => el('li', { role: 'note' }, w))));
+function settingsSection(view: ReportView): HTMLElement {
+  const s = section('Settings that explain the numbers', 'set-h', table(['setting', 'value'], view.settings, undefined, 2));
+  if (view.warnings.length) s.append(el('h3', {}, 'Warnings'), el('ul', { class: 'warnings' }, ...view.warnings.map((w) => el('li', { role: 'note' }, w))));
   return s;
 }
 
 export function renderReport(root: HTMLElement, report: Report, actions: { onExport?: (f: 'json' | 'markdown' | 'html') => void; onRerun?: () => void } = {}): void {
-  const parts = [header(report, actions.onExport, actions.onRerun), runsSection(report), residencySection(report), planSection(report), predictionSection(report), whatIfSection(report), settingsSection(report)];
+  const view = reportView(report);
+  const parts = [header(report, view, actions.onExport, actions.onRerun), runsSection(report, view), residencySection(report, view), planSection(report), predictionSection(view), whatIfSection(view), settingsSection(view)];
   root.replaceChildren(el('main', {}, ...parts.filter((p): p is HTMLElement => p !== undefined)));
 }
 

@@ -1,0 +1,175 @@
+// The one view-model of a report: every label, state name, unit and "not reported" / "not modelled"
+// decision is made here, once. The webview, the Markdown export and the CLI only lay it out. Pure.
+import type { Reads, Report, RunReport, WhatIfSeries } from './report';
+import { formatBytes, formatCount, hitRatioNote } from './format';
+
+export type Metric = keyof Reads;
+
+export const METRICS: ReadonlyArray<{ key: Metric; label: string }> = [
+  { key: 'logicalReads', label: 'logical' },
+  { key: 'physicalReads', label: 'physical' },
+  { key: 'readAhead', label: 'read-ahead' },
+];
+
+/**
+ * One number as shown. `not-reported`: the engine cannot tell it. `not-modelled`: the engine tells it but
+ * the simulator does not predict it. Neither is ever shown as 0.
+ */
+export type Cell =
+  | { kind: 'number'; value: number; text: string }
+  | { kind: 'not-reported'; value: null; text: 'not reported'; short: 'n/r'; reason?: string }
+  | { kind: 'not-modelled'; value: null; text: 'not modelled'; short: 'n/m'; reason?: string };
+
+export const PRODUCT_NAME: Record<Report['engine']['product'], string> = { postgresql: 'PostgreSQL', mysql: 'MySQL', mariadb: 'MariaDB' };
+
+export function numberCell(n: number): Cell {
+  return { kind: 'number', value: n, text: formatCount(n) };
+}
+
+export function notReported(reason?: string): Cell {
+  return { kind: 'not-reported', value: null, text: 'not reported', short: 'n/r', ...(reason ? { reason } : {}) };
+}
+
+export function notModelled(reason?: string): Cell {
+  return { kind: 'not-modelled', value: null, text: 'not modelled', short: 'n/m', ...(reason ? { reason } : {}) };
+}
+
+/** A cell's short text for narrow layouts (terminals): n/r and n/m, with a legend beside the table. */
+export const shortText = (c: Cell): string => (c.kind === 'number' ? c.text : c.short);
+
+export type RunState = 'cold' | 'as found' | 'warm';
+
+export const runState = (r: RunReport): RunState => (r.cold ? 'cold' : r.run === 1 ? 'as found' : 'warm');
+
+export interface RunRow {
+  run: number;
+  state: RunState;
+  measured: Record<Metric, Cell>;
+  /** A prediction the engine has no number for is "not reported" too; one it has, "not modelled". */
+  predicted: Record<Metric, Cell>;
+  elapsedMs: number;
+  timeText: string;
+  /** Pages read (synchronous + read-ahead) as bytes, or why not. */
+  bytesRead: string;
+}
+
+export interface ResidencyCell {
+  before: Cell;
+  after: Cell;
+  predictedAfter?: Cell;
+  text: string;
+}
+
+export interface ResidencyRow {
+  relation: string;
+  kind: string;
+  pages: number;
+  pagesText: string;
+  /** Per run, in run order; undefined where a run has no row for the relation. */
+  runs: Array<ResidencyCell | undefined>;
+}
+
+export interface WhatIfTable {
+  title: string;
+  series: WhatIfSeries;
+  rows: Array<{ label: string; current: boolean; physical: Cell; logical: Cell; missRatio: string }>;
+}
+
+export interface ReportView {
+  title: string;
+  product: string;
+  meta: string;
+  statement: string;
+  changes: string;
+  runs: RunRow[];
+  /** Some run has a read-ahead prediction (InnoDB). */
+  predictsReadAhead: boolean;
+  hitRatio: string;
+  meaning: Array<{ label: string; text: string }>;
+  residency: ResidencyRow[];
+  assumptions: string[];
+  unmodelled: string[];
+  whatIf: WhatIfTable[];
+  settings: Array<[string, string]>;
+  warnings: string[];
+}
+
+function measuredCell(r: RunReport, m: Metric): Cell {
+  const v = r.measured[m];
+  return v === null ? notReported(r.notes?.[m]) : numberCell(v);
+}
+
+function predictedCell(r: RunReport, m: Metric): Cell {
+  const v = r.predicted[m];
+  if (v !== null) return numberCell(v);
+  if (r.measured[m] === null) return notReported(r.notes?.[m]);
+  return notModelled(r.prediction ? `the simulator gives no ${m} for this run` : 'no prediction was made for this run');
+}
+
+function residencyCell(x: Report['runs'][number]['residency'][number]): ResidencyCell {
+  const before = x.cachedBefore === null ? notReported('residency was not read') : numberCell(x.cachedBefore);
+  const after = x.cachedAfter === null ? notReported('residency was not read') : numberCell(x.cachedAfter);
+  const predictedAfter = x.predictedAfter === null || x.predictedAfter === undefined ? undefined : numberCell(x.predictedAfter);
+  return { before, after, ...(predictedAfter ? { predictedAfter } : {}), text: `${before.text} → ${after.text}${predictedAfter ? ` (predicted ${predictedAfter.text})` : ''}` };
+}
+
+function bytesRead(r: RunReport, pageSize: number): string {
+  const p = r.measured.physicalReads;
+  if (p === null) return 'not reported';
+  return formatBytes((p + (r.measured.readAhead ?? 0)) * pageSize);
+}
+
+export function reportView(report: Report): ReportView {
+  const e = report.engine;
+  const product = PRODUCT_NAME[e.product];
+  const runs: RunRow[] = report.runs.map((r) => ({
+    run: r.run,
+    state: runState(r),
+    measured: Object.fromEntries(METRICS.map(({ key }) => [key, measuredCell(r, key)])) as Record<Metric, Cell>,
+    predicted: Object.fromEntries(METRICS.map(({ key }) => [key, predictedCell(r, key)])) as Record<Metric, Cell>,
+    elapsedMs: r.elapsedMs,
+    timeText: r.elapsedMs.toLocaleString('en-US', { maximumFractionDigits: 1 }),
+    bytesRead: bytesRead(r, e.pageSize),
+  }));
+  const last = report.runs[report.runs.length - 1];
+  const residency: ResidencyRow[] = (last?.residency ?? []).map((rel) => ({
+    relation: rel.relation,
+    kind: rel.kind,
+    pages: rel.pages,
+    pagesText: `${formatCount(rel.pages)} (${formatBytes(rel.pages * e.pageSize)})`,
+    runs: report.runs.map((r) => {
+      const x = r.residency.find((y) => y.relation === rel.relation);
+      return x ? residencyCell(x) : undefined;
+    }),
+  }));
+  const notes = report.runs[0]?.notes ?? {};
+  return {
+    title: 'Buffer I/O report',
+    product,
+    meta: `${product} ${e.version} · ${formatCount(e.pageSize)}-byte pages · ${report.target}`,
+    statement: report.statement,
+    changes: report.rolledBack ? (report.dataChanging ? 'Every run was rolled back.' : 'Read-only statement; every run was rolled back.') : 'Changes were committed (--commit).',
+    runs,
+    predictsReadAhead: report.runs.some((r) => r.predicted.readAhead !== null),
+    hitRatio: report.runs[0] ? hitRatioNote(report.runs[0], report).text : '',
+    meaning: METRICS.filter(({ key }) => notes[key]).map(({ key, label }) => ({ label, text: notes[key]! })),
+    residency,
+    assumptions: [...new Set(report.runs.flatMap((r) => r.prediction?.assumptions ?? []))],
+    unmodelled: [...new Set(report.runs.flatMap((r) => r.prediction?.unmodelled ?? []))],
+    whatIf: (report.whatIf?.series ?? []).map((series) => ({
+      title: `${series.setting} (all ${report.whatIf!.runs} runs, predicted)`,
+      series,
+      rows: series.points.map((p) => ({
+        label: `${p.label}${p.current ? ' (now)' : ''}`,
+        current: p.current,
+        physical: numberCell(p.physicalReads),
+        logical: numberCell(p.logicalReads),
+        missRatio: `${(p.missRatio * 100).toFixed(1)} %`,
+      })),
+    })),
+    settings: Object.entries(e.settings)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, String(v)]),
+    warnings: report.warnings,
+  };
+}

@@ -1,0 +1,66 @@
+// The report view-model on the report fixtures: the one place that decides labels, states and the
+// "not reported" / "not modelled" convention that every renderer shows.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Report } from '../../src/shared/report';
+import { reportView } from '../../src/shared/report-view';
+import { formatReport } from '../../src/cli/format-report';
+import { reportMarkdown } from '../../src/shared/markdown';
+
+const load = (name: string): Report => JSON.parse(readFileSync(`test/fixtures/reports/${name}.json`, 'utf8'));
+
+test('MariaDB seed 001: every measured and predicted number is a number, states and bytes follow the runs', () => {
+  const report = load('mariadb-seed001');
+  const view = reportView(report);
+  assert.equal(view.product, 'MariaDB');
+  assert.deepEqual(view.runs.map((r) => r.state), report.runs.map((r) => (r.cold ? 'cold' : r.run === 1 ? 'as found' : 'warm')));
+  const r1 = view.runs[0];
+  assert.equal(r1.measured.readAhead.kind, 'number');
+  assert.equal(r1.measured.logicalReads.value, report.runs[0].measured.logicalReads);
+  assert.equal(r1.predicted.physicalReads.value, report.runs[0].predicted.physicalReads);
+  assert.ok(view.predictsReadAhead);
+  // Bytes read count read-ahead too: 97 + 3,520 pages of 16 KiB.
+  const pages = report.runs[0].measured.physicalReads! + report.runs[0].measured.readAhead!;
+  assert.equal(r1.bytesRead, `${((pages * report.engine.pageSize) / 1048576).toLocaleString('en-US', { maximumFractionDigits: 1 })} MiB`);
+});
+
+test('PostgreSQL: read-ahead the engine cannot tell is "not reported", measured and predicted, with the reason', () => {
+  const report = load('postgres18-ring');
+  const view = reportView(report);
+  for (const r of view.runs) {
+    assert.equal(r.measured.readAhead.kind, 'not-reported');
+    assert.equal(r.predicted.readAhead.kind, 'not-reported');
+    assert.ok(r.measured.readAhead.kind === 'not-reported' && r.measured.readAhead.reason && r.measured.readAhead.reason.length > 10);
+  }
+  assert.ok(!view.predictsReadAhead);
+});
+
+test('a number the engine reports but the simulator does not predict is "not modelled", never 0, in every renderer', () => {
+  const report = load('mariadb-seed001');
+  report.runs[0].predicted = { logicalReads: null, physicalReads: null, readAhead: null };
+  delete report.runs[0].prediction;
+  const view = reportView(report);
+  for (const m of ['logicalReads', 'physicalReads', 'readAhead'] as const) {
+    assert.equal(view.runs[0].predicted[m].kind, 'not-modelled');
+    assert.equal(view.runs[0].predicted[m].text, 'not modelled');
+  }
+  const cli = formatReport(report);
+  const row1 = cli.split('\n').find((l) => /^\s*1\s+as found/.test(l)) ?? '';
+  assert.match(row1, /n\/m$/);
+  assert.match(cli, /n\/m = not modelled by the simulator/);
+  assert.match(reportMarkdown(report), /\| 1 \| as found \| [\d,]+ \| not modelled \|/);
+});
+
+test('residency cells carry before, after and the prediction; a run without residency is not reported', () => {
+  const report = load('postgres18-ring');
+  const view = reportView(report);
+  const rel = view.residency[0];
+  const c = rel.runs[0]!;
+  const x = report.runs[0].residency.find((r) => r.relation === rel.relation)!;
+  assert.equal(c.before.value, x.cachedBefore);
+  assert.equal(c.after.value, x.cachedAfter);
+  assert.match(c.text, / → /);
+  report.runs[0].residency = report.runs[0].residency.map((r) => ({ ...r, cachedBefore: null, cachedAfter: null }));
+  assert.equal(reportView(report).residency[0].runs[0]!.after.kind, 'not-reported');
+});
