@@ -14,7 +14,11 @@ export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<F
   if (!check.ok) throw new MeasureError(check.reason, check.kind);
   const warnings = [...check.warnings];
   const session = await engine.open(target, check, options);
-  const onAbort = () => void session.cancel();
+  // The cancel runs on a second connection; it is awaited before returning, so that none is left open.
+  let cancelling: Promise<void> | undefined;
+  const onAbort = () => {
+    cancelling = session.cancel().catch(() => undefined);
+  };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await session.prepare(warnings);
@@ -49,6 +53,7 @@ export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<F
     return assemble(session, target, check.statement, check.dataChanging, options, outcomes, residencies, cold, prediction, warnings);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
+    await cancelling;
     await session.close();
   }
 }
