@@ -19,13 +19,14 @@
 //   LRU and the batch goes on towards the head: with most pages dirty, it empties the pool.
 // Counters carry the status-variable names, with MariaDB's _reads including read-ahead pages.
 import { PageTable } from '../page-table';
-import { ChangeBuffer, type LeafSpace } from './innodb-change-buffer';
+import { ChangeBuffer } from './innodb-change-buffer';
 import { SeededRandom } from '../random';
 import type { BufferPoolModel } from '../types';
+import { InnodbLruList } from './innodb-lru-list';
+import type { InnodbPoolOptions } from './innodb-pool-options';
 
-const OLD_MIN_LEN = 512;
-const OLD_TOLERANCE = 20;
-const NON_OLD_MIN_LEN = 5;
+export type { InnodbPoolOptions };
+
 /** BUF_LRU_MIN_LEN: the page cleaner is not woken for a shorter LRU. */
 const LRU_MIN_LEN = 256;
 /** Where the change buffer's own pages (system tablespace) are numbered in the simulation. */
@@ -33,56 +34,13 @@ export const IBUF_PAGE_BASE = 0x7e000000;
 /** The change-buffer bitmap page of the simulated indexes' tablespace (one per 16,384 pages: here, one). */
 const IBUF_BITMAP_PAGE = IBUF_PAGE_BASE - 1;
 
-export interface InnodbPoolOptions {
-  product?: 'mysql' | 'mariadb';
-  oldBlocksPct?: number;
-  /** ms; 1000 by default. */
-  oldBlocksTime?: number;
-  /** 0 turns linear read-ahead off; 56 by default. */
-  readAheadThreshold?: number;
-  randomReadAhead?: boolean;
-  /** Read-ahead area in pages; 64 for pools of 2,048 pages or more. */
-  area?: number;
-  /** Pages in the tablespace: an area past its end is never read ahead. */
-  spacePages?: number;
-  /** Where a page's tablespace ends (exclusive page id), when pages of several tablespaces are simulated. */
-  spaceEnd?: (page: number) => number;
-  /** Simulated time per page request, ms (the clock of innodb_old_blocks_time). */
-  msPerAccess?: number;
-  /** Change buffering of secondary-index modifications ('none' or any other innodb_change_buffering value). */
-  changeBuffering?: 'none' | 'all' | 'inserts' | 'deletes' | 'changes' | 'purges';
-  changeBufferMaxPct?: number;
-  /** Buffered entries that fill one change-buffer page. */
-  entriesPerIbufPage?: number;
-  /** Secondary leaves' free space, which caps what the change buffer takes per page (the free bits). */
-  leafSpace?: LeafSpace;
-  /** Pages merged in the background per simulated second: MySQL 10 by default, MariaDB none. */
-  backgroundMergesPerSecond?: number;
-  /** MariaDB 10.5+'s page cleaner free-page target (innodb_lru_scan_depth); off when absent. */
-  pageCleaner?: { lruScanDepth: number; maxIoCapacity?: number };
-}
-
-export class InnodbPool implements BufferPoolModel {
+export class InnodbPool extends InnodbLruList implements BufferPoolModel {
   readonly name = 'innodb';
   private readonly table: PageTable;
-  private readonly page: Int32Array;
-  private readonly prev: Int32Array;
-  private readonly next: Int32Array;
-  private readonly isOld: Uint8Array;
-  /** Time of the first access, in page requests since start (the simulated clock); 0 = never accessed. */
-  private readonly accessTime: Int32Array;
-  private readonly freedClockAt: Int32Array;
   /** Modified since read (on the flush list): the page cleaner must write it before it leaves. */
   private readonly dirty: Uint8Array;
-  private head = -1;
-  private tail = -1;
-  private len = 0;
-  private lruOld = -1;
-  private oldLen = 0;
   private used = 0;
-  private freedPageClock = 0;
   private now = 0;
-  private readonly ratio: number;
   /** innodb_old_blocks_time in page requests. */
   private readonly oldBlocksTicks: number;
   private readonly tick: number;
@@ -97,7 +55,6 @@ export class InnodbPool implements BufferPoolModel {
   private readAhead = 0;
   private readAheadRnd = 0;
   private readAheadEvicted = 0;
-  private madeYoung = 0;
   private notMadeYoung = 0;
   // change buffer
   private readonly changeBuffering: boolean;
@@ -115,17 +72,11 @@ export class InnodbPool implements BufferPoolModel {
   private readonly cleanerBatch: number;
   private cleanerEvicted = 0;
 
-  constructor(readonly capacity: number, options: InnodbPoolOptions = {}) {
+  constructor(capacity: number, options: InnodbPoolOptions = {}) {
+    super(capacity, options.oldBlocksPct ?? 37);
     this.table = new PageTable(capacity);
-    this.page = new Int32Array(capacity);
-    this.prev = new Int32Array(capacity).fill(-1);
-    this.next = new Int32Array(capacity).fill(-1);
-    this.isOld = new Uint8Array(capacity);
-    this.accessTime = new Int32Array(capacity);
-    this.freedClockAt = new Int32Array(capacity);
     this.dirty = new Uint8Array(capacity);
     this.product = options.product ?? 'mysql';
-    this.ratio = Math.min(Math.max(Math.floor(((options.oldBlocksPct ?? 37) * 1024) / 100), 51), 972);
     this.tick = options.msPerAccess ?? 0.01;
     const oldBlocksTime = options.oldBlocksTime ?? 1000;
     this.oldBlocksTicks = oldBlocksTime === 0 ? 0 : Math.max(1, Math.ceil(oldBlocksTime / this.tick));
@@ -331,86 +282,6 @@ export class InnodbPool implements BufferPoolModel {
       if (this.accessTime[s] !== 0 && this.now - this.accessTime[s] >= this.oldBlocksTicks) this.makeYoung(s);
       else this.notMadeYoung++;
     } else if (!this.peekIfYoung(s)) this.makeYoung(s);
-  }
-
-  /** buf_page_peek_if_young: still within the first quarter of the young list since it was put at the head. */
-  private peekIfYoung(s: number): boolean {
-    return this.freedPageClock < this.freedClockAt[s] + (this.capacity * (1024 - this.ratio)) / (1024 * 4);
-  }
-
-  private makeYoung(s: number): void {
-    if (this.isOld[s]) this.madeYoung++;
-    this.remove(s);
-    this.add(s, false);
-  }
-
-  private add(s: number, old: boolean): void {
-    if (!old || this.len < OLD_MIN_LEN) {
-      this.prev[s] = -1;
-      this.next[s] = this.head;
-      if (this.head >= 0) this.prev[this.head] = s;
-      this.head = s;
-      if (this.tail < 0) this.tail = s;
-      this.freedClockAt[s] = this.freedPageClock;
-    } else {
-      const o = this.lruOld;
-      const after = this.next[o];
-      this.prev[s] = o;
-      this.next[s] = after;
-      this.next[o] = s;
-      if (after >= 0) this.prev[after] = s;
-      else this.tail = s;
-      this.oldLen++;
-    }
-    this.len++;
-    if (this.len > OLD_MIN_LEN) {
-      this.isOld[s] = old ? 1 : 0;
-      this.adjust();
-    } else if (this.len === OLD_MIN_LEN) {
-      for (let x = this.head; x >= 0; x = this.next[x]) this.isOld[x] = 1;
-      this.lruOld = this.head;
-      this.oldLen = this.len;
-      this.adjust();
-    } else this.isOld[s] = this.lruOld >= 0 ? 1 : 0;
-  }
-
-  private remove(s: number): void {
-    if (s === this.lruOld) {
-      this.lruOld = this.prev[s];
-      this.isOld[this.lruOld] = 1;
-      this.oldLen++;
-    }
-    const a = this.prev[s];
-    const b = this.next[s];
-    if (a >= 0) this.next[a] = b;
-    else this.head = b;
-    if (b >= 0) this.prev[b] = a;
-    else this.tail = a;
-    this.len--;
-    if (this.len < OLD_MIN_LEN) {
-      if (this.lruOld >= 0) for (let x = this.head; x >= 0; x = this.next[x]) this.isOld[x] = 0;
-      this.isOld[s] = 0;
-      this.lruOld = -1;
-      this.oldLen = 0;
-      return;
-    }
-    if (this.isOld[s]) this.oldLen--;
-    this.adjust();
-  }
-
-  private adjust(): void {
-    const want = Math.min(Math.floor((this.len * this.ratio) / 1024), this.len - (OLD_TOLERANCE + NON_OLD_MIN_LEN));
-    for (;;) {
-      if (this.oldLen + OLD_TOLERANCE < want) {
-        this.lruOld = this.prev[this.lruOld];
-        this.isOld[this.lruOld] = 1;
-        this.oldLen++;
-      } else if (this.oldLen > want + OLD_TOLERANCE) {
-        this.isOld[this.lruOld] = 0;
-        this.lruOld = this.next[this.lruOld];
-        this.oldLen--;
-      } else return;
-    }
   }
 
   /** buf_read_ahead_linear, with leaf pages linked in page order (FIL_PAGE_PREV/NEXT = p ∓ 1). */
