@@ -45,9 +45,11 @@ export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<F
     }
     warnings.push(...session.closingWarnings());
     // The prediction needs no server: the connection's work is done once the runs are.
+    const runInputs = outcomes.map((o) => o.predictInput);
+    options.onPredictionInput?.({ engine: engine.id, facts, runs: runInputs });
     const prediction = engine.predict(
       facts,
-      outcomes.map((o) => o.predictInput),
+      runInputs,
       { whatIf: options.whatIf !== false, ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}) },
     );
     return assemble(session, target, check.statement, check.dataChanging, options, outcomes, residencies, cold, prediction, warnings);

@@ -129,7 +129,7 @@ export async function postgresScenarios(binaries: PostgresBinaries): Promise<Sce
 }
 
 /** A database `lab` on the server, with the statements run in it. */
-async function loadLab(server: LocalInnodbServer, statements: string[]): Promise<void> {
+export async function loadLab(server: LocalInnodbServer, statements: string[]): Promise<void> {
   const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
   try {
     await c.query('CREATE DATABASE lab');
