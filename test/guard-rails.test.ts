@@ -38,3 +38,15 @@ test('the whole tree lints clean', async () => {
   const problems = results.flatMap((r) => r.messages.map((m) => `${r.filePath}:${m.line} ${m.ruleId}: ${m.message}`));
   assert.deepEqual(problems, []);
 });
+
+test('layers import downwards only: db, predict and shared cannot reach up', async () => {
+  const up = async (file: string, from: string) => restrictedImportErrors(file, `import { a } from '${from}';\nexport const b = a;\n`);
+  assert.equal(await up('src/db/x.ts', '../measure/run-measurement'), 1);
+  assert.equal(await up('src/predict/postgres/x.ts', '../../measure/engine-session'), 1);
+  assert.equal(await up('src/shared/x.ts', '../sql/incremental'), 1);
+  assert.equal(await up('src/sim/x.ts', '../predict/prediction'), 1);
+  assert.equal(await up('src/measure/x.ts', '../cli/args'), 1);
+  // Downwards is fine.
+  assert.equal(await up('src/measure/x.ts', '../predict/prediction'), 0);
+  assert.equal(await up('src/predict/x.ts', '../sim/random'), 0);
+});
