@@ -1,8 +1,10 @@
 // The columns an UPDATE's SET clause assigns, which decide whether PostgreSQL can update a row in place
 // (HOT: no indexed column changes). Read from the statement text: identifiers before '=' at the clause's
 // top level, and the lists of a (a, b) = (…) assignment. null when the statement is not a plain UPDATE.
+import { maskSql } from '../../sql/mask';
+
 export function updatedColumns(statement: string): string[] | null {
-  const text = maskLiterals(statement);
+  const text = maskSql(statement, 'postgresql');
   const m = /^\s*(?:WITH\b[\s\S]*?\)\s*)?UPDATE\s+(?:ONLY\s+)?[\w."]+(?:\s+(?:AS\s+)?[\w"]+)?\s+SET\s+/i.exec(text);
   if (!m) return null;
   const rest = text.slice(m.index + m[0].length);
@@ -26,13 +28,4 @@ export function updatedColumns(statement: string): string[] | null {
     start = i + 1;
   }
   return out;
-}
-
-/** Blanks out string literals and comments, so that '=', ',' and keywords inside them do not count. */
-function maskLiterals(sql: string): string {
-  return sql
-    .replace(/\$([A-Za-z_]\w*)?\$[\s\S]*?\$\1\$/g, (m) => ' '.repeat(m.length))
-    .replace(/'(?:[^']|'')*'/g, (m) => ' '.repeat(m.length))
-    .replace(/--[^\n]*/g, (m) => ' '.repeat(m.length))
-    .replace(/\/\*[\s\S]*?\*\//g, (m) => ' '.repeat(m.length));
 }
