@@ -44,6 +44,7 @@ export interface MeasureRequest {
   cold: 'no' | 'yes' | 'try';
   json: boolean;
   commit: boolean;
+  allowSideEffects: boolean;
   timing: boolean;
   timeoutMs: number;
   createExtension: boolean;
@@ -62,6 +63,7 @@ export function parseMeasureArgs(argv: string[]): MeasureRequest {
       'cold-try': { type: 'boolean' },
       json: { type: 'boolean' },
       commit: { type: 'boolean' },
+      'allow-side-effects': { type: 'boolean' },
       sql: { type: 'string' },
       'no-timing': { type: 'boolean' },
       timeout: { type: 'string' },
@@ -84,6 +86,7 @@ export function parseMeasureArgs(argv: string[]): MeasureRequest {
     cold: values['cold-try'] ? 'try' : values.cold ? 'yes' : 'no',
     json: values.json === true,
     commit: values.commit === true,
+    allowSideEffects: values['allow-side-effects'] === true,
     timing: values['no-timing'] !== true,
     timeoutMs: (intOption(values.timeout, 'timeout', 1, 86_400) ?? 60) * 1000,
     createExtension: values['create-extension'] === true,
@@ -117,7 +120,7 @@ export const COMMANDS: CliCommand[] = [
   {
     name: 'measure',
     summary: 'measure the buffer-pool I/O of one statement, run N times',
-    usage: 'bufferlens measure --url URL [--runs N] [--cold | --cold=try] [--json] [--commit] [--no-timing] [--timeout SECONDS] (--sql TEXT | FILE)',
+    usage: 'bufferlens measure --url URL [--runs N] [--cold | --cold=try] [--json] [--commit] [--allow-side-effects] [--no-timing] [--timeout SECONDS] (--sql TEXT | FILE)',
     details: [
       'URL: postgres://user[:password]@host[:port]/db, postgresql://…, mysql://user[:password]@host[:port]/db',
       '     a Unix socket as ?host=/dir (PostgreSQL) or ?socket=/path (MySQL/MariaDB);',
@@ -126,6 +129,8 @@ export const COMMANDS: CliCommand[] = [
       '--cold          evict the statement\'s relations before run 1; fails where the server cannot',
       '--cold=try      the same, but measure anyway (and say so) where eviction is impossible',
       '--commit        keep the changes of a data-changing statement (default: every run is rolled back)',
+      '--allow-side-effects  measure although the statement does what a rollback cannot undo (a file written,',
+      '                a remote commit, a signalled session); without it such statements are refused',
       '--no-timing     EXPLAIN ANALYZE without per-node timing, to cut its overhead',
       '--timeout S     per-run statement timeout in seconds (default 60)',
       '--json          print one JSON document (schema: bufferlens-report-v1)',

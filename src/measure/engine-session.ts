@@ -61,8 +61,8 @@ export interface EngineSession<Facts, RunInput> {
   predictionFacts(before: ResidencySnapshot, withCache: boolean, warnings: string[]): Promise<Facts>;
   /** One run of the statement, bracketed by the engine's counters; rolled back unless committing. */
   run(run: number, cold: boolean): Promise<RunOutcome<RunInput>>;
-  /** Warnings that hold for the whole measurement, added after the runs. */
-  closingWarnings(): string[];
+  /** Warnings that hold for the whole measurement, added after the runs (what the runs left behind). */
+  closingWarnings(): Promise<string[]>;
   /** Stops the running statement on the server (from a second connection). */
   cancel(): Promise<void>;
   /** Rolls back anything open and closes the connection; never throws. */

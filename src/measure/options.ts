@@ -7,6 +7,11 @@ export interface MeasureOptions {
   cold: 'no' | 'yes' | 'try';
   /** Keep a data-changing statement's changes instead of rolling every run back. */
   commit: boolean;
+  /**
+   * Measure although the statement has effects a rollback cannot undo (a file written, a remote commit,
+   * a signalled session): the user has acknowledged them. Off by default: such statements are refused.
+   */
+  allowSideEffects?: boolean;
   /** Per-node timing in EXPLAIN ANALYZE (costs overhead). */
   timing: boolean;
   /** Per-run statement limit. */

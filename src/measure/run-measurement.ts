@@ -43,7 +43,7 @@ export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<F
       warnings.push(...outcome.warnings);
       residency = after;
     }
-    warnings.push(...session.closingWarnings());
+    warnings.push(...(await session.closingWarnings()));
     // The prediction needs no server: the connection's work is done once the runs are.
     const runInputs = outcomes.map((o) => o.predictInput);
     options.onPredictionInput?.({ engine: engine.id, facts, runs: runInputs });

@@ -203,7 +203,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     };
   }
 
-  closingWarnings(): string[] {
+  async closingWarnings(): Promise<string[]> {
     return this.info.product === 'mysql' ? ['MySQL has no per-statement page counters (MariaDB\'s r_engine_stats); the numbers are global deltas, calibrated and checked for other sessions'] : [];
   }
 

@@ -18,12 +18,15 @@ import { normalisePostgres } from './normalise';
 import { buffersInUse, readRelationFacts } from './catalog';
 import { updatedColumns } from './update-columns';
 import { postgresError } from './errors';
+import { findSideEffects, sequencePositions } from './side-effects';
+import { MeasureError } from '../../db/errors';
+import { maskSql } from '../../sql/mask';
 
 export type PgFacts = Omit<PgPredictionInput, 'runs'>;
 
 export async function openPostgresSession(target: ConnectionTarget, statement: CheckedStatement, options: MeasureOptions): Promise<PostgresSession> {
   const client = await connectPostgres(target, { query_timeout: options.timeoutMs + 15_000 });
-  return new PostgresSession(client, target, statement.statement, options);
+  return new PostgresSession(client, target, statement.statement, statement.dataChanging, options);
 }
 
 export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
@@ -39,6 +42,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     private readonly client: Client,
     private readonly target: ConnectionTarget,
     private readonly statement: string,
+    private readonly dataChanging: boolean,
     private readonly options: MeasureOptions,
   ) {}
 
@@ -58,10 +62,44 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     this.pid = (await this.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     this.info = await readServerInfo(this.client);
     await this.ensureBuffercache(warnings);
-    // A plan without running the statement names the relations to track.
-    const planOnly = parseExplainJson(await this.withTransaction(async () => (await this.statementQuery('EXPLAIN (VERBOSE, FORMAT JSON) ')).rows[0]['QUERY PLAN']));
+    // A plan without running the statement names the relations to track. Planning can run functions
+    // (constant folding), so it is read-only and under the time limit too.
+    const planOnly = parseExplainJson(
+      await this.withTransaction(async () => {
+        await this.query(`SET LOCAL statement_timeout = ${Math.round(this.options.timeoutMs)}`);
+        return (await this.statementQuery('EXPLAIN (VERBOSE, FORMAT JSON) ')).rows[0]['QUERY PLAN'];
+      }, { readOnly: true }),
+    );
     this.relations = await resolveRelations(this.client, planOnly.relations);
+    await this.checkSideEffects(planOnly.root, warnings);
+    if (this.info.isSuperuser) {
+      warnings.push('measured as a superuser: nothing but BufferLens\'s own checks stands between the statement and the server; a measuring role needs only pg_read_all_stats, EXECUTE on the pg_buffercache functions and SELECT on the tables (Test Connection prints the GRANTs)');
+    }
   }
+
+  /** Refuses what a rollback cannot undo, names user functions, and notes the sequences that will advance. */
+  private async checkSideEffects(plan: PlanNode, warnings: string[]): Promise<void> {
+    const written = writtenRelations(plan, this.relations);
+    const inserts = /\b(INSERT|MERGE)\b/i.test(maskSql(this.statement, 'postgresql'));
+    const fx = await findSideEffects(this.client, this.statement, written.map((r) => r.oid), inserts).catch((err) => {
+      throw this.error(err, 0);
+    });
+    if (fx.outside.length && !this.options.allowSideEffects) {
+      throw new MeasureError(`refused: ${fx.outside.join('; ')}; a rollback cannot undo that (--allow-side-effects measures anyway)`, 'refused');
+    }
+    if (fx.outside.length) warnings.push(`measured although a rollback cannot undo it (--allow-side-effects): ${fx.outside.join('; ')}`);
+    if (fx.volatile.length) {
+      warnings.push(
+        `the statement reaches user-defined volatile function${fx.volatile.length > 1 ? 's' : ''} ${fx.volatile.join(', ')}: their table changes are rolled back${this.dataChanging ? '' : ', and a reading statement runs read-only, so they cannot write'}`,
+      );
+    }
+    if (fx.sequences.length && this.dataChanging) {
+      this.sequencesBefore = await sequencePositions(this.client, fx.sequences);
+      warnings.push(`sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} will advance: sequences are not transactional, and the rollback does not give their values back`);
+    }
+  }
+
+  private sequencesBefore = new Map<string, number>();
 
   residencySkipped(limit: number): string {
     return `residency not read: shared buffers hold ${this.poolPages.toLocaleString('en-US')} pages, above the limit of ${limit.toLocaleString('en-US')}; each pg_buffercache read scans every buffer header (--residency=always reads it anyway)`;
@@ -154,7 +192,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
       if (info.canForceStatsFlush) setup.push('SELECT pg_stat_force_next_flush()');
       await this.query(setup.join('; '));
       return parseExplainJson((await this.statementQuery(`EXPLAIN (${options.join(', ')}) `)).rows[0]['QUERY PLAN']);
-    }, this.options.commit);
+    }, { commit: this.options.commit, readOnly: !this.dataChanging });
     const wallMs = performance.now() - started;
     const cAfter = await readCounters(this.client, oids, info.hasStatIo, info.major);
     const { measured, notes } = normalisePostgres(info.major, plan.root);
@@ -171,8 +209,11 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     };
   }
 
-  closingWarnings(): string[] {
-    const out = [...this.anomalies].map((a) => `EXPLAIN reported a parent below its children, shown as 0 self: ${a}`);
+  async closingWarnings(): Promise<string[]> {
+    const after = await sequencePositions(this.client, [...this.sequencesBefore.keys()]);
+    const advanced = [...after].map(([name, v]) => [name, v - (this.sequencesBefore.get(name) ?? v)] as const).filter(([, d]) => d > 0);
+    const out = advanced.map(([name, d]) => `sequence ${name} advanced by ${d.toLocaleString('en-US')} over the runs, and stays advanced after the rollback`);
+    out.push(...[...this.anomalies].map((a) => `EXPLAIN reported a parent below its children, shown as 0 self: ${a}`));
     if (this.options.timing) out.push('EXPLAIN ANALYZE times every plan node, which adds overhead to the elapsed times (--no-timing turns it off)');
     if (!this.info.canForceStatsFlush) out.push('this user cannot force a statistics flush (pg_stat_force_next_flush), so the pg_stat_* deltas in raw may lag by up to a second; EXPLAIN\'s numbers are exact');
     return out;
@@ -188,8 +229,10 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     }
   }
 
-  private async withTransaction<T>(body: () => Promise<T>, commit = false): Promise<T> {
-    await this.query('BEGIN');
+  /** Reading statements run read-only: a write hidden in a function fails instead of happening. */
+  private async withTransaction<T>(body: () => Promise<T>, how: { commit?: boolean; readOnly: boolean }): Promise<T> {
+    const commit = how.commit ?? false;
+    await this.query(how.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
     this.inTransaction = true;
     try {
       const out = await body();
@@ -240,4 +283,16 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     await this.rollbackQuietly();
     await this.client.end().catch(() => undefined);
   }
+}
+
+/** The tracked tables a plan's ModifyTable nodes write (a writable CTE's too). */
+function writtenRelations(plan: PlanNode, relations: PgRelation[]): PgRelation[] {
+  const names = new Set<string>();
+  const walk = (n: PlanNode) => {
+    if (n.nodeType === 'ModifyTable' && n.relation) names.add(n.relation);
+    n.children.forEach(walk);
+  };
+  walk(plan);
+  const bare = (name: string) => name.split('.').pop()!.replace(/"/g, '');
+  return relations.filter((r) => r.kind === 'table' && names.has(bare(r.name)));
 }

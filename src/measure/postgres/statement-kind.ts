@@ -32,7 +32,7 @@ function head(sql: string): string {
 }
 
 
-export function checkPostgresStatement(input: string, commit: boolean): StatementCheck {
+export function checkPostgresStatement(input: string, _commit: boolean): StatementCheck {
   const parts = splitPostgresOffsets(input);
   if (parts.length === 0) return { ok: false, kind: 'input', reason: 'no statement to measure: the input is empty or only comments' };
   const [s, e] = parts[0];
@@ -59,8 +59,5 @@ export function checkPostgresStatement(input: string, commit: boolean): Statemen
   const dataChanging = createAs || /^(INSERT|UPDATE|DELETE|MERGE)\b/.test(h) || /\b(INSERT|UPDATE|DELETE|MERGE)\b/.test(h) || /\bINTO\b/.test(h);
   const warnings: string[] = [];
   if (parts.length > 1) warnings.push(`the input has ${parts.length} statements; only the first was measured`);
-  if (/\b(NEXTVAL|SETVAL)\s*\(/.test(h) || (/^INSERT\b/.test(h) && !commit)) {
-    warnings.push('sequence values the statement takes (serial or identity columns, nextval) are not given back by the rollback: sequences are not transactional');
-  }
   return { ok: true, statement, otherStatements: parts.length - 1, dataChanging, warnings };
 }

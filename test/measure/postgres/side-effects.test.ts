@@ -1,0 +1,91 @@
+// What a rollback cannot undo, on a real PostgreSQL: files written, remote commits, replication slots,
+// signalled sessions are refused before anything runs (unless acknowledged); hidden writes in reading
+// statements fail in a read-only transaction; sequences that advance are named before and counted after.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pgQuery as sql } from '../../support/sql';
+import { LocalPostgres } from '../../../src/local-server/postgres';
+import { need, skipUnless, systemPostgres } from '../../support/engines';
+import { measure } from '../../../src/measure/measure';
+import { parseConnectionUrl } from '../../../src/db/connection-url';
+import type { MeasureOptions } from '../../../src/measure/options';
+
+const availability = systemPostgres();
+
+describe('PostgreSQL: effects outside the transaction', skipUnless(availability), () => {
+  let server: LocalPostgres;
+  let url: string;
+  let files: string;
+  const run = (statement: string, extra: Partial<MeasureOptions> = {}) =>
+    measure(parseConnectionUrl(url), { sql: statement, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 20_000, whatIf: false, ...extra });
+  const count = async (q: string) => (await sql<{ n: number }>(url, q))[0].n;
+
+  before(async () => {
+    server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '16MB' } });
+    url = server.url();
+    files = mkdtempSync(join(tmpdir(), 'bufferlens-fx-'));
+    for (const s of [
+      'CREATE EXTENSION dblink',
+      'CREATE TABLE t (id int PRIMARY KEY, v int)',
+      'INSERT INTO t SELECT g, g FROM generate_series(1, 1000) g',
+      'CREATE TABLE log (id serial PRIMARY KEY, note text)',
+      'CREATE SEQUENCE s',
+      `CREATE FUNCTION remote_insert() RETURNS int LANGUAGE sql AS $$ SELECT dblink_exec('dbname=postgres port=${new URL(url).port} host=127.0.0.1 user=${new URL(url).username}', 'INSERT INTO log (note) VALUES (''remote'')') IS NOT NULL::int $$`,
+      `CREATE FUNCTION dump(path text) RETURNS int LANGUAGE plpgsql AS $$ BEGIN COPY (SELECT 1) TO '/dev/null'; RETURN 1; END $$`,
+      `CREATE FUNCTION dump_program() RETURNS int LANGUAGE plpgsql AS $$ BEGIN COPY (SELECT 1) TO PROGRAM 'cat > /dev/null'; RETURN 1; END $$`,
+      `CREATE FUNCTION hidden_write() RETURNS int LANGUAGE plpgsql AS $$ BEGIN INSERT INTO log (note) VALUES ('hidden'); RETURN 1; END $$`,
+      `CREATE FUNCTION hidden_next() RETURNS bigint LANGUAGE sql AS $$ SELECT nextval('s') $$`,
+    ]) {
+      await sql(url, s);
+    }
+  });
+  after(async () => {
+    await server?.stop();
+    rmSync(files, { recursive: true, force: true });
+  });
+
+  test('a function reaching dblink_exec is refused before anything runs; nothing is committed remotely', async () => {
+    await assert.rejects(run('SELECT remote_insert()'), (err: Error) => /refused: (public\.)?dblink_exec runs SQL on another connection/.test(err.message) && /--allow-side-effects/.test(err.message));
+    assert.equal(await count('SELECT count(*)::int AS n FROM log'), 0);
+  });
+
+  test('COPY … TO a file or a program inside a function is refused', async () => {
+    await assert.rejects(run(`SELECT dump('x')`), /refused: public\.dump runs COPY … TO/);
+    await assert.rejects(run('SELECT dump_program()'), /refused: public\.dump_program runs COPY … TO/);
+  });
+
+  test('lo_export, replication slots and backend signals are refused, and nothing is left behind', async () => {
+    const file = join(files, 'lo.bin');
+    await assert.rejects(run(`SELECT lo_export(lo_from_bytea(0, 'x'), '${file}')`), /refused: lo_export reads or writes a file/);
+    assert.equal(existsSync(file), false);
+    await assert.rejects(run(`SELECT pg_create_physical_replication_slot('bl_slot')`), /refused: pg_create_physical_replication_slot changes replication state/);
+    assert.equal(await count('SELECT count(*)::int AS n FROM pg_replication_slots'), 0);
+    await assert.rejects(run('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE false'), /refused: pg_terminate_backend signals another session/);
+  });
+
+  test('acknowledged, a refused statement is measured and the report says what it did', async () => {
+    const report = await run('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE false', { allowSideEffects: true });
+    assert.ok(report.warnings.some((w) => /measured although a rollback cannot undo it/.test(w)));
+  });
+
+  test('a reading statement runs read-only: a write hidden in a function fails instead of happening', async () => {
+    await assert.rejects(run('SELECT hidden_write()'), /read-only transaction/);
+    await assert.rejects(run('SELECT hidden_next()'), /read-only transaction/);
+    assert.equal(await count('SELECT count(*)::int AS n FROM log'), 0);
+    assert.equal(await count(`SELECT coalesce(pg_sequence_last_value('s'), 0)::int AS n`), 0);
+  });
+
+  test('sequences a write advances are named before the runs and counted after; a table without one gets no warning', async () => {
+    const report = await run(`INSERT INTO log (note) SELECT 'x' FROM generate_series(1, 10)`);
+    assert.ok(report.warnings.some((w) => /sequence log_id_seq will advance/.test(w)), report.warnings.join('\n'));
+    assert.ok(report.warnings.some((w) => /sequence log_id_seq advanced by 20 over the runs/.test(w)), report.warnings.join('\n'));
+    const plain = await run('INSERT INTO t SELECT g + 5000, g FROM generate_series(1, 10) g');
+    assert.ok(!plain.warnings.some((w) => /sequence/.test(w)), plain.warnings.join('\n'));
+    const cte = await run(`WITH x AS (INSERT INTO log (note) VALUES ('y') RETURNING id) SELECT hidden_next(), id FROM x`);
+    assert.ok(cte.warnings.some((w) => /sequences? .*\bs\b.*will advance/.test(w)), cte.warnings.join('\n'));
+    assert.ok(cte.warnings.some((w) => /user-defined volatile function public\.hidden_next/.test(w)), cte.warnings.join('\n'));
+  });
+});
