@@ -38,6 +38,11 @@ export function maskSql(sql: string, dialect: Dialect): string {
       }
       blank(i, k);
       i = k;
+    } else if ((c === '`' && dialect === 'mysql') || (c === '"' && dialect === 'postgresql')) {
+      // A quoted identifier stays as it is, quotes inside it included.
+      let k = i + 1;
+      while (k < n && !(sql[k] === c && sql[k + 1] !== c)) k += sql[k] === c ? 2 : 1;
+      i = k + 1;
     } else if (c === "'" || (c === '"' && dialect === 'mysql')) {
       // MySQL strings escape with a backslash; PostgreSQL's only in E'…' strings.
       const backslash = dialect === 'mysql' || (i > 0 && /[eE]/.test(sql[i - 1]) && !/\w/.test(sql[i - 2] ?? ' '));

@@ -4,6 +4,7 @@ import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import type { ResidencySnapshot } from '../engine-session';
 import type { InnodbRelation } from './residency';
 import type { InnodbServerInfo } from './server-info';
+import { fromFilename, toFilename } from './filename';
 
 export async function readInnodbFacts(conn: Connection, info: InnodbServerInfo, rels: InnodbRelation[], residency: ResidencySnapshot): Promise<InnodbIndexFacts[]> {
   if (rels.length === 0) return [];
@@ -18,9 +19,9 @@ export async function readInnodbFacts(conn: Connection, info: InnodbServerInfo, 
     tables.flat(),
   );
   const spaceTable = info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES';
-  const [spaces] = await conn.query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceTable} WHERE NAME IN (?)`, [tables.map(([s, t]) => `${s}/${t}`)]);
+  const [spaces] = await conn.query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceTable} WHERE NAME IN (?)`, [tables.map(([s, t]) => `${toFilename(s)}/${toFilename(t)}`)]);
   const statRows = stats as Array<{ s: string; t: string; i: string; leaf: number; size: number; distinct1: number }>;
-  const spaceBytes = new Map((spaces as Array<{ name: string; bytes: number }>).map((r) => [r.name, Number(r.bytes)]));
+  const spaceBytes = new Map((spaces as Array<{ name: string; bytes: number }>).map((r) => [r.name.split('/').map(fromFilename).join('/'), Number(r.bytes)]));
   const shapes = await readIndexShapes(conn, tables);
   return rels.map((r) => {
     const st = statRows.find((x) => x.s === r.schema && x.t === r.table && x.i === r.index);

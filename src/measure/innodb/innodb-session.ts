@@ -19,6 +19,9 @@ import { normaliseInnodb, subtractCalibration } from './normalise';
 import { readInnodbResidency, resolveInnodbRelations, type InnodbRelation } from './residency';
 import { poolPagesInUse, readInnodbFacts } from './catalog';
 import { innodbError } from './errors';
+import { autoIncrementValues, findInnodbSideEffects, namesIn } from './side-effects';
+import { maskSql } from '../../sql/mask';
+import { parseServerJson } from './server-json';
 import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
 
 const CALIBRATION_PASSES = 3;
@@ -36,6 +39,8 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   private currentRun = 0;
   private cancelled = false;
   private timedOut = false;
+  /** The statement's first keyword, upper-cased, past any comments. */
+  private readonly verb: string;
   private info!: InnodbServerInfo;
   private snapshot = '';
   private calibration: Record<string, number> = {};
@@ -49,7 +54,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     private readonly statement: string,
     private readonly kind: InnodbStatementKind,
     private readonly options: MeasureOptions,
-  ) {}
+  ) {
+    this.verb = (/^[A-Za-z]+/.exec(maskSql(statement, 'mysql').trimStart())?.[0] ?? '').toUpperCase();
+  }
 
   get engine(): Report['engine'] {
     const info = this.info;
@@ -62,13 +69,13 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
 
   readonly residencyAvailable = true;
 
-  async prepare(): Promise<void> {
+  async prepare(warnings: string[]): Promise<void> {
     this.connectionId = Number(((await this.conn.query('SELECT CONNECTION_ID() AS id'))[0] as Array<{ id: number }>)[0].id);
     this.info = await readInnodbServerInfo(this.conn);
     this.snapshot = snapshotQuery(this.info.statusTable, this.info.product);
     await this.setTimeLimit();
     const tables = await this.tablesOfStatement();
-    await this.refuseNonTransactional(tables);
+    await this.checkSideEffects(warnings);
     this.relations = await resolveInnodbRelations(this.conn, tables);
   }
 
@@ -93,12 +100,14 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     try {
       const [plan] = await this.conn.query(`EXPLAIN FORMAT=JSON ${this.statement}`);
       const text = Object.values((plan as Array<Record<string, string>>)[0])[0];
-      this.explainPlan = JSON.parse(text);
+      this.explainPlan = parseServerJson(text, this.statement);
       names = parseInnodbPlan(this.explainPlan).tables;
     } catch (err) {
       throw this.error(err);
     }
-    const explicit = [...this.statement.matchAll(/([`\w$]+)\s*\.\s*([`\w$]+)/g)].map((m) => ({ schema: m[1].replace(/`/g, ''), table: m[2].replace(/`/g, '') }));
+    const explicit = namesIn(maskSql(this.statement, 'mysql'))
+      .names.filter((n) => n.schema !== undefined)
+      .map((n) => ({ schema: n.schema!, table: n.name }));
     // An INSERT … SELECT's plan names only the tables it reads; the one it writes is added.
     for (const w of writtenTables(this.statement)) {
       const name = w.split('.').pop()!;
@@ -113,23 +122,39 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     return out;
   }
 
-  private async refuseNonTransactional(tables: Array<{ schema: string; table: string }>): Promise<void> {
-    if (this.kind !== 'dml' || this.options.commit) return;
-    const written = writtenTables(this.statement).map((w) => {
-      const [a, b] = w.includes('.') ? w.split('.') : [undefined, w];
-      return { schema: a ?? tables.find((t) => t.table === b)?.schema, table: b };
+  /**
+   * Refuses what a rollback cannot undo (non-transactional tables a write reaches, global settings or
+   * files changed in a routine), names routines, and notes the sequences and counters that will advance.
+   */
+  private async checkSideEffects(warnings: string[]): Promise<void> {
+    const [rows] = await this.conn.query('SELECT DATABASE() AS db');
+    const db = (rows as Array<{ db: string | null }>)[0].db;
+    const fx = await findInnodbSideEffects(this.conn, this.statement, db, this.kind === 'dml').catch((err) => {
+      throw this.error(err);
     });
-    for (const w of written) {
-      const [rows] = await this.conn.query(
-        'SELECT ENGINE AS engine FROM information_schema.TABLES WHERE TABLE_NAME = ? AND TABLE_SCHEMA = COALESCE(?, DATABASE())',
-        [w.table, w.schema ?? null],
+    if (fx.nonTransactional.length && !this.options.commit) {
+      const many = fx.nonTransactional.length > 1;
+      throw new MeasureError(
+        `${fx.nonTransactional.map((x) => `${x.table} uses the ${x.engine} engine`).join(' and ')}, which ${many ? 'are' : 'is'} not transactional: the statement reaches ${many ? 'them' : 'it'} and a rollback would undo nothing there (--commit measures it and keeps its changes)`,
+        'refused',
       );
-      const engine = (rows as Array<{ engine: string | null }>)[0]?.engine;
-      if (engine && engine.toLowerCase() !== 'innodb') {
-        throw new MeasureError(`${w.table} uses the ${engine} engine, which is not transactional: a rollback would undo nothing (--commit measures it and keeps its changes)`, 'refused');
-      }
+    }
+    if (fx.outside.length && !this.options.allowSideEffects) {
+      throw new MeasureError(`refused: ${fx.outside.join('; ')}; a rollback cannot undo that (--allow-side-effects measures anyway)`, 'refused');
+    }
+    if (fx.outside.length) warnings.push(`measured although a rollback cannot undo it (--allow-side-effects): ${fx.outside.join('; ')}`);
+    if (fx.routines.length) {
+      warnings.push(`the statement calls stored function${fx.routines.length > 1 ? 's' : ''} ${fx.routines.join(', ')}${this.kind === 'dml' ? '' : '; a reading statement runs in a read-only transaction, so they cannot write'}`);
+    }
+    if (fx.sequences.length) warnings.push(`sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} may advance: sequences are not rolled back`);
+    if (fx.autoIncrement.length && !this.options.commit) {
+      this.autoIncrementBefore = await autoIncrementValues(this.conn, fx.autoIncrement);
+      this.autoIncrementTables = fx.autoIncrement;
     }
   }
+
+  private autoIncrementTables: Array<{ schema: string; table: string }> = [];
+  private autoIncrementBefore = new Map<string, number>();
 
   /** What the snapshots themselves cost, from an empty statement in the same bracket (minimum of a few passes). */
   async beforeRuns(): Promise<void> {
@@ -204,7 +229,14 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   }
 
   async closingWarnings(): Promise<string[]> {
-    return this.info.product === 'mysql' ? ['MySQL has no per-statement page counters (MariaDB\'s r_engine_stats); the numbers are global deltas, calibrated and checked for other sessions'] : [];
+    const out: string[] = [];
+    const after = await autoIncrementValues(this.conn, this.autoIncrementTables);
+    for (const [name, v] of after) {
+      const d = v - (this.autoIncrementBefore.get(name) ?? v);
+      if (d > 0) out.push(`the AUTO_INCREMENT counter of ${name} advanced by ${d.toLocaleString('en-US')} over the runs, and stays advanced after the rollback`);
+    }
+    if (this.info.product === 'mysql') out.push('MySQL has no per-statement page counters (MariaDB\'s r_engine_stats); the numbers are global deltas, calibrated and checked for other sessions');
+    return out;
   }
 
   /**
@@ -212,7 +244,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
    * rollback); an UPDATE or DELETE, whose changes the prediction names as left out.
    */
   private writeOf(delta: Record<string, number>): Pick<InnodbRunInput, 'insert' | 'otherWrite'> {
-    const verb = /^\s*(?:\/\*.*?\*\/\s*)*(INSERT|REPLACE|UPDATE|DELETE)\b/is.exec(this.statement)?.[1].toUpperCase();
+    const verb = /^(INSERT|REPLACE|UPDATE|DELETE)$/.exec(this.verb)?.[1];
     const table = writtenTables(this.statement)[0]?.split('.').pop();
     if (this.kind !== 'dml' || !verb || !table) return {};
     if (verb === 'UPDATE' || verb === 'DELETE') return { otherWrite: { statement: verb, table } };
@@ -224,14 +256,15 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     // MariaDB's ANALYZE runs the statement and reports what it did per table; MySQL's EXPLAIN ANALYZE
     // runs a SELECT and reports the plan with timing.
     const info = this.info;
-    const viaAnalyze = info.hasEngineStats && /^\s*(\/\*.*?\*\/\s*)*(SELECT|WITH|UPDATE|DELETE|INSERT|REPLACE)\b/is.test(this.statement);
-    const viaExplainAnalyze = !viaAnalyze && info.hasExplainAnalyze && /^\s*(\/\*.*?\*\/\s*)*(SELECT|WITH|TABLE)\b/is.test(this.statement);
+    const viaAnalyze = info.hasEngineStats && ['SELECT', 'WITH', 'UPDATE', 'DELETE', 'INSERT', 'REPLACE'].includes(this.verb);
+    const viaExplainAnalyze = !viaAnalyze && info.hasExplainAnalyze && ['SELECT', 'WITH', 'TABLE'].includes(this.verb);
     const text = viaAnalyze ? `ANALYZE FORMAT=JSON ${this.statement}` : viaExplainAnalyze ? `EXPLAIN ANALYZE ${this.statement}` : this.statement;
     const backstop = setTimeout(() => {
       this.timedOut = true;
       void this.killQuery();
     }, this.options.timeoutMs + 2_000);
-    await this.query('START TRANSACTION');
+    // A reading statement runs read-only: a write hidden in a function fails instead of happening.
+    await this.query(this.kind === 'read' ? 'START TRANSACTION READ ONLY' : 'START TRANSACTION');
     this.inTransaction = true;
     const started = performance.now();
     try {
@@ -240,7 +273,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       await this.query(this.options.commit ? 'COMMIT' : 'ROLLBACK');
       this.inTransaction = false;
       if (viaAnalyze) {
-        const json = JSON.parse(Object.values(rows[0])[0] as string);
+        const json = parseServerJson(Object.values(rows[0])[0] as string, this.statement) as { query_block?: { r_total_time_ms?: number } };
         return { elapsedMs: (json.query_block?.r_total_time_ms as number | undefined) ?? elapsedMs, engineStats: parseInnodbPlan(json).engineStats, plan: json };
       }
       if (viaExplainAnalyze) return { elapsedMs, engineStats: undefined, plan: Object.values(rows[0])[0] };

@@ -1,6 +1,7 @@
 // What may be measured on MySQL/MariaDB inside START TRANSACTION … ROLLBACK, and what must be refused.
 import { splitMysqlOffsets } from '../../sql/split-mysql';
 import type { CheckedStatement, StatementCheck } from '../statement-check';
+import { maskSql } from '../../sql/mask';
 
 export type InnodbStatementKind = 'read' | 'dml';
 
@@ -33,7 +34,14 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
       return { ok: false, kind: 'refused', reason: `${word} commits implicitly, so BufferLens could not roll it back (--commit measures it and keeps its effects)` };
     }
   }
-  if (/^(SELECT|WITH|TABLE|VALUES|SHOW|DESCRIBE|DESC|EXPLAIN|DO)\b/.test(h) && !/\bINTO\s+(OUTFILE|DUMPFILE)\b/.test(h)) {
+  const masked = maskSql(h, 'mysql');
+  if (/\bINTO\s+(OUTFILE|DUMPFILE)\b/.test(masked)) {
+    return { ok: false, kind: 'refused', reason: 'SELECT … INTO OUTFILE/DUMPFILE writes a file on the server, which a rollback cannot remove' };
+  }
+  if (/^(SHOW|DESCRIBE|DESC|EXPLAIN|DO|HELP)\b/.test(h)) {
+    return { ok: false, kind: 'refused', reason: `BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements; ${/^[A-Z]+/.exec(h)![0]} cannot be measured (the server's ANALYZE does not take it)` };
+  }
+  if (/^(SELECT|WITH|TABLE|VALUES)\b/.test(h)) {
     return { ok: true, statement, kind: 'read', dataChanging: false, otherStatements: parts.length - 1, warnings };
   }
   if (/^(INSERT|UPDATE|DELETE|REPLACE)\b/.test(h) || (commit && IMPLICIT_COMMIT.test(h))) {
@@ -48,7 +56,7 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
 
 /** Table names a statement writes to, for the non-transactional-engine check (best effort, refined by EXPLAIN). */
 export function writtenTables(statement: string): string[] {
-  const h = statement.replace(/\s+/g, ' ');
+  const h = maskSql(statement, 'mysql').replace(/\s+/g, ' ').replace(/\s*\.\s*/g, '.');
   const m = /^\s*(?:INSERT|REPLACE)(?:\s+(?:LOW_PRIORITY|DELAYED|HIGH_PRIORITY|IGNORE))*\s+(?:INTO\s+)?([`"\w.$]+)/i.exec(h)
     ?? /^\s*UPDATE(?:\s+(?:LOW_PRIORITY|IGNORE))*\s+([`"\w.$]+)/i.exec(h)
     ?? /^\s*DELETE(?:\s+(?:LOW_PRIORITY|QUICK|IGNORE))*\s+FROM\s+([`"\w.$]+)/i.exec(h);

@@ -1,0 +1,122 @@
+// What a rollback cannot undo, on a real MariaDB: every way a statement reaches a non-transactional
+// table (triggers, views, stored functions, multi-table forms, odd spellings) is refused before anything
+// runs; reads run read-only; global settings and files changed in a function are refused; sequences and
+// AUTO_INCREMENT counters that advance are named.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { createConnection } from 'mysql2/promise';
+import { LocalInnodbServer } from '../../../src/local-server/mariadb';
+import { mariadb, need, skipUnless } from '../../support/engines';
+import { measure } from '../../../src/measure/measure';
+import { parseConnectionUrl } from '../../../src/db/connection-url';
+import type { MeasureOptions } from '../../../src/measure/options';
+
+const availability = mariadb();
+
+describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () => {
+  let server: LocalInnodbServer;
+  let url: string;
+  const q = async <T = Record<string, unknown>>(text: string): Promise<T[]> => {
+    const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root', database: 'lab' });
+    try {
+      return (await c.query(text))[0] as T[];
+    } finally {
+      await c.end();
+    }
+  };
+  const run = (sql: string, extra: Partial<MeasureOptions> = {}) =>
+    measure(parseConnectionUrl(url), { sql, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 20_000, whatIf: false, ...extra });
+  const state = async () => {
+    const [m] = await q<{ n: number; s: number }>('SELECT COUNT(*) AS n, COALESCE(SUM(v), 0) AS s FROM m');
+    const [g] = await q<{ v: number }>('SELECT @@GLOBAL.max_connections AS v');
+    return `${m.n}:${m.s}:${g.v}`;
+  };
+
+  before(async () => {
+    server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '32M' } });
+    const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
+    for (const s of [
+      'CREATE DATABASE lab',
+      'USE lab',
+      'CREATE TABLE t (id INT PRIMARY KEY, v INT) ENGINE=InnoDB',
+      'INSERT INTO t SELECT seq, seq FROM seq_1_to_1000',
+      'CREATE TABLE tr_src (id INT PRIMARY KEY, v INT) ENGINE=InnoDB',
+      'CREATE TABLE m (id INT AUTO_INCREMENT PRIMARY KEY, v INT) ENGINE=MyISAM',
+      'INSERT INTO m (v) SELECT seq FROM seq_1_to_100',
+      'CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, v INT) ENGINE=InnoDB',
+      'CREATE TRIGGER to_m AFTER INSERT ON tr_src FOR EACH ROW INSERT INTO m (v) VALUES (NEW.v)',
+      'CREATE VIEW vm AS SELECT id, v FROM m',
+      'CREATE FUNCTION writes_m() RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO m (v) VALUES (1); RETURN 1; END',
+      'CREATE FUNCTION sets_global() RETURNS INT BEGIN SET GLOBAL max_connections = 77; RETURN 1; END',
+      'CREATE SEQUENCE sq',
+      'ANALYZE TABLE t, a, tr_src',
+    ]) {
+      await c.query(s);
+    }
+    await c.end();
+    url = server.url('lab');
+  });
+  after(async () => server?.stop());
+
+  for (const [statement, reason] of [
+    ['INSERT INTO tr_src VALUES (1, 1)', /lab\.m uses the MyISAM engine, which is not transactional/],
+    ['UPDATE vm SET v = v + 1', /lab\.m uses the MyISAM engine/],
+    ['UPDATE t, m SET t.v = t.v + 1, m.v = m.v + 1 WHERE t.id = m.id', /lab\.m uses the MyISAM engine/],
+    ['DELETE m FROM t JOIN m ON m.id = t.id', /lab\.m uses the MyISAM engine/],
+    ['REPLACE /*c*/ INTO m VALUES (1, 5)', /lab\.m uses the MyISAM engine/],
+    ['INSERT INTO lab . m (v) VALUES (7)', /lab\.m uses the MyISAM engine/],
+    ['UPDATE t SET v = writes_m() WHERE id = 1', /lab\.m uses the MyISAM engine/],
+  ] as Array<[string, RegExp]>) {
+    test(`a write that reaches a MyISAM table is refused, and nothing changes: ${statement}`, async () => {
+      const before = await state();
+      await assert.rejects(run(statement), reason);
+      assert.equal(await state(), before);
+    });
+  }
+
+  test('a reading statement runs read-only: a stored function that writes fails instead of adding rows', async () => {
+    const before = await state();
+    await assert.rejects(run('SELECT writes_m()'), /READ ONLY transaction/);
+    await assert.rejects(run('SELECT id FROM t WHERE id = writes_m()'), /READ ONLY transaction/);
+    await assert.rejects(run('SELECT NEXTVAL(sq)'), /READ ONLY transaction/);
+    assert.equal(await state(), before);
+  });
+
+  test('a function that changes a global setting is refused before it runs', async () => {
+    const before = await state();
+    await assert.rejects(run('SELECT sets_global()'), /refused: lab\.sets_global changes a global setting/);
+    assert.equal(await state(), before);
+  });
+
+  test('INTO OUTFILE is refused however it is spelled', async () => {
+    for (const s of [`SELECT 1 INTO/**/OUTFILE '/tmp/bl-outfile-a'`, `SELECT 1 INTO -- x\n OUTFILE '/tmp/bl-outfile-b'`]) {
+      await assert.rejects(run(s), /INTO OUTFILE\/DUMPFILE writes a file/);
+    }
+    assert.ok(!existsSync('/tmp/bl-outfile-a') && !existsSync('/tmp/bl-outfile-b'));
+  });
+
+  test('EXPLAIN, SHOW and DO are refused with the reason, not sent to fail as a syntax error', async () => {
+    for (const s of ['EXPLAIN SELECT 1', 'SHOW TABLES', 'DO 1']) await assert.rejects(run(s), /cannot be measured/);
+  });
+
+  test('an AUTO_INCREMENT counter a rolled-back insert advances is named after the runs', async () => {
+    const report = await run('INSERT INTO a (v) SELECT seq FROM seq_1_to_10');
+    // 10 rows per run; InnoDB reserves values in growing batches for an INSERT … SELECT, so at least 20.
+    const advanced = report.warnings.map((w) => /AUTO_INCREMENT counter of lab\.a advanced by (\d+) over the runs/.exec(w)?.[1]).find((x) => x !== undefined);
+    assert.ok(Number(advanced) >= 20, report.warnings.join('\n'));
+    const [{ n }] = await q<{ n: number }>('SELECT COUNT(*) AS n FROM a');
+    assert.equal(n, 0);
+  });
+
+  test('a table whose name needs quoting gets its residency and prediction', async () => {
+    await q('CREATE TABLE `x<y>&"z` (id INT PRIMARY KEY, v INT) ENGINE=InnoDB');
+    await q('INSERT INTO `x<y>&"z` SELECT seq, seq FROM seq_1_to_2000');
+    await q('ANALYZE TABLE `x<y>&"z`');
+    const report = await run('SELECT SUM(v) FROM `x<y>&"z`');
+    const rel = report.runs[0].residency.find((r) => r.relation === 'lab.x<y>&"z');
+    assert.ok(rel, JSON.stringify(report.runs[0].residency));
+    assert.ok(rel.pages > 0 && rel.cachedAfter! > 0);
+    assert.ok(report.runs[0].predicted.logicalReads! > 0);
+  });
+});
