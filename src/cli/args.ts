@@ -15,10 +15,26 @@ function normaliseColdFlag(argv: string[]): string[] {
   return argv.map((a) => (a === '--cold=try' ? '--cold-try' : a === '--cold=yes' ? '--cold' : a));
 }
 
+/**
+ * A value that starts with '-' (a negative number, SQL that starts with a -- comment) is the value of the
+ * option before it, not an option of its own: joined as --name=value, which node's parser takes literally.
+ */
+function joinDashValues(argv: string[], options: OptionSpec): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const name = a.startsWith('--') && !a.includes('=') ? a.slice(2) : undefined;
+    if (name && options[name]?.type === 'string' && i + 1 < argv.length && argv[i + 1].startsWith('-')) {
+      out.push(`${a}=${argv[++i]}`);
+    } else out.push(a);
+  }
+  return out;
+}
+
 export function parse(argv: string[], options: OptionSpec, positionals: { min: number; max: number; what: string }): Parsed {
   let result;
   try {
-    result = parseArgs({ args: normaliseColdFlag(argv), options, allowPositionals: true, strict: true });
+    result = parseArgs({ args: joinDashValues(normaliseColdFlag(argv), options), options, allowPositionals: true, strict: true });
   } catch (err) {
     // node's messages are multi-line with hints; keep the first line.
     throw new UsageError(String((err as Error).message).split('\n')[0].replace(/\. To specify a positional.*$/, ''));

@@ -7,6 +7,7 @@ import { intOption, parse, UsageError } from './args';
 import { BadUrlError, parseConnectionUrl, type ConnectionTarget } from '../db/connection-url';
 import { measure } from '../measure/measure';
 import { formatReport } from './format-report';
+import { jsonSafe, terminalSafe } from './terminal';
 import { runDemo } from './demo';
 import { runSimulate, runBench } from './simulate-commands';
 import { engineForDialect } from '../measure/engines';
@@ -30,10 +31,17 @@ function urlOption(value: string | boolean | undefined): ConnectionTarget {
 }
 
 function readInput(path: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (err) {
     throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    // Invalid UTF-8 would be replaced silently, and a different statement measured.
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${path} is not valid UTF-8 text`);
   }
 }
 
@@ -140,19 +148,21 @@ export const COMMANDS: CliCommand[] = [
       '--what-if pool=64MB,256MB,1GB  re-simulate the runs with these pool sizes (default: ¼× to 8× the current)',
       '--no-what-if    skip the what-if re-simulations',
       '',
-      'Ctrl-C stops the running statement on the server; nothing is left open.',
+      'Ctrl-C (or SIGTERM, SIGHUP) stops the running statement on the server; nothing is left open.',
     ],
     async run(argv) {
       const req = parseMeasureArgs(argv);
       const abort = new AbortController();
-      const onSigint = () => abort.abort();
-      process.on('SIGINT', onSigint);
+      // Ctrl-C, a kill and a closed terminal all stop the statement on the server; nothing is left running.
+      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+      const onSignal = () => abort.abort();
+      for (const s of signals) process.on(s, onSignal);
       try {
         const report = await measure(req.target, { ...req, signal: abort.signal });
-        process.stdout.write(req.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report));
+        process.stdout.write(req.json ? jsonSafe(JSON.stringify(report, null, 2)) + '\n' : terminalSafe(formatReport(report)));
         return 0;
       } finally {
-        process.off('SIGINT', onSigint);
+        for (const s of signals) process.off(s, onSignal);
       }
     },
   },
@@ -167,9 +177,9 @@ export const COMMANDS: CliCommand[] = [
       const text = readInput(positionals[0]);
       const statements = engineForDialect(values.dialect).split(text);
       if (values.json) {
-        process.stdout.write(JSON.stringify(statements.map((st) => ({ sql: st.sql, start: st.start, end: st.end }))) + '\n');
+        process.stdout.write(jsonSafe(JSON.stringify(statements.map((st) => ({ sql: st.sql, start: st.start, end: st.end })))) + '\n');
       } else {
-        for (const st of statements) process.stdout.write(`-- ${st.start.line + 1}:${st.start.character + 1}–${st.end.line + 1}:${st.end.character + 1}\n${st.sql};\n\n`);
+        for (const st of statements) process.stdout.write(terminalSafe(`-- ${st.start.line + 1}:${st.start.character + 1}–${st.end.line + 1}:${st.end.character + 1}\n${st.sql};\n\n`));
       }
       return 0;
     },

@@ -1,6 +1,7 @@
 // `bufferlens`: the command line over the same core the editor uses.
 import { COMMANDS, type CliCommand } from './commands';
 import { UsageError } from './args';
+import { terminalSafe } from './terminal';
 import { version } from '../../package.json';
 
 function help(): string {
@@ -33,7 +34,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    process.stderr.write(`bufferlens: unknown command "${name}" (see bufferlens --help)\n`);
+    process.stderr.write(terminalSafe(`bufferlens: unknown command "${name}" (see bufferlens --help)`) + '\n');
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -44,11 +45,11 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`bufferlens ${name}: ${err.message}\n`);
+      process.stderr.write(terminalSafe(`bufferlens ${name}: ${err.message}`) + '\n');
       return 2;
     }
     const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`bufferlens ${name}: ${message.split('\n')[0]}\n`);
+    process.stderr.write(terminalSafe(`bufferlens ${name}: ${message.split('\n')[0]}`) + '\n');
     if (process.env.BUFFERLENS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     return 1;
   }

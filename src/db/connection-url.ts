@@ -35,14 +35,14 @@ export function parseConnectionUrl(text: string, env: NodeJS.ProcessEnv = proces
   const engine = SCHEMES[url.protocol];
   if (!engine) throw new BadUrlError(`unsupported URL scheme "${url.protocol}" (use postgres://, postgresql:// or mysql://)`);
   const target: ConnectionTarget = { engine };
-  if (url.hostname) target.host = decodeURIComponent(url.hostname.replace(/^\[|\]$/g, ''));
+  if (url.hostname) target.host = decode(url.hostname.replace(/^\[|\]$/g, ''), 'host');
   if (url.port) {
     const port = Number(url.port);
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new BadUrlError(`bad port in URL: ${url.port}`);
     target.port = port;
   }
-  if (url.username) target.user = decodeURIComponent(url.username);
-  const db = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (url.username) target.user = decode(url.username, 'user');
+  const db = decode(url.pathname.replace(/^\//, ''), 'database');
   if (db.includes('/')) throw new BadUrlError(`bad database name in URL: ${db}`);
   if (db) target.database = db;
   const params = url.searchParams;
@@ -57,7 +57,7 @@ export function parseConnectionUrl(text: string, env: NodeJS.ProcessEnv = proces
     target.sslMode = sslMode as ConnectionTarget['sslMode'];
   }
   if (!target.host && !target.socket) throw new BadUrlError('the URL names no host (and no socket)');
-  const password = url.password ? decodeURIComponent(url.password) : engine === 'postgresql' ? env.PGPASSWORD : env.MYSQL_PWD;
+  const password = url.password ? decode(url.password, 'password') : engine === 'postgresql' ? env.PGPASSWORD : env.MYSQL_PWD;
   if (password !== undefined) target.password = password;
   return target;
 }
@@ -72,7 +72,19 @@ export function describeTarget(t: ConnectionTarget): string {
   return `${scheme}://${user}${host}${port}/${t.database ?? ''}${socket}`;
 }
 
-/** Removes a password from a URL-like string before it is shown. */
+/**
+ * Removes whatever could be a password from a URL-like string before it is shown: everything between the
+ * scheme and the last '@' (a malformed URL may have a space, a second '@' or a stray '%' in its password).
+ */
 export function redact(text: string): string {
-  return text.replace(/(\/\/[^:/@\s]*):[^@\s]*@/, '$1:***@');
+  return text.replace(/^(\s*[A-Za-z][\w+.-]*:\/\/)[\s\S]*@/, '$1***@');
+}
+
+/** Percent-decoding that says which part of the URL is wrong instead of "URI malformed". */
+function decode(part: string, what: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new BadUrlError(`bad percent-encoding in the URL's ${what} (write a literal % as %25)`);
+  }
 }

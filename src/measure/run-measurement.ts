@@ -8,12 +8,16 @@ import { EMPTY_READS, type RelationResidency, type Report, type RunReport } from
 import type { PredictedRun, ReportPrediction } from '../predict/prediction';
 import type { EngineDefinition, EngineSession, ResidencySnapshot, RunOutcome, TrackedRelation } from './engine-session';
 import { DEFAULT_RESIDENCY_LIMIT_PAGES, type MeasureOptions } from './options';
+import type { CheckedStatement } from './statement-check';
 
 export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<Facts, RunInput>, target: ConnectionTarget, options: MeasureOptions): Promise<Report> {
+  // No server takes a NUL character; the drivers' own messages about it say nothing useful.
+  if (options.sql.includes('\0')) throw new MeasureError('the statement contains a NUL character (\\0), which no server accepts in SQL text', 'input');
   const check = engine.check(options.sql, options.commit);
   if (!check.ok) throw new MeasureError(check.reason, check.kind);
   const warnings = [...check.warnings];
-  const session = await engine.open(target, check, options);
+  const session = await openCancellably(engine, target, check, options);
+  let measured: Measured<Facts, RunInput>;
   // The cancel runs on a second connection; it is awaited before returning, so that none is left open.
   let cancelling: Promise<void> | undefined;
   const onAbort = () => {
@@ -21,43 +25,78 @@ export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<F
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await session.prepare(warnings);
-    const withResidency = residencyWanted(session, options, warnings);
-    const cold = await startCold(session, options, warnings);
-    await session.beforeRuns();
-    // Each run's "after" residency is the next run's "before": nothing of ours runs in between.
-    let residency = await session.readResidency(withResidency);
-    const facts = await session.predictionFacts(residency, withResidency, warnings);
-    const outcomes: Array<RunOutcome<RunInput>> = [];
-    const residencies: RelationResidency[][] = [];
-    for (let n = 1; n <= options.runs; n++) {
-      // A cancel between statements has nothing to stop on the server: it must stop the loop.
-      if (options.signal?.aborted) throw new MeasureError(`cancelled before run ${n}`, 'cancelled');
-      options.onProgress?.(`run ${n} of ${options.runs}`);
-      const { outcome, after } = await asCancelled(n, options.signal, async () => {
-        const outcome = await session.run(n, n === 1 && cold);
-        return { outcome, after: await session.readResidency(withResidency) };
-      });
-      outcomes.push(outcome);
-      residencies.push(residencyRows(session.relations, residency, after, withResidency));
-      warnings.push(...outcome.warnings);
-      residency = after;
-    }
-    warnings.push(...(await session.closingWarnings()));
-    // The prediction needs no server: the connection's work is done once the runs are.
-    const runInputs = outcomes.map((o) => o.predictInput);
-    options.onPredictionInput?.({ engine: engine.id, facts, runs: runInputs });
-    const prediction = engine.predict(
-      facts,
-      runInputs,
-      { whatIf: options.whatIf !== false, ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}) },
-    );
-    return assemble(session, target, check.statement, check.dataChanging, options, outcomes, residencies, cold, prediction, warnings);
+    measured = await measureRuns(session, options, warnings);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await cancelling;
     await session.close();
   }
+  // The prediction needs no server: the connection is released before simulating.
+  const runInputs = measured.outcomes.map((o) => o.predictInput);
+  options.onPredictionInput?.({ engine: engine.id, facts: measured.facts, runs: runInputs });
+  const prediction = engine.predict(measured.facts, runInputs, { whatIf: options.whatIf !== false, ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}) });
+  return assemble(session, target, check.statement, check.dataChanging, options, measured, prediction, warnings);
+}
+
+interface Measured<Facts, RunInput> {
+  facts: Facts;
+  outcomes: Array<RunOutcome<RunInput>>;
+  residencies: RelationResidency[][];
+  cold: boolean;
+}
+
+/** Connecting can hang (a server that accepts and never answers): a cancel must not wait for it. */
+async function openCancellably<Facts, RunInput>(
+  engine: EngineDefinition<Facts, RunInput>,
+  target: ConnectionTarget,
+  check: CheckedStatement,
+  options: MeasureOptions,
+): Promise<EngineSession<Facts, RunInput>> {
+  const signal = options.signal;
+  if (signal?.aborted) throw new MeasureError('cancelled before connecting', 'cancelled');
+  const opening = engine.open(target, check, options);
+  if (!signal) return opening;
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new MeasureError('cancelled while connecting', 'cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([opening, aborted]);
+  } catch (err) {
+    // A connection that arrives after the cancel is closed at once.
+    void opening.then((s) => s.close(), () => undefined);
+    throw err;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function measureRuns<Facts, RunInput>(session: EngineSession<Facts, RunInput>, options: MeasureOptions, warnings: string[]): Promise<Measured<Facts, RunInput>> {
+  await session.prepare(warnings);
+  const withResidency = residencyWanted(session, options, warnings);
+  const cold = await startCold(session, options, warnings);
+  await session.beforeRuns();
+  // Each run's "after" residency is the next run's "before": nothing of ours runs in between.
+  let residency = await session.readResidency(withResidency);
+  const facts = await session.predictionFacts(residency, withResidency, warnings);
+  const outcomes: Array<RunOutcome<RunInput>> = [];
+  const residencies: RelationResidency[][] = [];
+  for (let n = 1; n <= options.runs; n++) {
+    // A cancel between statements has nothing to stop on the server: it must stop the loop.
+    if (options.signal?.aborted) throw new MeasureError(`cancelled before run ${n}`, 'cancelled');
+    options.onProgress?.(`run ${n} of ${options.runs}`);
+    const { outcome, after } = await asCancelled(n, options.signal, async () => {
+      const outcome = await session.run(n, n === 1 && cold);
+      return { outcome, after: await session.readResidency(withResidency) };
+    });
+    outcomes.push(outcome);
+    residencies.push(residencyRows(session.relations, residency, after, withResidency));
+    warnings.push(...outcome.warnings);
+    residency = after;
+  }
+  warnings.push(...(await session.closingWarnings()));
+  return { facts, outcomes, residencies, cold };
 }
 
 /** A cancel may land on any of a run's queries (counters, residency), not only the statement: all mean "cancelled". */
@@ -91,19 +130,17 @@ async function startCold(session: EngineSession<unknown, unknown>, options: Meas
   return false;
 }
 
-function assemble<RunInput>(
-  session: EngineSession<unknown, RunInput>,
+function assemble<Facts, RunInput>(
+  session: EngineSession<Facts, RunInput>,
   target: ConnectionTarget,
   statement: string,
   dataChanging: boolean,
   options: MeasureOptions,
-  outcomes: Array<RunOutcome<RunInput>>,
-  residencies: RelationResidency[][],
-  cold: boolean,
+  measured: Measured<Facts, RunInput>,
   prediction: ReportPrediction,
   warnings: string[],
 ): Report {
-  const runs = outcomes.map((o, i) => runReport(i + 1, i === 0 && cold, o, residencies[i], prediction.runs[i]));
+  const runs = measured.outcomes.map((o, i) => runReport(i + 1, i === 0 && measured.cold, o, measured.residencies[i], prediction.runs[i]));
   return {
     schemaVersion: 1,
     engine: session.engine,

@@ -33,4 +33,13 @@ export function whatIfSeries<V>(
   return { setting, unit, points: values.map((v, k) => ({ ...describe(v, k), ...replay(v) })) };
 }
 
+/**
+ * A pool larger than every page the runs can touch behaves like one exactly that large: nothing is ever
+ * evicted. Sizes above `pagesTouched` are simulated at that size (and still shown as asked), so a what-if
+ * of terabytes costs what the statement's pages cost, not the terabytes.
+ */
+export function simulatedSize(pages: number, pagesTouched: number): number {
+  return Math.min(pages, Math.max(16, Math.ceil(pagesTouched)));
+}
+
 export const mebibytes = (pages: number, pageSize: number): string => ((pages * pageSize) / 1048576).toLocaleString('en-US');

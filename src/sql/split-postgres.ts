@@ -26,6 +26,11 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
   let start = -1;
   let significant = false;
   let depth = 0;
+  // psql's heuristic (psqlscan.l) for SQL-standard function bodies: inside CREATE [OR REPLACE]
+  // FUNCTION|PROCEDURE, at parenthesis depth 0, BEGIN … END (and CASE … END within it) hold semicolons.
+  let words = '';
+  let wordCount = 0;
+  let beginDepth = 0;
   let i = from;
   let stopped = false;
   const close = (end: number, next: number) => {
@@ -37,7 +42,20 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
     }
     start = -1;
     significant = false;
+    words = '';
+    wordCount = 0;
+    beginDepth = 0;
   };
+  function trackWord(word: string): void {
+    // Only these words count for the statement's head: c(reate) o(r) r(eplace) f(unction) p(rocedure).
+    if (wordCount < 4) words += ['create', 'function', 'procedure', 'or', 'replace'].includes(word) ? word[0] : '-';
+    wordCount++;
+    const routine = /^c(f|p|orf|orp)/.test(words);
+    if (!routine || depth !== 0) return;
+    if (word === 'begin') beginDepth++;
+    else if (word === 'case' && beginDepth >= 1) beginDepth++;
+    else if (word === 'end' && beginDepth > 0) beginDepth--;
+  }
   while (i < n) {
     const c = text.charCodeAt(i);
     const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
@@ -66,7 +84,7 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
       i++;
       continue;
     }
-    if (c === SEMI && depth === 0) {
+    if (c === SEMI && depth === 0 && beginDepth === 0) {
       close(i, i + 1);
       if (stopped) return out;
       i++;
@@ -118,8 +136,11 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
       }
     }
     if (isIdentStart(c)) {
+      const w = i;
       i++;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+      if (i - w <= 9) trackWord(text.slice(w, i).toLowerCase());
+      else wordCount++;
       continue;
     }
     if (c === LPAREN) depth++;

@@ -11,6 +11,7 @@ import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { splitPostgres } from '../../src/sql/split-postgres';
 import { splitMysql } from '../../src/sql/split-mysql';
 import { mariadb, need, skipUnless, systemPostgres } from '../support/engines';
+import { SeededRandom } from '../../src/sim/random';
 
 const pgFixture = readFileSync('test/fixtures/split/postgresql.sql', 'utf8');
 const myFixture = readFileSync('test/fixtures/split/mysql.sql', 'utf8');
@@ -36,7 +37,45 @@ describe('PostgreSQL splitting equals psql', skipUnless(pg), () => {
     const ours = splitPostgres(pgFixture).map((s) => s.sql.replace(/\n\s*\n/g, '\n'));
     assert.deepEqual(ours, sent);
   });
+
+  test('generated input (quotes, dollar bodies, comments, SQL-standard function bodies) splits as psql splits it', () => {
+    const input = generatedPostgres(new SeededRandom(2026), 160);
+    const psql = join(need(pg).binDir, 'psql');
+    const logStart = readFileSync(server.logFile, 'utf8').length;
+    execFileSync(psql, ['-X', '-q', '-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres', '-d', 'postgres', '-f', '-'], { input, stdio: ['pipe', 'ignore', 'ignore'] });
+    const log = readFileSync(server.logFile, 'utf8').slice(logStart);
+    const sent = log
+      .split(/^@@@ /m)
+      .map((entry) => /^LOG:\s+statement: ([\s\S]*)$/.exec(entry.trimEnd())?.[1])
+      .filter((s): s is string => s !== undefined)
+      .map((s) => s.replace(/\n\t/g, '\n').replace(/;\s*$/, ''));
+    const ours = splitPostgres(input).map((s) => s.sql.replace(/\n\s*\n/g, '\n'));
+    assert.equal(ours.length, 160);
+    assert.deepEqual(ours, sent);
+  });
 });
+
+/** Valid statements built from the pieces splitting gets wrong, joined by random blanks and comments. */
+function generatedPostgres(rnd: SeededRandom, count: number): string {
+  const pick = <T>(xs: T[]) => xs[rnd.int(xs.length)];
+  const gap = () => pick([' ', '\n', '  ', ' /* ; */ ', '\n-- a comment; with a semicolon\n', ' /* nested /* ; */ ; */ ']);
+  let k = 0;
+  const pieces: Array<() => string> = [
+    () => `SELECT 'a;b'${gap()}AS x`,
+    () => `SELECT $$;$$ AS y`,
+    () => `SELECT $q$ ; $$ ; $q$ AS z`,
+    () => `SELECT E'\\';' AS e`,
+    () => `SELECT "a;b" FROM (SELECT 1 AS "a;b") s`,
+    () => `SELECT (1${gap()}+ 2)`,
+    () => `CREATE OR REPLACE FUNCTION gen_${k++}() RETURNS int LANGUAGE sql${gap()}BEGIN ATOMIC SELECT 1; SELECT CASE WHEN true THEN 2 END; END`,
+    () => `CREATE PROCEDURE gen_p${k++}() LANGUAGE sql BEGIN ATOMIC SELECT 1;${gap()}END`,
+    () => `CREATE FUNCTION gen_d${k++}() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$`,
+    () => `SELECT CASE WHEN 1 = 1 THEN 'end;' END`,
+  ];
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) out.push(pick(pieces)() + ';' + gap());
+  return out.join('');
+}
 
 const my = mariadb();
 describe('MySQL/MariaDB splitting equals the mariadb client', skipUnless(my), () => {

@@ -30,5 +30,5 @@ export function innodbError(err: unknown, ctx: InnodbErrorContext): Error {
   if (e.code === 'PROTOCOL_CONNECTION_LOST' || e.code === 'ECONNRESET' || e.code === 'EPIPE' || e.errno === 2013 || e.errno === 2006 || /closed state/.test(e.message)) {
     return new MeasureError(`lost the connection to the server${during}: ${e.message}`, 'connection');
   }
-  return new MeasureError(e.sqlMessage ?? e.message, 'statement');
+  return new MeasureError(`${e.sqlMessage ?? e.message}${during}`, 'statement');
 }

@@ -204,6 +204,15 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
 
   async run(run: number): Promise<RunOutcome<InnodbRunInput>> {
     this.currentRun = run;
+    try {
+      return await this.measureRun(run);
+    } catch (err) {
+      // The counters' and process list's queries fail too when the server goes away between runs.
+      throw this.error(err);
+    }
+  }
+
+  private async measureRun(run: number): Promise<RunOutcome<InnodbRunInput>> {
     const warnings: string[] = [];
     const othersBefore = await otherActiveSessions(this.conn);
     const before = await readInnodbCounters(this.conn, this.snapshot);
@@ -270,6 +279,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     try {
       const rows = await this.discardingQuery(text);
       const elapsedMs = performance.now() - started;
+      // max_statement_time can stop a statement without an error (BENCHMARK() then just returns 0): a run
+      // that lasted the whole limit was stopped, not finished.
+      if (elapsedMs >= this.options.timeoutMs) throw Object.assign(new Error('max_statement_time reached'), { errno: 1969 });
       await this.query(this.options.commit ? 'COMMIT' : 'ROLLBACK');
       this.inTransaction = false;
       if (viaAnalyze) {
@@ -291,12 +303,24 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     const keep = /^(ANALYZE|EXPLAIN) /.test(text);
     return new Promise((resolve, reject) => {
       const rows: Array<Record<string, unknown>> = [];
-      const q = (this.conn as unknown as { connection: { query(sql: string): NodeJS.EventEmitter } }).connection.query(text);
+      const core = (this.conn as unknown as { connection: NodeJS.EventEmitter & { query(sql: string): NodeJS.EventEmitter } }).connection;
+      // A query emitter says nothing when the connection dies under it (a killed or restarted server):
+      // the connection's own events end the wait.
+      const lost = (err?: Error) => done(() => reject(err ?? Object.assign(new Error('the server closed the connection'), { code: 'PROTOCOL_CONNECTION_LOST' })));
+      const onEnd = () => lost();
+      const done = (settle: () => void) => {
+        core.off('error', lost);
+        core.off('end', onEnd);
+        settle();
+      };
+      core.once('error', lost);
+      core.once('end', onEnd);
+      const q = core.query(text);
       q.on('result', (row: Record<string, unknown>) => {
         if (keep && rows.length < 10) rows.push(row);
       });
-      q.on('error', reject);
-      q.on('end', () => resolve(rows));
+      q.on('error', (err: Error) => done(() => reject(err)));
+      q.on('end', () => done(() => resolve(rows)));
     });
   }
 

@@ -180,6 +180,15 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
 
   async run(run: number): Promise<RunOutcome<PlanNode>> {
     this.currentRun = run;
+    try {
+      return await this.measureRun();
+    } catch (err) {
+      // The counters' queries fail too when the server goes away between runs.
+      throw this.error(err, 0);
+    }
+  }
+
+  private async measureRun(): Promise<RunOutcome<PlanNode>> {
     const info = this.info;
     const oids = this.relations.map((r) => r.oid);
     const cBefore = await readCounters(this.client, oids, info.hasStatIo, info.major);

@@ -11,7 +11,7 @@ import { LOOKUP_ACCESS, replayLookup } from './lookup-trace';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { TableAccess } from './plan';
 import type { RunPrediction } from '../prediction';
-import { mebibytes, poolSizes, replayTotals, whatIfSeries } from '../what-if';
+import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
 
 /** A change-buffer record: space, marker, page, counter/type/flags and 6 bytes of type per field (ibuf_entry_build), in the redundant format. */
 const IBUF_RECORD_FIXED = 4 + 1 + 4 + 4 + 6 /* record header */;
@@ -171,8 +171,16 @@ export class InnodbPredictor {
     // The smallest pool the server starts with: MariaDB refuses under 6 MiB with 16 KiB pages, MySQL 5 MiB.
     const minimum = Math.ceil(((s.product === 'mariadb' ? 6 : 5) * 1048576) / s.pageSize);
     const sizes = poolSizes(s.poolPages, s.pageSize, { factors: [0.25, 0.5, 1, 2, 4], floor: minimum, minimum: 64 }, poolBytes);
+    // A pool size from which a larger one changes nothing: four times every page the runs can touch (the
+    // indexes' pages, the other pages, and per inserted row a new page per index, an undo page and a
+    // change-buffer page at most), so that the change buffer's cap (a quarter) and the page cleaner's
+    // free-page target never bind, and at least 2,048 pages, where the read-ahead area is whole.
+    const rows = runs.reduce((a, r) => a + (r.insert?.rows ?? 0), 0);
+    const touched = Math.max(2048, 4 * (this.facts.reduce((a, f) => a + f.sizePages, 0) + s.otherPagesUsed + rows * (this.facts.length + 2) + (s.lruScanDepth ?? 0) + 1024));
     const series: WhatIfSeries[] = [
-      whatIfSeries('innodb_buffer_pool_size', 'pages', sizes, (n) => ({ value: n, label: `${mebibytes(n, s.pageSize)} MiB`, current: n === s.poolPages }), (n) => replayAll(n, {})),
+      whatIfSeries('innodb_buffer_pool_size', 'pages', sizes, (n) => ({ value: n, label: `${mebibytes(n, s.pageSize)} MiB`, current: n === s.poolPages }), (n) =>
+        replayAll(simulatedSize(n, touched), {}),
+      ),
       whatIfSeries('innodb_read_ahead_threshold', 'pages', [0, 32, 56, 64], (v) => ({ value: v, label: String(v), current: v === s.readAheadThreshold }), (v) => replayAll(s.poolPages, { readAheadThreshold: v })),
       whatIfSeries('innodb_old_blocks_time', 'ms', [0, 1000], (v) => ({ value: v, label: `${v} ms`, current: v === s.oldBlocksTime }), (v) => replayAll(s.poolPages, { oldBlocksTime: v })),
     ];

@@ -3,7 +3,7 @@
 // from the simulated state after run k. What-if series replay the same runs with changed settings.
 import type { PlanNode, WhatIf, WhatIfSeries } from '../../shared/report';
 import type { RunPrediction } from '../prediction';
-import { mebibytes, poolSizes, replayTotals, whatIfSeries } from '../what-if';
+import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
 import { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import { PlanSimulator, pageId, relationOf, type PlanSimulationNotes } from './plan-simulator';
 import type { PgPredictionSettings, PgRelationFacts } from './facts';
@@ -74,6 +74,18 @@ export class PostgresPredictor {
     return new Map(this.facts.map((f, i) => [f.reportName, counts[i]]));
   }
 
+  /**
+   * A pool size from which a larger one changes nothing: it holds every page the runs can touch (every
+   * relation's pages, the other buffers, and what writes can add), and no relation is above its quarter,
+   * so no scan takes a ring.
+   */
+  private pagesTouchedBound(plans: PlanNode[]): number {
+    const relations = this.facts.reduce((a, f) => a + f.pages, 0);
+    const perRow = 1 + this.facts.filter((f) => f.kind === 'index').length;
+    const touched = relations + this.settings.otherBuffersUsed + plans.reduce((a, p) => a + rowsWritten(p) * perRow, 0) + 1024;
+    return Math.max(touched, 4 * Math.max(0, ...this.facts.map((f) => f.pages)) + 16);
+  }
+
   /** All runs again from the starting state, once per value of each setting. */
   whatIf(plans: PlanNode[], poolBytes?: number[]): WhatIf {
     const s = this.settings;
@@ -86,8 +98,11 @@ export class PostgresPredictor {
       return replayTotals(c.shared_blks_hit + c.shared_blks_read - start.shared_blks_hit - start.shared_blks_read, c.shared_blks_read - start.shared_blks_read);
     };
     const sizes = poolSizes(s.nbuffers, s.blockSize, { factors: [0.25, 0.5, 1, 2, 4, 8], floor: 16, minimum: 16 }, poolBytes);
+    const touched = this.pagesTouchedBound(plans);
     const series: WhatIfSeries[] = [
-      whatIfSeries('shared_buffers', 'pages', sizes, (n) => ({ value: n, label: `${mebibytes(n, s.blockSize)} MiB`, current: n === s.nbuffers }), (n) => replayAll(n, this.makeSimulator())),
+      whatIfSeries('shared_buffers', 'pages', sizes, (n) => ({ value: n, label: `${mebibytes(n, s.blockSize)} MiB`, current: n === s.nbuffers }), (n) =>
+        replayAll(simulatedSize(n, touched), this.makeSimulator()),
+      ),
     ];
     if (s.major >= 18) {
       series.push(
@@ -102,6 +117,12 @@ export class PostgresPredictor {
     }
     return { runs: plans.length, series };
   }
+}
+
+/** Rows a plan's ModifyTable nodes wrote: each can take a new heap page and a new page per index at most. */
+function rowsWritten(n: PlanNode): number {
+  const own = n.nodeType === 'ModifyTable' ? (n.actualRows ?? 0) + (n.children[0]?.actualRows ?? 0) : 0;
+  return own + n.children.reduce((a, c) => a + rowsWritten(c), 0);
 }
 
 function gatherWorkers(n: PlanNode): number | undefined {
