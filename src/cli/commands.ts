@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { standaloneHtml } from '../html/standalone-html';
 import type { Report } from '../shared/report';
+import { reportProblems } from '../store/report-schema';
 import { intOption, parse, UsageError } from './args';
 import { BadUrlError, parseConnectionUrl, type ConnectionTarget } from '../db/connection-url';
 import { measure } from '../measure/measure';
@@ -194,14 +195,16 @@ export const COMMANDS: CliCommand[] = [
       if (typeof values.html !== 'string') throw new UsageError('missing --html OUT.html');
       const theme = values.theme ?? 'light';
       if (theme !== 'light' && theme !== 'dark') throw new UsageError('--theme must be light or dark');
-      let report: Report;
+      let parsed: unknown;
       try {
-        report = JSON.parse(readInput(positionals[0])) as Report;
+        parsed = JSON.parse(readInput(positionals[0]));
       } catch (err) {
         if (err instanceof UsageError) throw err;
         throw new UsageError(`${positionals[0]} is not JSON: ${(err as Error).message}`);
       }
-      if (report?.schemaVersion !== 1 || !Array.isArray(report.runs)) throw new UsageError(`${positionals[0]} is not a BufferLens report (schemaVersion 1)`);
+      const problems = reportProblems(parsed);
+      if (problems.length) throw new UsageError(`${positionals[0]} is not a valid BufferLens report (schemaVersion 1): ${problems.join('; ')}`);
+      const report = parsed as Report;
       writeFileSync(values.html, standaloneHtml({ type: 'showReport', report }, join(__dirname, '..', 'media'), theme));
       process.stdout.write(`${values.html}\n`);
       return 0;

@@ -58,7 +58,10 @@ export async function main(argv: string[]): Promise<number> {
 if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => {
+      // Exit once the output is flushed, without waiting for what a cancel left pending (a connection
+      // attempt to a server that never answers holds the event loop until its own timeout).
       process.exitCode = code;
+      process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
     },
     (err: unknown) => {
       process.stderr.write(`bufferlens: ${String(err)}\n`);

@@ -51,9 +51,18 @@ function runsSection(report: Report, view: ReportView): HTMLElement {
 function blockMap(rel: RelationResidency): HTMLElement {
   const cells = Math.min(200, Math.max(1, rel.pages));
   const per = Math.max(1, rel.pages / cells);
+  // Each range adds its overlap with each cell it spans: the work follows the drawing, not the block count.
   const counts = new Array<number>(cells).fill(0);
   for (const [s, e] of rel.blocksAfter ?? []) {
-    for (let b = s; b <= e; b++) counts[Math.min(cells - 1, Math.floor(b / per))]++;
+    if (!(e >= s) || s < 0) continue;
+    const first = Math.min(cells - 1, Math.floor(s / per));
+    const last = Math.min(cells - 1, Math.floor(e / per));
+    for (let c = first; c <= last; c++) {
+      // Cell c holds the blocks b with floor(b / per) = c: from ceil(c·per) to ceil((c+1)·per) − 1.
+      const lo = Math.max(s, Math.ceil(c * per));
+      const hi = c === cells - 1 ? e : Math.min(e, Math.ceil((c + 1) * per) - 1);
+      counts[c] += Math.max(0, hi - lo + 1);
+    }
   }
   const map = el('div', { class: 'blockmap', role: 'img', 'aria-label': `${rel.relation}: ${formatCount(rel.cachedAfter)} of ${formatCount(rel.pages)} pages cached after the run` });
   for (const c of counts) map.append(el('span', { class: `cell level-${Math.min(4, Math.ceil((c / per) * 4))}` }));

@@ -1,5 +1,5 @@
 // The three numbers for PostgreSQL, with their meaning per version. README's table says the same.
-import type { PlanNode, Reads, ReadsNotes } from '../../shared/report';
+import type { BufferCounters, Reads, ReadsNotes } from '../../shared/report';
 
 export function readAheadNote(major: number): string {
   if (major <= 16) {
@@ -11,8 +11,9 @@ export function readAheadNote(major: number): string {
     : `${base}; pg_stat_io counts blocks, not operations`;
 }
 
-export function normalisePostgres(major: number, root: PlanNode): { measured: Reads; notes: ReadsNotes } {
-  const t = root.total;
+/** `total`: the statement's buffers (the plan root's, with data-modifying CTEs that ran after it). */
+export function normalisePostgres(major: number, total: BufferCounters): { measured: Reads; notes: ReadsNotes } {
+  const t = total;
   const readTime = t.readTimeMs === null ? '' : `; read time ${t.readTimeMs.toFixed(3)} ms (track_io_timing)`;
   return {
     measured: {

@@ -34,6 +34,13 @@ export function countersOf(node: Json): BufferCounters {
   };
 }
 
+function addCounters(a: BufferCounters, b: BufferCounters): BufferCounters {
+  const out = { ...a };
+  for (const k of COUNTER_KEYS) out[k] = a[k] + b[k];
+  for (const k of ['readTimeMs', 'writeTimeMs'] as const) out[k] = a[k] === null && b[k] === null ? null : (a[k] ?? 0) + (b[k] ?? 0);
+  return out;
+}
+
 const COUNTER_KEYS = [
   'sharedHit', 'sharedRead', 'sharedDirtied', 'sharedWritten', 'localHit', 'localRead', 'localDirtied', 'localWritten', 'tempRead', 'tempWritten',
 ] as const;
@@ -62,6 +69,8 @@ export interface RelationRef {
 
 export interface ParsedPlan {
   root: PlanNode;
+  /** The statement's buffers: the root's, plus those of data-modifying CTEs that ran after it finished. */
+  statementTotal: BufferCounters;
   planning: BufferCounters | undefined;
   planningTimeMs: number | null;
   executionTimeMs: number | null;
@@ -90,9 +99,16 @@ export function parseExplainJson(output: unknown): ParsedPlan {
     }
   };
 
+  // A data-modifying CTE that the query does not read to the end runs to completion after the rest of the
+  // plan has finished (ExecPostprocessPlan), so its buffers are not in its parent's totals.
+  const deferred: BufferCounters[] = [];
   const walk = (node: Json, path: string): PlanNode => {
-    const children = Array.isArray(node.Plans) ? (node.Plans as Json[]).map((c, i) => walk(c, `${path}.${i}`)) : [];
+    const childJson = Array.isArray(node.Plans) ? (node.Plans as Json[]) : [];
+    const children = childJson.map((c, i) => walk(c, `${path}.${i}`));
     const total = countersOf(node);
+    const pages = (c: BufferCounters) => c.sharedHit + c.sharedRead;
+    const runsAfter = children.map((c, i) => childJson[i]['Node Type'] === 'ModifyTable' && childJson[i]['Parent Relationship'] === 'InitPlan' && pages(c.total) > pages(total));
+    if (path === '0') children.forEach((c, i) => runsAfter[i] && deferred.push(c.total));
     const nodeType = String(node['Node Type'] ?? 'Unknown');
     const schema = typeof node.Schema === 'string' ? node.Schema : undefined;
     const relation = typeof node['Relation Name'] === 'string' ? (node['Relation Name'] as string) : undefined;
@@ -105,7 +121,7 @@ export function parseExplainJson(output: unknown): ParsedPlan {
     const out: PlanNode = {
       nodeType,
       total,
-      self: subtract(total, children.map((c) => c.total), anomalies, label),
+      self: subtract(total, children.filter((_, i) => !runsAfter[i]).map((c) => c.total), anomalies, label),
       children,
     };
     if (relation) out.relation = relation;
@@ -136,6 +152,7 @@ export function parseExplainJson(output: unknown): ParsedPlan {
   const wal = walKeys.some((k) => typeof plan[k] === 'number') ? Object.fromEntries(walKeys.map((k) => [k, num(plan, k)])) : undefined;
   return {
     root,
+    statementTotal: deferred.reduce((a, d) => addCounters(a, d), root.total),
     planning: planningJson ? countersOf(planningJson) : undefined,
     planningTimeMs: optNum(doc, 'Planning Time'),
     executionTimeMs: optNum(doc, 'Execution Time'),
@@ -150,7 +167,7 @@ export function parseExplainJson(output: unknown): ParsedPlan {
 
 /** The plan's own counters for a run's `raw` record, by EXPLAIN's names. */
 export function rawExplain(plan: ParsedPlan): Record<string, number | null> {
-  const t = plan.root.total;
+  const t = plan.statementTotal;
   const raw: Record<string, number | null> = {
     'explain.shared_hit': t.sharedHit,
     'explain.shared_read': t.sharedRead,

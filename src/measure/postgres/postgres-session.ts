@@ -204,7 +204,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     }, { commit: this.options.commit, readOnly: !this.dataChanging });
     const wallMs = performance.now() - started;
     const cAfter = await readCounters(this.client, oids, info.hasStatIo, info.major);
-    const { measured, notes } = normalisePostgres(info.major, plan.root);
+    const { measured, notes } = normalisePostgres(info.major, plan.statementTotal);
     plan.anomalies.forEach((a) => this.anomalies.add(a));
     return {
       elapsedMs: plan.executionTimeMs ?? wallMs,

@@ -37,7 +37,7 @@ test('a parent reporting less than its children is clamped at 0 and reported', (
 test('the three numbers: logical = hit + read, physical = read, read-ahead never a made-up 0', () => {
   const p = parseExplainJson(parallel);
   for (const major of [15, 16, 17, 18]) {
-    const { measured, notes } = normalisePostgres(major, p.root);
+    const { measured, notes } = normalisePostgres(major, p.statementTotal);
     assert.deepEqual(measured, { logicalReads: 1200, physicalReads: 1104, readAhead: null });
     assert.match(notes.readAhead ?? '', new RegExp(`PostgreSQL ${major}`));
     assert.match(notes.physicalReads ?? '', /OS page cache.*read time 3\.500 ms/);
@@ -46,4 +46,26 @@ test('the three numbers: logical = hit + read, physical = read, read-ahead never
 
 test('input that is not an EXPLAIN document is rejected', () => {
   assert.throws(() => parseExplainJson([{ nope: 1 }]), /not an EXPLAIN/);
+});
+
+test('a data-modifying CTE the query does not read runs after the plan: its buffers count, with no anomaly', () => {
+  // Recorded from PostgreSQL 15: WITH u AS (UPDATE t … RETURNING 1) SELECT 1.
+  const node = (type: string, hit: number, extra: Record<string, unknown> = {}, plans: unknown[] = []) => ({ 'Node Type': type, 'Shared Hit Blocks': hit, 'Shared Read Blocks': 0, ...extra, ...(plans.length ? { Plans: plans } : {}) });
+  const doc = [
+    {
+      Plan: node('Result', 0, {}, [
+        node('ModifyTable', 30159, { Operation: 'Update', 'Parent Relationship': 'InitPlan', 'Subplan Name': 'CTE u', 'Relation Name': 't' }, [
+          node('Bitmap Heap Scan', 38, { 'Parent Relationship': 'Outer', 'Relation Name': 't' }, [node('Bitmap Index Scan', 15, { 'Parent Relationship': 'Outer', 'Index Name': 't_pkey' })]),
+        ]),
+      ]),
+    },
+  ];
+  const p = parseExplainJson(doc);
+  assert.deepEqual(p.anomalies, []);
+  assert.equal(normalisePostgres(15, p.statementTotal).measured.logicalReads, 30159);
+  // Read by the query (WITH … SELECT count(*) FROM u), the CTE is inside the root's totals: not added twice.
+  const read = structuredClone(doc);
+  read[0].Plan['Shared Hit Blocks'] = 33463;
+  (read[0].Plan as { Plans: Array<Record<string, unknown>> }).Plans[0]['Shared Hit Blocks'] = 33463;
+  assert.equal(normalisePostgres(15, parseExplainJson(read).statementTotal).measured.logicalReads, 33463);
 });
