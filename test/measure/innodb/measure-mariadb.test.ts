@@ -220,4 +220,25 @@ describe('MariaDB measurement', skipUnless(availability), () => {
     assert.equal(await checksum(), before);
     assert.equal(await leftovers(), 0);
   });
+
+  test('BENCHMARK() stopped by the time limit is reported as stopped, not as a finished run', () => {
+    const r = cli('measure', '--url', url, '--timeout', '1', '--sql', "SELECT BENCHMARK(1000000000, MD5('x'))");
+    assert.equal(r.code, 1);
+    assert.match(r.err, /ran longer than the 1 s limit during run 1/);
+  });
+
+  // Last: it kills the server. Before, the CLI exited 0 with no output.
+  test('a server killed mid-statement gives a non-zero exit and one line, within the timeout', async () => {
+    const { done } = cliAsync(['measure', '--url', url, '--timeout', '20', '--sql', 'SELECT SLEEP(15)']);
+    for (let i = 0; i < 100; i++) {
+      if ((await q<{ n: number }>(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%SLEEP(15)%' AND ID <> CONNECTION_ID()`))[0].n > 0) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    server.killNow();
+    const r = await done;
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.err, /lost the connection to the server during run 1/);
+    assert.equal(r.err.trim().split('\n').length, 1);
+    await server.restart();
+  });
 });

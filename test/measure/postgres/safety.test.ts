@@ -140,6 +140,53 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
     assert.equal(await leftovers(), 0);
   });
 
+  test('SIGTERM and SIGHUP stop the statement on the server and release its row locks, as Ctrl-C does', async () => {
+    for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+      const { child, done } = cliAsync(['measure', '--url', url, '--sql', 'UPDATE accounts SET v = v + 1 WHERE id = 7 AND pg_sleep(30) IS NOT NULL']);
+      const active = async () => (await sql<{ n: number }>(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens' AND query LIKE 'EXPLAIN (ANALYZE%'`))[0].n > 0;
+      for (let i = 0; i < 100 && !(await active()); i++) await sleep(100);
+      child.kill(signal);
+      const r = await done;
+      assert.equal(r.code, 1, signal);
+      assert.match(r.err, /cancelled during run 1/);
+      // The row lock is gone at once: an update of the same row does not wait.
+      await sql(url, `SET lock_timeout = '2s'; UPDATE accounts SET v = v WHERE id = 7`);
+      assert.equal(await leftovers(), 0);
+    }
+  });
+
+  test('planning is under the time limit too: a slow function folded while planning is stopped', async () => {
+    await sql(url, `CREATE OR REPLACE FUNCTION slow_constant() RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(25); RETURN 1; END $$`);
+    const started = Date.now();
+    const r = cli('measure', '--url', url, '--timeout', '2', '--sql', 'SELECT * FROM accounts WHERE id = slow_constant()');
+    assert.equal(r.code, 1);
+    assert.match(r.err, /ran longer than the 2 s limit/);
+    assert.ok(Date.now() - started < 20_000, `stopped after ${Date.now() - started} ms`);
+    assert.equal(await leftovers(), 0);
+  });
+
+  test('a what-if of terabytes costs what the statement\'s pages cost', () => {
+    const report = measureJson(url, 'SELECT count(*) FROM accounts', '--runs', '1', '--what-if', 'pool=4TB,99999999TB');
+    const pool = report.whatIf.series.find((s: { setting: string }) => s.setting === 'shared_buffers');
+    const labels = pool.points.map((p: { label: string }) => p.label).slice(-2);
+    assert.equal(labels[0], '4,194,304 MiB');
+    assert.match(labels[1], /^104,857,59\d(,\d{3})+ MiB$/);
+    assert.ok(pool.points.every((p: { physicalReads: number }) => Number.isFinite(p.physicalReads)));
+  });
+
+  test('an error on run 2 names the run', async () => {
+    // A session-level advisory lock survives run 1's rollback: the second call sees it and fails.
+    await sql(url, `CREATE OR REPLACE FUNCTION fail_on_second() RETURNS int VOLATILE LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND objid = 4242) THEN RAISE EXCEPTION 'second call'; END IF;
+        PERFORM pg_advisory_lock(4242);
+        RETURN 1;
+      END $$`);
+    const r = cli('measure', '--url', url, '--runs', '2', '--sql', 'SELECT fail_on_second()');
+    assert.equal(r.code, 1);
+    assert.match(r.err, /second call during run 2/);
+  });
+
   test('a server that stops mid-run gives one clear line, and nothing hangs', async () => {
     const { done } = cliAsync(['measure', '--url', url, '--sql', 'SELECT pg_sleep(30)']);
     await sleep(1500);
