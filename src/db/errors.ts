@@ -6,6 +6,8 @@ export class MeasureError extends Error {
     message: string,
     /** Machine-readable kind, for callers that react differently (e.g. exit codes, retry offers). */
     readonly kind: 'connection' | 'refused' | 'statement' | 'timeout' | 'cancelled' | 'unsupported' | 'input' = 'statement',
+    /** The refusal names effects a rollback cannot undo, which the user may acknowledge (allowSideEffects). */
+    readonly acknowledgeable = false,
   ) {
     super(message);
   }

@@ -4,6 +4,7 @@
 import type { ConnectionTarget } from '../db/connection-url';
 import { postgresVersion } from '../db/postgres';
 import { mysqlVersion } from '../db/mysql';
+import { leastPrivilegeGrants } from '../db/least-privilege';
 import type { Dialect } from '../shared/dialect';
 import { splitMysql } from '../sql/split-mysql';
 import { splitPostgres } from '../sql/split-postgres';
@@ -34,11 +35,20 @@ export interface Engine {
   split(text: string): SqlStatement[];
   /** What the server says it is, for Test Connection. */
   serverVersion(target: ConnectionTarget): Promise<string>;
+  /** The GRANTs of a least-privilege measuring role, as SQL to run. */
+  leastPrivilegeGrants(database: string | undefined): string;
   measure(target: ConnectionTarget, options: MeasureOptions): Promise<Report>;
 }
 
-function engine<F, R>(def: EngineDefinition<F, R>, about: Omit<Engine, 'id' | 'dialect' | 'split' | 'measure'>): Engine {
-  return { id: def.id, dialect: def.dialect, split: def.split, measure: (target, options) => runMeasurement(def, target, options), ...about };
+function engine<F, R>(def: EngineDefinition<F, R>, about: Omit<Engine, 'id' | 'dialect' | 'split' | 'measure' | 'leastPrivilegeGrants'>): Engine {
+  return {
+    id: def.id,
+    dialect: def.dialect,
+    split: def.split,
+    measure: (target, options) => runMeasurement(def, target, options),
+    leastPrivilegeGrants: (database) => leastPrivilegeGrants(def.id, database),
+    ...about,
+  };
 }
 
 const postgresql: EngineDefinition<PgFacts, PlanNode> = {

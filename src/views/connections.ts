@@ -95,8 +95,13 @@ export class ConnectionService implements vscode.Disposable {
     }
     const target = await this.target(profile);
     try {
-      const version = await ENGINES[target.engine].serverVersion(target);
-      void vscode.window.showInformationMessage(`BufferLens: connected to ${profile.name}: ${version.split(',')[0]}`);
+      const engine = ENGINES[target.engine];
+      const version = await engine.serverVersion(target);
+      const action = await vscode.window.showInformationMessage(`BufferLens: connected to ${profile.name}: ${version.split(',')[0]}`, 'Show Least-Privilege GRANTs');
+      if (action) {
+        const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: engine.leastPrivilegeGrants(target.database) + '\n' });
+        await vscode.window.showTextDocument(doc);
+      }
     } catch (err) {
       void vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message}`);
     }

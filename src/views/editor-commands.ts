@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { readConfig } from '../config';
 import { measure } from '../measure/measure';
+import { MeasureError } from '../db/errors';
 import type { Report } from '../shared/report';
 import { runSummary } from '../shared/format';
 import { reportMarkdown } from '../shared/markdown';
@@ -53,7 +54,7 @@ export class EditorCommands {
     await this.measure(statement.sql, vscode.Uri.parse(statement.uri));
   }
 
-  async measure(sql: string, uri?: vscode.Uri, profileName?: string): Promise<StoredReport | undefined> {
+  async measure(sql: string, uri?: vscode.Uri, profileName?: string, allowSideEffects = false): Promise<StoredReport | undefined> {
     const profile = (profileName ? readConfig().connections.find((c) => c.name === profileName) : undefined) ?? this.connections.active() ?? (await this.connections.select());
     if (!profile) return undefined;
     const target = await this.connections.target(profile);
@@ -65,11 +66,18 @@ export class EditorCommands {
         async (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
-          return measure(target, { sql, runs, cold: 'no', commit: false, timing: true, timeoutMs: 60_000, signal: abort.signal, onProgress: (m) => progress.report({ message: m }) });
+          return measure(target, { sql, runs, cold: 'no', commit: false, allowSideEffects, timing: true, timeoutMs: 60_000, signal: abort.signal, onProgress: (m) => progress.report({ message: m }) });
         },
       );
     } catch (err) {
-      void vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message}`);
+      // Messages in the editor name buttons, not command-line flags.
+      const message = (err as Error).message.replace(/ \(--[^)]*\)/g, '');
+      if (err instanceof MeasureError && err.kind === 'cancelled') return undefined;
+      if (err instanceof MeasureError && err.acknowledgeable && !allowSideEffects) {
+        const choice = await vscode.window.showWarningMessage(`BufferLens: ${message}`, { modal: true, detail: 'Measure Anyway runs the statement although a rollback cannot undo what is named above.' }, 'Measure Anyway');
+        return choice ? this.measure(sql, uri, profileName, true) : undefined;
+      }
+      void vscode.window.showErrorMessage(`BufferLens: ${message}`);
       return undefined;
     }
     const stored = this.store.add({ connection: profile.name, summary: runSummary(report), report, ...(uri ? { file: uri.fsPath } : {}) });

@@ -76,6 +76,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     await this.setTimeLimit();
     const tables = await this.tablesOfStatement();
     await this.checkSideEffects(warnings);
+    if (await this.allPrivileges()) {
+      warnings.push('measured with ALL PRIVILEGES or SUPER: nothing but BufferLens\'s own checks stands between the statement and the data; a measuring user needs only PROCESS, SELECT on mysql.innodb_index_stats and on the tables (Test Connection prints the GRANTs)');
+    }
     this.relations = await resolveInnodbRelations(this.conn, tables);
   }
 
@@ -140,7 +143,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       );
     }
     if (fx.outside.length && !this.options.allowSideEffects) {
-      throw new MeasureError(`refused: ${fx.outside.join('; ')}; a rollback cannot undo that (--allow-side-effects measures anyway)`, 'refused');
+      throw new MeasureError(`refused: ${fx.outside.join('; ')}; a rollback cannot undo that (--allow-side-effects measures anyway)`, 'refused', true);
     }
     if (fx.outside.length) warnings.push(`measured although a rollback cannot undo it (--allow-side-effects): ${fx.outside.join('; ')}`);
     if (fx.routines.length) {
@@ -151,6 +154,11 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       this.autoIncrementBefore = await autoIncrementValues(this.conn, fx.autoIncrement);
       this.autoIncrementTables = fx.autoIncrement;
     }
+  }
+
+  private async allPrivileges(): Promise<boolean> {
+    const [rows] = await this.conn.query('SHOW GRANTS');
+    return (rows as Array<Record<string, string>>).some((r) => /^GRANT (ALL PRIVILEGES|.*\bSUPER\b).* ON \*\.\* /i.test(Object.values(r)[0] ?? ''));
   }
 
   private autoIncrementTables: Array<{ schema: string; table: string }> = [];

@@ -85,7 +85,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
       throw this.error(err, 0);
     });
     if (fx.outside.length && !this.options.allowSideEffects) {
-      throw new MeasureError(`refused: ${fx.outside.join('; ')}; a rollback cannot undo that (--allow-side-effects measures anyway)`, 'refused');
+      throw new MeasureError(`refused: ${fx.outside.join('; ')}; a rollback cannot undo that (--allow-side-effects measures anyway)`, 'refused', true);
     }
     if (fx.outside.length) warnings.push(`measured although a rollback cannot undo it (--allow-side-effects): ${fx.outside.join('; ')}`);
     if (fx.volatile.length) {

@@ -119,4 +119,9 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
     assert.ok(rel.pages > 0 && rel.cachedAfter! > 0);
     assert.ok(report.runs[0].predicted.logicalReads! > 0);
   });
+
+  test('measuring with ALL PRIVILEGES is flagged', async () => {
+    const report = await run('SELECT COUNT(*) FROM t');
+    assert.ok(report.warnings.some((w) => /measured with ALL PRIVILEGES or SUPER/.test(w)), report.warnings.join('\n'));
+  });
 });

@@ -88,4 +88,9 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
     assert.ok(cte.warnings.some((w) => /sequences? .*\bs\b.*will advance/.test(w)), cte.warnings.join('\n'));
     assert.ok(cte.warnings.some((w) => /user-defined volatile function public\.hidden_next/.test(w)), cte.warnings.join('\n'));
   });
+
+  test('measuring as a superuser is flagged, with where to find a least-privilege role', async () => {
+    const report = await run('SELECT count(*) FROM t');
+    assert.ok(report.warnings.some((w) => /measured as a superuser.*Test Connection prints the GRANTs/.test(w)), report.warnings.join('\n'));
+  });
 });
