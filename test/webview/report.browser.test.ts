@@ -118,4 +118,25 @@ describe('report view in Chromium', skipUnless(availability), () => {
       server.close();
     }
   });
+
+  test('a block map of a hostile range (10^15 blocks) draws at once, and its cells add up', async () => {
+    const report = JSON.parse(readFileSync('test/fixtures/reports/mariadb-seed001.json', 'utf8'));
+    const last = report.runs[report.runs.length - 1];
+    last.residency[0].blocksAfter = [[0, 1e15]];
+    const file = resolve(OUT, 'hostile-range.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, JSON.stringify(report));
+    const html = resolve(OUT, 'hostile-range.html');
+    const r = cli('report', '--html', html, file);
+    assert.equal(r.code, 0, r.err);
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1600 } });
+    const w = await watch(page);
+    await page.goto(`file://${html}`, { timeout: 15_000 });
+    await page.locator('.blockmap').first().waitFor({ timeout: 15_000 });
+    // Every cell is full: the range covers the whole relation.
+    const cells = await page.locator('.blockmap').first().locator('span.level-4').count();
+    assert.equal(cells, await page.locator('.blockmap').first().locator('span').count());
+    assert.deepEqual(w.errors, []);
+    await page.close();
+  });
 });
