@@ -34,8 +34,11 @@ export interface RunOutcome<RunInput> {
   plan?: PlanNode;
   planning?: BufferCounters;
   enginePlan?: unknown;
-  /** The run as the predictor replays it. */
-  predictInput: RunInput;
+  /**
+   * The run as the predictor replays it, read once every run is over: an engine that gets its plan only
+   * after the last run (MySQL's EXPLAIN, which touches the statement's pages) fills it in then.
+   */
+  predictInput: () => RunInput;
   warnings: string[];
 }
 
@@ -61,6 +64,8 @@ export interface EngineSession<Facts, RunInput> {
   predictionFacts(before: ResidencySnapshot, withCache: boolean, warnings: string[]): Promise<Facts>;
   /** One run of the statement, bracketed by the engine's counters; rolled back unless committing. */
   run(run: number, cold: boolean): Promise<RunOutcome<RunInput>>;
+  /** Work after the last run that must not come before run 1 (an EXPLAIN that would touch the pages). */
+  finishRuns(): Promise<void>;
   /** Warnings that hold for the whole measurement, added after the runs (what the runs left behind). */
   closingWarnings(): Promise<string[]>;
   /** Stops the running statement on the server (from a second connection). */

@@ -32,7 +32,7 @@ export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<F
     await session.close();
   }
   // The prediction needs no server: the connection is released before simulating.
-  const runInputs = measured.outcomes.map((o) => o.predictInput);
+  const runInputs = measured.outcomes.map((o) => o.predictInput());
   options.onPredictionInput?.({ engine: engine.id, facts: measured.facts, runs: runInputs });
   const prediction = engine.predict(measured.facts, runInputs, { whatIf: options.whatIf !== false, ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}) });
   return assemble(session, target, check.statement, check.dataChanging, options, measured, prediction, warnings);
@@ -75,10 +75,13 @@ async function openCancellably<Facts, RunInput>(
 async function measureRuns<Facts, RunInput>(session: EngineSession<Facts, RunInput>, options: MeasureOptions, warnings: string[]): Promise<Measured<Facts, RunInput>> {
   await session.prepare(warnings);
   const withResidency = residencyWanted(session, options, warnings);
-  const cold = await startCold(session, options, warnings);
+  const evictFailure = options.cold === 'no' ? undefined : await session.evict(warnings);
   await session.beforeRuns();
   // Each run's "after" residency is the next run's "before": nothing of ours runs in between.
   let residency = await session.readResidency(withResidency);
+  // A restart leaves at most an index's root page cached (InnoDB reads it when it opens the table).
+  const nothingCached = withResidency && session.relations.length > 0 && [...residency.values()].every((r) => r.cached <= 1);
+  const cold = coldStart(options, evictFailure, nothingCached, warnings);
   const facts = await session.predictionFacts(residency, withResidency, warnings);
   const outcomes: Array<RunOutcome<RunInput>> = [];
   const residencies: RelationResidency[][] = [];
@@ -95,6 +98,7 @@ async function measureRuns<Facts, RunInput>(session: EngineSession<Facts, RunInp
     warnings.push(...outcome.warnings);
     residency = after;
   }
+  await session.finishRuns();
   warnings.push(...(await session.closingWarnings()));
   return { facts, outcomes, residencies, cold };
 }
@@ -121,12 +125,17 @@ function residencyWanted(session: EngineSession<unknown, unknown>, options: Meas
   return true;
 }
 
-async function startCold(session: EngineSession<unknown, unknown>, options: MeasureOptions, warnings: string[]): Promise<boolean> {
+/**
+ * Run 1 is cold when the statement's relations were evicted, or when the residency snapshot shows none of
+ * their pages cached but at most a root page each (after a restart): then the engine's inability to evict
+ * does not matter.
+ */
+function coldStart(options: MeasureOptions, evictFailure: string | undefined, nothingCached: boolean, warnings: string[]): boolean {
+  if (nothingCached) return true;
   if (options.cold === 'no') return false;
-  const reason = await session.evict(warnings);
-  if (reason === undefined) return true;
-  if (options.cold === 'yes') throw new MeasureError(`--cold is not possible: ${reason} (--cold=try measures anyway)`, 'unsupported');
-  warnings.push(`run 1 is not cold: ${reason}`);
+  if (evictFailure === undefined) return true;
+  if (options.cold === 'yes') throw new MeasureError(`--cold is not possible: ${evictFailure} (--cold=try measures anyway)`, 'unsupported');
+  warnings.push(`run 1 is not cold: ${evictFailure}`);
   return false;
 }
 

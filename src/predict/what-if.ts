@@ -8,8 +8,13 @@ export interface ReplayTotals {
   missRatio: number;
 }
 
-export function replayTotals(logicalReads: number, physicalReads: number): ReplayTotals {
-  return { logicalReads, physicalReads, missRatio: logicalReads ? physicalReads / logicalReads : 0 };
+/**
+ * `physicalReads`: every page read from disk; `missed`: the requests that found their page missing
+ * (read synchronously), which makes the miss ratio. They differ by read-ahead, which reads pages before
+ * any request misses them (and can read more pages than were requested).
+ */
+export function replayTotals(logicalReads: number, physicalReads: number, missed = physicalReads): ReplayTotals {
+  return { logicalReads, physicalReads, missRatio: logicalReads ? missed / logicalReads : 0 };
 }
 
 /**

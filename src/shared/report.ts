@@ -118,7 +118,8 @@ export interface WhatIfSeries {
   unit: string;
   /**
    * `value` is the setting's value in `unit`; for a setting with named values (innodb_change_buffering)
-   * it is the position of `label` in the series. The reads are predicted totals over all runs.
+   * it is the position of `label` in the series. The reads are predicted totals over all runs;
+   * `physicalReads` are all pages read from disk: on InnoDB synchronous reads and read-ahead together.
    */
   points: Array<{ value: number; label: string; current: boolean; physicalReads: number; logicalReads: number; missRatio: number }>;
 }

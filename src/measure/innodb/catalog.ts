@@ -22,7 +22,7 @@ export async function readInnodbFacts(conn: Connection, info: InnodbServerInfo, 
   const [spaces] = await conn.query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceTable} WHERE NAME IN (?)`, [tables.map(([s, t]) => `${toFilename(s)}/${toFilename(t)}`)]);
   const statRows = stats as Array<{ s: string; t: string; i: string; leaf: number; size: number; distinct1: number }>;
   const spaceBytes = new Map((spaces as Array<{ name: string; bytes: number }>).map((r) => [r.name.split('/').map(fromFilename).join('/'), Number(r.bytes)]));
-  const shapes = await readIndexShapes(conn, tables);
+  const shapes = await readIndexShapes(conn, tables, info.product);
   return rels.map((r) => {
     const st = statRows.find((x) => x.s === r.schema && x.t === r.table && x.i === r.index);
     const clusteredStats = statRows.find((x) => x.s === r.schema && x.t === r.table && (x.i === 'PRIMARY' || x.i === 'GEN_CLUST_INDEX'));
@@ -60,19 +60,31 @@ interface KeyPartRow {
   nonUnique: number;
 }
 
-async function readIndexShapes(conn: Connection, tables: string[][]): Promise<{ columns: ColumnRow[]; keyParts: KeyPartRow[] }> {
+async function readIndexShapes(conn: Connection, tables: string[][], product: 'mysql' | 'mariadb'): Promise<{ columns: ColumnRow[]; keyParts: KeyPartRow[] }> {
   const where = `(TABLE_SCHEMA, TABLE_NAME) IN (${tables.map(() => '(?, ?)').join(', ')})`;
   const [columns] = await conn.query(
     `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS type, CHARACTER_OCTET_LENGTH AS octets, NUMERIC_PRECISION AS \`precision\`, EXTRA AS extra
        FROM information_schema.COLUMNS WHERE ${where}`,
     tables.flat(),
   );
-  const [keyParts] = await conn.query(
-    `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, INDEX_NAME AS i, COLUMN_NAME AS c, NON_UNIQUE AS nonUnique
-       FROM information_schema.STATISTICS WHERE ${where} ORDER BY SEQ_IN_INDEX`,
-    tables.flat(),
+  // Key parts from InnoDB's own dictionary views: information_schema.STATISTICS would open each table and
+  // read its root page, and nothing before run 1 may touch the statement's pages.
+  const v = product === 'mariadb' ? 'INNODB_SYS_' : 'INNODB_';
+  const [fields] = await conn.query(
+    `SELECT t.NAME AS tn, i.NAME AS i, i.TYPE AS type, f.NAME AS c
+       FROM information_schema.${v}TABLES t
+       JOIN information_schema.${v}INDEXES i ON i.TABLE_ID = t.TABLE_ID
+       JOIN information_schema.${v}FIELDS f ON f.INDEX_ID = i.INDEX_ID
+      WHERE t.NAME IN (?)
+      ORDER BY i.INDEX_ID, f.POS`,
+    [tables.map(([s, t]) => `${toFilename(s)}/${toFilename(t)}`)],
   );
-  return { columns: columns as ColumnRow[], keyParts: keyParts as KeyPartRow[] };
+  const keyParts = (fields as Array<{ tn: string; i: string; type: number; c: string }>).map((f) => {
+    const [s, t] = f.tn.split('/').map(fromFilename);
+    // TYPE: 1 clustered, 2 unique (DICT_CLUSTERED, DICT_UNIQUE).
+    return { s, t, i: f.i, c: f.c, nonUnique: Number(f.type) & 2 ? 0 : 1 };
+  });
+  return { columns: columns as ColumnRow[], keyParts };
 }
 
 /** Bytes a column's value takes in a record; variable-length columns counted at half their maximum. */

@@ -8,7 +8,8 @@ import type { ConnectionTarget } from '../../db/connection-url';
 import { MeasureError } from '../../db/errors';
 import type { Report } from '../../shared/report';
 import type { InnodbPredictionInput, InnodbRunInput } from '../../predict/innodb/facts';
-import { parseInnodbPlan, type TableEngineStats } from '../../predict/innodb/plan';
+import { parseInnodbPlan, resolveAliases, type TableEngineStats } from '../../predict/innodb/plan';
+import { tableAliases } from '../../sql/aliases';
 import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
 import type { MeasureOptions } from '../options';
 import { writtenTables, type InnodbStatementKind } from './statement-kind';
@@ -19,7 +20,7 @@ import { normaliseInnodb, subtractCalibration } from './normalise';
 import { readInnodbResidency, resolveInnodbRelations, type InnodbRelation } from './residency';
 import { poolPagesInUse, readInnodbFacts } from './catalog';
 import { innodbError } from './errors';
-import { autoIncrementValues, findInnodbSideEffects, namesIn } from './side-effects';
+import { autoIncrementValues, findInnodbSideEffects } from './side-effects';
 import { maskSql } from '../../sql/mask';
 import { parseServerJson } from './server-json';
 import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
@@ -45,8 +46,11 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   private snapshot = '';
   private calibration: Record<string, number> = {};
   relations: InnodbRelation[] = [];
-  /** The plan EXPLAIN FORMAT=JSON gave before run 1 (the prediction's input where ANALYZE is not used). */
+  /** EXPLAIN FORMAT=JSON after the last run: the prediction's input for runs without an ANALYZE of their own. */
   private explainPlan: unknown;
+  private needsExplain = false;
+  /** alias → table, since the plans name tables by their aliases. */
+  private readonly aliases: Map<string, string>;
 
   constructor(
     private readonly conn: Connection,
@@ -56,6 +60,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     private readonly options: MeasureOptions,
   ) {
     this.verb = (/^[A-Za-z]+/.exec(maskSql(statement, 'mysql').trimStart())?.[0] ?? '').toUpperCase();
+    this.aliases = tableAliases(statement);
   }
 
   get engine(): Report['engine'] {
@@ -74,12 +79,31 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     this.info = await readInnodbServerInfo(this.conn);
     this.snapshot = snapshotQuery(this.info.statusTable, this.info.product);
     await this.setTimeLimit();
-    const tables = await this.tablesOfStatement();
-    await this.checkSideEffects(warnings);
+    // Nothing sent before run 1 may touch the statement's pages: the tables come from the catalogs (the
+    // statement's names, its views' base tables, its functions' and triggers' tables), not from an EXPLAIN,
+    // which reads rows and probes range bounds.
+    const tables = await this.checkSideEffects(warnings);
     if (await this.allPrivileges()) {
       warnings.push('measured with ALL PRIVILEGES or SUPER: nothing but BufferLens\'s own checks stands between the statement and the data; a measuring user needs only PROCESS, SELECT on mysql.innodb_index_stats and on the tables (Test Connection prints the GRANTs)');
     }
     this.relations = await resolveInnodbRelations(this.conn, tables);
+  }
+
+  /** The plan for runs that had no ANALYZE of their own (MySQL), asked for once every run is over. */
+  async finishRuns(): Promise<void> {
+    if (!this.needsExplain) return;
+    try {
+      const [plan] = await this.conn.query(`EXPLAIN FORMAT=JSON ${this.statement}`);
+      this.explainPlan = parseServerJson(Object.values((plan as Array<Record<string, string>>)[0])[0], this.statement);
+    } catch {
+      // No plan, no prediction of the reads: the predictor names the statement's tables as unmodelled.
+      this.explainPlan = {};
+    }
+  }
+
+  /** The plan's accesses with aliases resolved to their tables. */
+  private accessesOf(plan: unknown) {
+    return resolveAliases(parseInnodbPlan(plan).accesses, this.aliases);
   }
 
   residencySkipped(limit: number): string {
@@ -96,40 +120,11 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     else await this.query(`SET SESSION max_execution_time = ${Math.round(this.options.timeoutMs)}`);
   }
 
-  private async tablesOfStatement(): Promise<Array<{ schema: string; table: string }>> {
-    const [rows] = await this.conn.query('SELECT DATABASE() AS db');
-    const current = (rows as Array<{ db: string | null }>)[0].db;
-    let names: string[];
-    try {
-      const [plan] = await this.conn.query(`EXPLAIN FORMAT=JSON ${this.statement}`);
-      const text = Object.values((plan as Array<Record<string, string>>)[0])[0];
-      this.explainPlan = parseServerJson(text, this.statement);
-      names = parseInnodbPlan(this.explainPlan).tables;
-    } catch (err) {
-      throw this.error(err);
-    }
-    const explicit = namesIn(maskSql(this.statement, 'mysql'))
-      .names.filter((n) => n.schema !== undefined)
-      .map((n) => ({ schema: n.schema!, table: n.name }));
-    // An INSERT … SELECT's plan names only the tables it reads; the one it writes is added.
-    for (const w of writtenTables(this.statement)) {
-      const name = w.split('.').pop()!;
-      if (!names.includes(name)) names.push(name);
-    }
-    const out: Array<{ schema: string; table: string }> = [];
-    for (const name of names) {
-      const qualified = explicit.find((e) => e.table === name);
-      const schema = qualified?.schema ?? current;
-      if (schema) out.push({ schema, table: name });
-    }
-    return out;
-  }
-
   /**
    * Refuses what a rollback cannot undo (non-transactional tables a write reaches, global settings or
    * files changed in a routine), names routines, and notes the sequences and counters that will advance.
    */
-  private async checkSideEffects(warnings: string[]): Promise<void> {
+  private async checkSideEffects(warnings: string[]): Promise<Array<{ schema: string; table: string }>> {
     const [rows] = await this.conn.query('SELECT DATABASE() AS db');
     const db = (rows as Array<{ db: string | null }>)[0].db;
     const fx = await findInnodbSideEffects(this.conn, this.statement, db, this.kind === 'dml').catch((err) => {
@@ -150,10 +145,8 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       warnings.push(`the statement calls stored function${fx.routines.length > 1 ? 's' : ''} ${fx.routines.join(', ')}${this.kind === 'dml' ? '' : '; a reading statement runs in a read-only transaction, so they cannot write'}`);
     }
     if (fx.sequences.length) warnings.push(`sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} may advance: sequences are not rolled back`);
-    if (fx.autoIncrement.length && !this.options.commit) {
-      this.autoIncrementBefore = await autoIncrementValues(this.conn, fx.autoIncrement);
-      this.autoIncrementTables = fx.autoIncrement;
-    }
+    if (fx.autoIncrement.length && !this.options.commit) this.autoIncrementTables = fx.autoIncrement;
+    return fx.tables;
   }
 
   private async allPrivileges(): Promise<boolean> {
@@ -162,7 +155,8 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   }
 
   private autoIncrementTables: Array<{ schema: string; table: string }> = [];
-  private autoIncrementBefore = new Map<string, number>();
+  /** Rows the runs inserted (and rolled back): each took an AUTO_INCREMENT value that is not given back. */
+  private rowsInserted = 0;
 
   /** What the snapshots themselves cost, from an empty statement in the same bracket (minimum of a few passes). */
   async beforeRuns(): Promise<void> {
@@ -232,7 +226,10 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     const rawDelta = innodbDelta(before, after);
     const delta = subtractCalibration(rawDelta, this.calibration);
     const { measured, notes } = normaliseInnodb(this.info.product, delta);
-    const executed = plan !== undefined && typeof plan === 'object' ? plan : this.explainPlan;
+    const analyzed = plan !== undefined && typeof plan === 'object' ? plan : undefined;
+    if (!analyzed) this.needsExplain = true;
+    const write = this.writeOf(delta);
+    this.rowsInserted += write.insert?.rows ?? 0;
     warnings.push(...noiseWarnings(run, { before: othersBefore, after: othersAfter }, delta, engineStats, this.kind !== 'dml', this.info.product));
     return {
       elapsedMs,
@@ -240,7 +237,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       notes,
       raw: { ...rawDelta, ...prefixed('calibration.', this.calibration), ...engineStatsRaw(engineStats) },
       ...(plan !== undefined ? { enginePlan: plan } : {}),
-      predictInput: { accesses: parseInnodbPlan(executed).accesses, ...this.writeOf(delta) },
+      predictInput: () => ({ accesses: this.accessesOf(analyzed ?? this.explainPlan), ...write }),
       warnings,
     };
   }
@@ -249,8 +246,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     const out: string[] = [];
     const after = await autoIncrementValues(this.conn, this.autoIncrementTables);
     for (const [name, v] of after) {
-      const d = v - (this.autoIncrementBefore.get(name) ?? v);
-      if (d > 0) out.push(`the AUTO_INCREMENT counter of ${name} advanced by ${d.toLocaleString('en-US')} over the runs, and stays advanced after the rollback`);
+      if (this.rowsInserted > 0) {
+        out.push(`the AUTO_INCREMENT counter of ${name} advanced by at least ${this.rowsInserted.toLocaleString('en-US')} over the runs (one value per row inserted; bulk inserts reserve more) and stays advanced after the rollback: it now stands at ${v.toLocaleString('en-US')}`);
+      }
     }
     if (this.info.product === 'mysql') out.push('MySQL has no per-statement page counters (MariaDB\'s r_engine_stats); the numbers are global deltas, calibrated and checked for other sessions');
     return out;

@@ -17,6 +17,8 @@ export interface InnodbSideEffects {
   autoIncrement: Array<{ schema: string; table: string }>;
   /** Stored functions reached, named before running. */
   routines: string[];
+  /** Every base table reached (named, behind a view, in a reached function or trigger), for residency. */
+  tables: Array<{ schema: string; table: string }>;
 }
 
 interface Name {
@@ -57,11 +59,12 @@ interface TableRow {
   t: string;
   type: string;
   engine: string | null;
-  ai: number | null;
+  /** The table has an AUTO_INCREMENT column (from COLUMNS: reading TABLES.AUTO_INCREMENT would open the table and read its root page). */
+  ai: number;
 }
 
 export async function findInnodbSideEffects(conn: Connection, statement: string, currentDb: string | null, dataChanging: boolean): Promise<InnodbSideEffects> {
-  const out: InnodbSideEffects = { nonTransactional: [], outside: [], sequences: [], autoIncrement: [], routines: [] };
+  const out: InnodbSideEffects = { nonTransactional: [], outside: [], sequences: [], autoIncrement: [], routines: [], tables: [] };
   const seenTables = new Set<string>();
   const seenBodies = new Set<string>();
   let pending: string[] = [statement];
@@ -84,9 +87,10 @@ export async function findInnodbSideEffects(conn: Connection, statement: string,
         if (dataChanging) out.sequences.push(key);
         continue;
       }
+      if (t.type === 'BASE TABLE') out.tables.push({ schema: t.s, table: t.t });
       if (!dataChanging) continue;
       if (t.engine && t.engine.toLowerCase() !== 'innodb') out.nonTransactional.push({ table: key, engine: t.engine });
-      if (t.ai !== null) out.autoIncrement.push({ schema: t.s, table: t.t });
+      if (Number(t.ai) === 1) out.autoIncrement.push({ schema: t.s, table: t.t });
       const [trg] = await conn.query('SELECT TRIGGER_NAME AS n, ACTION_STATEMENT AS a FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?', [t.s, t.t]);
       for (const r of trg as Array<{ n: string; a: string }>) visitBody(`trigger ${t.s}.${r.n}`, r.a);
     }
@@ -122,7 +126,14 @@ async function lookupTables(conn: Connection, names: Name[], currentDb: string |
     args.push(currentDb, bare);
   }
   if (!where.length) return [];
-  const [rows] = await conn.query(`SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, TABLE_TYPE AS type, ENGINE AS engine, AUTO_INCREMENT AS ai FROM information_schema.TABLES WHERE ${where.join(' OR ')}`, args);
+  // Only columns the server has without opening the table: nothing here may read a page of it.
+  const [rows] = await conn.query(
+    `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, TABLE_TYPE AS type, ENGINE AS engine,
+            EXISTS (SELECT 1 FROM information_schema.COLUMNS c
+                     WHERE c.TABLE_SCHEMA = x.TABLE_SCHEMA AND c.TABLE_NAME = x.TABLE_NAME AND c.EXTRA LIKE '%auto_increment%') AS ai
+       FROM information_schema.TABLES x WHERE ${where.join(' OR ')}`,
+    args,
+  );
   return rows as TableRow[];
 }
 
@@ -147,7 +158,7 @@ function uniq<T extends readonly [string, string]>(pairs: T[]): T[] {
   });
 }
 
-/** Each table's AUTO_INCREMENT counter, to report how far a rolled-back write moved it. */
+/** Each table's AUTO_INCREMENT counter, read after the runs (reading it opens the table). */
 export async function autoIncrementValues(conn: Connection, tables: Array<{ schema: string; table: string }>): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const t of tables) {

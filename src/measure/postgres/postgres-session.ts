@@ -143,6 +143,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
 
   async beforeRuns(): Promise<void> {}
 
+  async finishRuns(): Promise<void> {}
+
   readResidency(withCache: boolean): Promise<ResidencySnapshot> {
     return readResidency(this.client, this.relations, withCache);
   }
@@ -213,7 +215,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
       raw: { ...rawExplain(plan), ...counterDelta(cBefore, cAfter), wall_ms: Math.round(wallMs * 1000) / 1000 },
       plan: plan.root,
       ...(plan.planning ? { planning: plan.planning } : {}),
-      predictInput: plan.root,
+      predictInput: () => plan.root,
       warnings: [],
     };
   }

@@ -11,6 +11,8 @@ export interface TableAccess {
   loops: number;
   /** The index covers the query: no clustered-index lookups. */
   usingIndex: boolean;
+  /** `rows` were counted as the statement ran (ANALYZE's r_rows), not estimated: a scan stopped early shows. */
+  executed: boolean;
 }
 
 export interface TableEngineStats {
@@ -50,6 +52,7 @@ export function parseInnodbPlan(json: unknown): InnodbPlan {
         rows: Number(o.r_rows ?? o.rows_examined_per_scan ?? o.rows ?? 0),
         loops: Number(o.r_loops ?? loops ?? 1),
         usingIndex: o.using_index === true,
+        executed: o.r_rows !== undefined,
       });
     }
     const stats = o.r_engine_stats as Record<string, number> | undefined;
@@ -83,6 +86,11 @@ export function parseInnodbPlan(json: unknown): InnodbPlan {
   };
   walk(json, undefined);
   return { accesses, tables: [...tables], engineStats };
+}
+
+/** The accesses with each alias replaced by its table (the plan names a table by its alias). */
+export function resolveAliases(accesses: TableAccess[], aliases: Map<string, string>): TableAccess[] {
+  return accesses.map((a) => (aliases.has(a.table) ? { ...a, table: aliases.get(a.table)! } : a));
 }
 
 export function sumEngineStats(stats: TableEngineStats[]) {

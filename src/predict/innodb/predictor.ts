@@ -122,10 +122,11 @@ export class InnodbPredictor {
       assumptions.add(
         `${f.reportName}: full scan of ${f.leafPages.toLocaleString('en-US')} leaf pages in key order (statistics), the first ${FRAGMENT_PAGES} as fragment pages of extent 0, the rest in whole extents; tablespace ${f.spacePages.toLocaleString('en-US')} pages`,
       );
+      const leaves = this.scannedLeaves(f, a, assumptions);
       for (let loop = 0; loop < Math.max(1, a.loops); loop++) {
         pool.access(l.root);
         for (const p of l.internal) pool.access(p);
-        for (let k = 0; k < f.leafPages; k++) pool.access(l.leaves(k));
+        for (let k = 0; k < leaves; k++) pool.access(l.leaves(k));
       }
     }
   }
@@ -147,6 +148,20 @@ export class InnodbPredictor {
     };
   }
 
+  /**
+   * Leaves a full scan reads: all of them, unless the executed plan shows it stopped early (a LIMIT, an
+   * EXISTS): then as many as hold the rows it read, at the index's rows per leaf.
+   */
+  private scannedLeaves(f: InnodbIndexFacts, a: TableAccess, assumptions: Set<string>): number {
+    if (!a.executed || f.rows <= 0 || f.leafPages <= 0) return f.leafPages;
+    const perLeaf = f.rows / f.leafPages;
+    const leaves = Math.min(f.leafPages, Math.max(1, Math.ceil(a.rows / perLeaf)));
+    if (leaves < f.leafPages) {
+      assumptions.add(`${f.reportName}: the scan stopped after ${a.rows.toLocaleString('en-US')} rows (as executed), about ${leaves.toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')} leaves at ${Math.round(perLeaf).toLocaleString('en-US')} rows per leaf`);
+    }
+    return leaves;
+  }
+
   /** Pages of each index cached: only the index's own pages count (see IndexLayouts.ownPages). */
   private cachedPerIndex(pool: InnodbPool): Map<string, number> {
     const counts = new Array<number>(this.facts.length).fill(0);
@@ -166,7 +181,9 @@ export class InnodbPredictor {
       const start = pool.counters();
       runs.forEach((r) => this.replay(pool, r, new Set(), new Set()));
       const c = pool.counters();
-      return replayTotals(c.Innodb_buffer_pool_read_requests - start.Innodb_buffer_pool_read_requests, c.sync_reads - start.sync_reads);
+      // Pages read, synchronous and read ahead: both are disk reads a bigger pool would spare.
+      const read = (k: Record<string, number>) => k.sync_reads + k.Innodb_buffer_pool_read_ahead + k.Innodb_buffer_pool_read_ahead_rnd;
+      return replayTotals(c.Innodb_buffer_pool_read_requests - start.Innodb_buffer_pool_read_requests, read(c) - read(start), c.sync_reads - start.sync_reads);
     };
     // The smallest pool the server starts with: MariaDB refuses under 6 MiB with 16 KiB pages, MySQL 5 MiB.
     const minimum = Math.ceil(((s.product === 'mariadb' ? 6 : 5) * 1048576) / s.pageSize);

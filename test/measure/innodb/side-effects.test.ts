@@ -103,7 +103,7 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
   test('an AUTO_INCREMENT counter a rolled-back insert advances is named after the runs', async () => {
     const report = await run('INSERT INTO a (v) SELECT seq FROM seq_1_to_10');
     // 10 rows per run; InnoDB reserves values in growing batches for an INSERT … SELECT, so at least 20.
-    const advanced = report.warnings.map((w) => /AUTO_INCREMENT counter of lab\.a advanced by (\d+) over the runs/.exec(w)?.[1]).find((x) => x !== undefined);
+    const advanced = report.warnings.map((w) => /AUTO_INCREMENT counter of lab\.a advanced by at least (\d+) over the runs/.exec(w)?.[1]).find((x) => x !== undefined);
     assert.ok(Number(advanced) >= 20, report.warnings.join('\n'));
     const [{ n }] = await q<{ n: number }>('SELECT COUNT(*) AS n FROM a');
     assert.equal(n, 0);
