@@ -211,3 +211,20 @@ test('MariaDB has no background merge; MySQL merges in the background', () => {
   assert.equal(run('mariadb'), 0);
   assert.ok(run('mysql') > 0);
 });
+
+test('a pool seeded from the server\'s LRU keeps its order: the tail leaves first, old flags as given', () => {
+  const pool = new InnodbPool(2048, { readAheadThreshold: 0 });
+  const n = 1000;
+  const pages = Array.from({ length: n }, (_, k) => 10_000 + k); // head … tail
+  const old = pages.map((_, k) => (k >= 630 ? 1 : 0));
+  pool.seed(pages, old);
+  assert.deepEqual(pool.cachedPages(), pages);
+  assert.equal(pool.isInOldSublist(10_000 + 700), true);
+  assert.equal(pool.isInOldSublist(10_000 + 100), false);
+  // Fill the free pages, then one more miss evicts the tail page, not the head's.
+  for (let k = 0; k < 2048 - n; k++) pool.access(50_000 + k);
+  pool.access(90_000);
+  assert.equal(pool.contains(10_000 + n - 1), false);
+  assert.equal(pool.contains(10_000), true);
+  assert.equal(pool.counters().Innodb_buffer_pool_read_requests, 2048 - n + 1, 'seeding counts no request');
+});

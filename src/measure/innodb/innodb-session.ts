@@ -17,7 +17,7 @@ import type { CheckedStatement } from '../statement-check';
 import { atLeast, readInnodbServerInfo, type InnodbServerInfo } from './server-info';
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
-import { readInnodbResidency, resolveInnodbRelations, type InnodbRelation } from './residency';
+import { readInnodbResidency, readLruSeed, resolveInnodbRelations, type InnodbRelation } from './residency';
 import { poolPagesInUse, readInnodbFacts } from './catalog';
 import { innodbError } from './errors';
 import { autoIncrementValues, findInnodbSideEffects } from './side-effects';
@@ -180,9 +180,11 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     const info = this.info;
     const indexes = await readInnodbFacts(this.conn, info, this.relations, before);
     let other = 0;
+    let lruSeed: InnodbFacts['settings']['lruSeed'];
     if (withCache) {
       const tracked = [...before.values()].reduce((a, r) => a + r.cached, 0);
       other = Math.max(0, (await poolPagesInUse(this.conn, info)) - tracked);
+      lruSeed = await readLruSeed(this.conn, this.relations);
     } else warnings.push('the prediction assumes none of the statement\'s pages were cached before run 1: residency was not read');
     const st = info.settings;
     return {
@@ -196,6 +198,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
         readAheadThreshold: Number(st.innodb_read_ahead_threshold ?? 56),
         randomReadAhead: String(st.innodb_random_read_ahead).toUpperCase() === 'ON',
         otherPagesUsed: other,
+        ...(lruSeed ? { lruSeed } : {}),
         changeBuffering: changeBufferingOf(st.innodb_change_buffering),
         changeBufferMaxPct: Number(st.innodb_change_buffer_max_size ?? 25),
         // MariaDB 10.5 made the page cleaner keep innodb_lru_scan_depth pages free on demand.

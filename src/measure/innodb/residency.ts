@@ -65,3 +65,28 @@ export async function readInnodbResidency(conn: Connection, rels: InnodbRelation
   }
   return out;
 }
+
+/**
+ * The LRU list as the prediction's starting state: its length, the position where the old sublist begins,
+ * and each cached page of the relations with its position from the head. One more walk of the pool, read
+ * only where residency is (the pool is under the residency limit).
+ */
+export async function readLruSeed(conn: Connection, rels: InnodbRelation[]): Promise<{ length: number; firstOld: number | null; pages: Array<[number, number, number]> }> {
+  const [summary] = await conn.query(
+    `SELECT COUNT(*) AS n, MIN(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS firstOld FROM information_schema.INNODB_BUFFER_PAGE_LRU`,
+  );
+  const { n, firstOld } = (summary as Array<{ n: number; firstOld: number | null }>)[0];
+  const pages: Array<[number, number, number]> = [];
+  if (rels.length) {
+    const index = new Map(rels.map((r, i) => [key(r.innodbName, r.index), i]));
+    const [rows] = await conn.query(
+      `SELECT TABLE_NAME AS t, INDEX_NAME AS i, PAGE_NUMBER AS p, LRU_POSITION AS pos FROM information_schema.INNODB_BUFFER_PAGE_LRU WHERE TABLE_NAME IN (?)`,
+      [[...new Set(rels.map((r) => r.innodbName))]],
+    );
+    for (const r of rows as Array<{ t: string; i: string; p: number; pos: number }>) {
+      const i = index.get(key(r.t, r.i));
+      if (i !== undefined) pages.push([i, Number(r.p), Number(r.pos)]);
+    }
+  }
+  return { length: Number(n), firstOld: firstOld === null ? null : Number(firstOld), pages };
+}

@@ -37,6 +37,12 @@ export interface InnodbPredictionSettings {
   randomReadAhead: boolean;
   /** Pages of other tables and the system in the pool before run 1. */
   otherPagesUsed: number;
+  /**
+   * The server's LRU list before run 1 (INNODB_BUFFER_PAGE_LRU): its length, where its old sublist begins,
+   * and each cached page of the indexes as [index in the facts, page number, position from the head].
+   * The simulated pool starts in that order, other pages in the gaps; without it, in page order.
+   */
+  lruSeed?: { length: number; firstOld: number | null; pages: Array<[number, number, number]> };
   changeBuffering: NonNullable<InnodbPoolOptions['changeBuffering']>;
   changeBufferMaxPct: number;
   /** innodb_lru_scan_depth where the page cleaner keeps that many pages free (MariaDB 10.5+). */

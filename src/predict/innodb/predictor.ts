@@ -62,6 +62,18 @@ export class InnodbPredictor {
 
   private startingPool(pages: number, overrides: Partial<InnodbPoolOptions>): InnodbPool {
     const pool = new InnodbPool(pages, this.options(overrides));
+    const seed = this.settings.lruSeed;
+    if (seed) {
+      // The server's order: the indexes' pages where the LRU had them, other pages in the gaps.
+      const length = seed.pages.reduce((a, [, , pos]) => Math.max(a, pos + 1), seed.length);
+      const headToTail = new Int32Array(length);
+      const other = this.facts.length * SPACE;
+      for (let k = 0; k < length; k++) headToTail[k] = other + k;
+      for (const [i, page, pos] of seed.pages) headToTail[pos] = i * SPACE + page;
+      const firstOld = seed.firstOld ?? length;
+      pool.seed(headToTail, Array.from({ length }, (_, k) => (k >= firstOld ? 1 : 0)));
+      return pool;
+    }
     const other = this.facts.length * SPACE;
     for (let k = 0; k < Math.min(this.settings.otherPagesUsed, pages); k++) pool.preload(other + k);
     this.facts.forEach((f, i) => {

@@ -120,4 +120,31 @@ export class InnodbLruList {
       } else return;
     }
   }
+
+  /**
+   * Builds the list in slots 0 … n − 1, head to tail, with the server's old flags (the old sublist is the
+   * tail's contiguous part). A list shorter than 512 pages has no old sublist, whatever the flags say.
+   */
+  protected seedList(n: number, pageAt: (k: number) => number, oldAt: (k: number) => boolean): void {
+    for (let k = 0; k < n; k++) {
+      this.page[k] = pageAt(k);
+      this.prev[k] = k - 1;
+      this.next[k] = k + 1 < n ? k + 1 : -1;
+      this.freedClockAt[k] = 0;
+    }
+    this.head = 0;
+    this.tail = n - 1;
+    this.len = n;
+    let firstOld = -1;
+    if (n >= OLD_MIN_LEN) {
+      for (let k = 0; k < n && firstOld < 0; k++) if (oldAt(k)) firstOld = k;
+      // No flags for a list this long: start as buf_LRU_old_init does (all old), and let adjust() move the boundary.
+      if (firstOld < 0) firstOld = 0;
+    }
+    for (let k = 0; k < n; k++) this.isOld[k] = firstOld >= 0 && k >= firstOld ? 1 : 0;
+    this.lruOld = firstOld;
+    this.oldLen = firstOld >= 0 ? n - firstOld : 0;
+    // The server keeps the boundary within its tolerance; a truncated list (a smaller what-if) may not be.
+    if (firstOld >= 0) this.adjust();
+  }
 }

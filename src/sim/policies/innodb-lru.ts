@@ -353,6 +353,24 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
     return this.table.get(p) >= 0;
   }
 
+  /**
+   * The starting state exactly as the server's LRU list had it (INNODB_BUFFER_PAGE_LRU): pages from the
+   * head (most recent) to the tail, each with its old-sublist flag, all already accessed. The pool must be
+   * empty; pages beyond its capacity (a smaller what-if pool) are the tail's, which it would have evicted.
+   */
+  seed(headToTail: ArrayLike<number>, old: ArrayLike<number>): void {
+    const n = Math.min(headToTail.length, this.capacity);
+    if (this.used !== 0 || n === 0) return;
+    this.seedList(n, (k) => headToTail[k], (k) => old[k] === 1);
+    for (let s = 0; s < n; s++) {
+      this.table.set(this.page[s], s);
+      this.dirty[s] = 0;
+    }
+    this.used = n;
+    // Accessed in LRU order: the tail first, the head last.
+    for (let s = n - 1; s >= 0; s--) this.accessTime[s] = ++this.now;
+  }
+
   /** Puts a page in the pool as already accessed, with no counters touched: a starting state. */
   preload(p: number): void {
     if (this.table.get(p) >= 0) return;
