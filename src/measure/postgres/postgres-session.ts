@@ -19,6 +19,7 @@ import { buffersInUse, readRelationFacts } from './catalog';
 import { updatedColumns } from './update-columns';
 import { postgresError } from './errors';
 import { findSideEffects, sequencePositions } from './side-effects';
+import { footprintWarning, readFootprint, type Footprint } from './leftovers';
 import { MeasureError } from '../../db/errors';
 import { maskSql } from '../../sql/mask';
 
@@ -93,6 +94,12 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
         `the statement reaches user-defined volatile function${fx.volatile.length > 1 ? 's' : ''} ${fx.volatile.join(', ')}: their table changes are rolled back${this.dataChanging ? '' : ', and a reading statement runs read-only, so they cannot write'}`,
       );
     }
+    if (this.dataChanging && !this.options.commit) {
+      warnings.push('each rolled-back run leaves the row versions it wrote as dead tuples until VACUUM (and pages the table grew by stay): later runs read past them, and the report says what was left');
+      const oids = [...written, ...this.relations.filter((r) => r.kind === 'index' && written.length > 0)].map((r) => r.oid);
+      this.footprintOids = [...new Set(oids)];
+      this.footprintBefore = await readFootprint(this.client, this.footprintOids, this.info.canForceStatsFlush);
+    }
     if (fx.sequences.length && this.dataChanging) {
       this.sequencesBefore = await sequencePositions(this.client, fx.sequences);
       warnings.push(`sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} will advance: sequences are not transactional, and the rollback does not give their values back`);
@@ -100,6 +107,9 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
   }
 
   private sequencesBefore = new Map<string, number>();
+  private footprintOids: number[] = [];
+  private footprintBefore: Footprint | undefined;
+  private runsDone = 0;
 
   residencySkipped(limit: number): string {
     return `residency not read: shared buffers hold ${this.poolPages.toLocaleString('en-US')} pages, above the limit of ${limit.toLocaleString('en-US')}; each pg_buffercache read scans every buffer header (--residency=always reads it anyway)`;
@@ -182,6 +192,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
 
   async run(run: number): Promise<RunOutcome<PlanNode>> {
     this.currentRun = run;
+    this.runsDone = run;
     try {
       return await this.measureRun();
     } catch (err) {
@@ -221,9 +232,13 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
   }
 
   async closingWarnings(): Promise<string[]> {
+    const left = this.footprintBefore
+      ? footprintWarning(this.footprintBefore, await readFootprint(this.client, this.footprintOids, this.info.canForceStatsFlush), this.runsDone, this.info.canForceStatsFlush)
+      : undefined;
     const after = await sequencePositions(this.client, [...this.sequencesBefore.keys()]);
     const advanced = [...after].map(([name, v]) => [name, v - (this.sequencesBefore.get(name) ?? v)] as const).filter(([, d]) => d > 0);
     const out = advanced.map(([name, d]) => `sequence ${name} advanced by ${d.toLocaleString('en-US')} over the runs, and stays advanced after the rollback`);
+    if (left) out.push(left);
     out.push(...[...this.anomalies].map((a) => `EXPLAIN reported a parent below its children, shown as 0 self: ${a}`));
     if (this.options.timing) out.push('EXPLAIN ANALYZE times every plan node, which adds overhead to the elapsed times (--no-timing turns it off)');
     if (!this.info.canForceStatsFlush) out.push('this user cannot force a statistics flush (pg_stat_force_next_flush), so the pg_stat_* deltas in raw may lag by up to a second; EXPLAIN\'s numbers are exact');

@@ -93,4 +93,15 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
     const report = await run('SELECT count(*) FROM t');
     assert.ok(report.warnings.some((w) => /measured as a superuser.*Test Connection prints the GRANTs/.test(w)), report.warnings.join('\n'));
   });
+
+  test('a rolled-back UPDATE says before the runs that dead versions stay, and after what it left per relation', async () => {
+    const report = await run('UPDATE t SET v = v + 1 WHERE id <= 400');
+    assert.ok(report.warnings.some((w) => /each rolled-back run leaves the row versions it wrote as dead tuples until VACUUM/.test(w)), report.warnings.join('\n'));
+    const left = report.warnings.find((w) => /rolled-back runs left behind/.test(w)) ?? '';
+    // Two runs, 400 new row versions each, all dead after the rollbacks.
+    assert.match(left, /public\.t|\bt: 800 more dead row versions/);
+    assert.match(left, /800 more dead row versions/);
+    const read = await run('SELECT count(*) FROM t');
+    assert.ok(!read.warnings.some((w) => /left behind|dead tuples/.test(w)), 'a read leaves nothing and says nothing');
+  });
 });
