@@ -12,7 +12,7 @@ import type { MeasureOptions } from '../options';
 import type { CheckedStatement } from '../statement-check';
 import { buffercacheAdvice, readServerInfo, type PostgresServerInfo } from './server-info';
 import { parseExplainJson, rawExplain } from './plan';
-import { readResidency, resolveRelations, type PgRelation } from './residency';
+import { readBufferSeed, readResidency, resolveRelations, type PgRelation } from './residency';
 import { counterDelta, readCounters } from './counters';
 import { normalisePostgres } from './normalise';
 import { buffersInUse, readRelationFacts } from './catalog';
@@ -164,9 +164,11 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     const relations = await readRelationFacts(this.client, this.relations, before);
     const updated = updatedColumns(this.statement) ?? undefined;
     let other = 0;
+    let bufferSeed: PgFacts['settings']['bufferSeed'];
     if (withCache) {
       const cachedTracked = [...before.values()].reduce((a, r) => a + r.cached, 0);
       other = Math.max(0, (await buffersInUse(this.client, info.major)) - cachedTracked);
+      bufferSeed = await readBufferSeed(this.client, this.relations);
     } else {
       warnings.push('the prediction assumes none of the statement\'s pages were cached before run 1: residency was not read');
     }
@@ -185,6 +187,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
         maxWalSenders: num(st.max_wal_senders, 10),
         autovacuumWorkerSlots: num(st.autovacuum_worker_slots, 16),
         otherBuffersUsed: other,
+        ...(bufferSeed ? { bufferSeed } : {}),
         ...(updated ? { updatedColumns: updated } : {}),
       },
     };

@@ -38,6 +38,13 @@ export interface PgPredictionSettings {
   autovacuumWorkerSlots: number;
   /** Buffers holding pages of other relations before run 1. */
   otherBuffersUsed: number;
+  /**
+   * Shared buffers before run 1 as pg_buffercache showed them: per buffer id a usage count ('0'–'5') or
+   * '-' when free, and each cached block of the relations as [relation index in the facts, block, buffer
+   * id]. The simulated pool starts in that state (other relations' pages where they were); without it, the
+   * relations' blocks in block order after the other buffers.
+   */
+  bufferSeed?: { usage: string; blocks: Array<[number, number, number]> };
   /** An UPDATE's assigned columns (its SET clause); undefined for other statements or when unknown. */
   updatedColumns?: string[];
 }

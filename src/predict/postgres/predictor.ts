@@ -39,10 +39,23 @@ export class PostgresPredictor {
     );
   }
 
-  /** Other relations' pages first (they were there earlier), then the measured relations' cached blocks. */
+  /**
+   * The pool before run 1: as pg_buffercache showed it, buffer by buffer, where that was read (a what-if
+   * pool smaller than the server's keeps its first buffers, a larger one has the rest free); otherwise the
+   * other relations' pages first (they were there earlier), then the measured relations' cached blocks.
+   */
   private startingPool(nbuffers: number): PostgresPool {
     const pool = new PostgresPool(nbuffers);
     const others = this.facts.length;
+    const seed = this.settings.bufferSeed;
+    if (seed) {
+      const page = new Int32Array(nbuffers).fill(-1);
+      for (let b = 0; b < Math.min(nbuffers, seed.usage.length); b++) if (seed.usage[b] !== '-') page[b] = pageId(others, b);
+      for (const [r, block, b] of seed.blocks) if (b < nbuffers) page[b] = pageId(r, block);
+      pool.seed((b) => page[b], (b) => (b < seed.usage.length && seed.usage[b] !== '-' ? Number(seed.usage[b]) : 0));
+      return pool;
+    }
+    // Other relations' pages first (they were there earlier), then the measured relations' cached blocks.
     for (let k = 0; k < Math.min(this.settings.otherBuffersUsed, nbuffers); k++) pool.access(pageId(others, k));
     this.facts.forEach((f, r) => {
       for (const [s, e] of f.cachedBefore) for (let b = s; b <= e; b++) pool.access(pageId(r, b));

@@ -192,6 +192,26 @@ export class PostgresPool implements BufferPoolModel {
     }
   }
 
+  /**
+   * The starting state exactly as pg_buffercache showed it: per buffer id its page (or -1: empty) and its
+   * usage count. Empty buffers past the last used one are the never-used tail of the freelist; empty ones
+   * among used buffers (invalidated by an eviction) are found by the clock sweep at usage 0, as
+   * EvictUnpinnedBuffer leaves them off the freelist. The clock hand starts at buffer 0: pg_buffercache does
+   * not show it.
+   */
+  seed(pageOf: (buffer: number) => number, usageOf: (buffer: number) => number): void {
+    let lastUsed = -1;
+    for (let b = 0; b < this.capacity; b++) {
+      const page = pageOf(b);
+      if (page < 0) continue;
+      this.tag[b] = page;
+      this.usage[b] = Math.min(MAX_USAGE, usageOf(b));
+      this.table.set(page, b);
+      lastUsed = b;
+    }
+    this.nextNeverUsed = lastUsed + 1;
+  }
+
   /** Drops a page from shared buffers (pg_buffercache_evict); the buffer returns to the freelist. */
   evict(page: number): void {
     const b = this.table.get(page);
