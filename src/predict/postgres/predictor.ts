@@ -66,6 +66,11 @@ export class PostgresPredictor {
   predictRun(plan: PlanNode): RunPrediction {
     const before = this.pool.counters();
     const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
+    const seed = this.settings.bufferSeed;
+    if (seed && !seed.usage.includes('-')) {
+      // A full pool evicts where the clock hand stands, and no view shows it.
+      notes.assumptions.add('shared buffers start as pg_buffercache showed them; the clock hand, which no view shows, is taken at buffer 0');
+    }
     this.simulator.run(this.pool, plan, notes);
     const after = this.pool.counters();
     const hits = after.shared_blks_hit - before.shared_blks_hit;
