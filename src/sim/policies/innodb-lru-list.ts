@@ -1,7 +1,7 @@
 // The LRU list of InnoDB's buffer pool (buf0lru.cc) with its old sublist: pages read from disk enter at
-// the midpoint (the old sublist's head), the old sublist is kept at innodb_old_blocks_pct of the list within
-// a tolerance once the list has 512 pages, and a page made young moves to the head. The pool
-// (innodb-lru.ts) adds what decides when a page is read, made young or evicted.
+// the midpoint (the old sublist's head), the old sublist is kept at innodb_old_blocks_pct (37 %) of the list
+// within a tolerance of 20 pages once the list has 512 pages, and a page made young moves to the head. The
+// pool (innodb-lru.ts) adds what decides when a page is read, made young or evicted.
 
 export const OLD_MIN_LEN = 512;
 const OLD_TOLERANCE = 20;
@@ -131,6 +131,8 @@ export class InnodbLruList {
       this.prev[k] = k - 1;
       this.next[k] = k + 1 < n ? k + 1 : -1;
       this.freedClockAt[k] = 0;
+      // Accessed in LRU order: the tail first (time 1), the head last (time n).
+      this.accessTime[k] = n - k;
     }
     this.head = 0;
     this.tail = n - 1;
@@ -146,5 +148,11 @@ export class InnodbLruList {
     this.oldLen = firstOld >= 0 ? n - firstOld : 0;
     // The server keeps the boundary within its tolerance; a truncated list (a smaller what-if) may not be.
     if (firstOld >= 0) this.adjust();
+  }
+
+  cachedPages(): number[] {
+    const out: number[] = [];
+    for (let s = this.head; s >= 0; s = this.next[s]) out.push(this.page[s]);
+    return out;
   }
 }

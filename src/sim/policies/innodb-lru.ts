@@ -1,17 +1,13 @@
 // InnoDB's buffer pool (MySQL 8.0/8.4 buf0lru.cc, buf0buf.cc, buf0rea.cc; MariaDB 10.11 differences):
-// - an LRU list with an old sublist of innodb_old_blocks_pct (37 %) kept within a tolerance of 20 pages once
-//   the list has 512 pages; pages read from disk are inserted at the midpoint (head of the old sublist);
+// - the LRU list with its old sublist (innodb-lru-list.ts);
 // - a page is made young only after the first eviction since start-up; an old page only when
 //   innodb_old_blocks_time ms have passed since its first access (on a simulated clock); a young page only
 //   when it has drifted a quarter of the young list towards the tail (the freed_page_clock rule);
 // - linear read-ahead: the first access to the border page of a 64-page area whose pages were accessed in
 //   order (at most 64 − threshold misses; MariaDB one fewer) reads the neighbouring area asynchronously;
 //   random read-ahead (off by default) reads the rest of an area with 13 recently used pages;
-// - the change buffer: a modification of a non-unique secondary-index leaf page that is not cached is
-//   buffered instead of read (ibuf_insert_low), while the tree is under innodb_change_buffer_max_size %
-//   of the pool plus 10 pages; its pages live in the pool; entries merge when the page is read, when the
-//   tree is at its cap (ibuf_contract: the 8-page area of a random entry) and, on MySQL only, in the
-//   background (MariaDB 10.5 removed the background merge);
+// - the change buffer (innodb-change-buffer.ts): its pages live in the pool; entries merge when the page is
+//   read, when the tree is at its cap, and on MySQL only in the background (MariaDB 10.5 removed that);
 // - MariaDB 10.5+'s page cleaner keeps free pages: once the LRU holds more than 256 pages and fewer than
 //   innodb_lru_scan_depth / 2 are free (buf_pool_t::need_LRU_eviction), buf_flush_LRU_list_batch evicts
 //   from the tail until innodb_lru_scan_depth pages are free or the LRU is down to 5 % of the pool; a dirty
@@ -354,29 +350,21 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
   }
 
   /**
-   * The starting state exactly as the server's LRU list had it (INNODB_BUFFER_PAGE_LRU): pages from the
-   * head (most recent) to the tail, each with its old-sublist flag, all already accessed. The pool must be
-   * empty; pages beyond its capacity (a smaller what-if pool) are the tail's, which it would have evicted.
+   * The starting state as the server's LRU list had it (INNODB_BUFFER_PAGE_LRU), head to tail with old
+   * flags, into an empty pool; pages beyond its capacity (a smaller what-if) are the tail's it would evict.
    */
   seed(headToTail: ArrayLike<number>, old: ArrayLike<number>): void {
     const n = Math.min(headToTail.length, this.capacity);
     if (this.used !== 0 || n === 0) return;
     this.seedList(n, (k) => headToTail[k], (k) => old[k] === 1);
-    for (let s = 0; s < n; s++) {
-      this.table.set(this.page[s], s);
-      this.dirty[s] = 0;
-    }
+    for (let s = 0; s < n; s++) this.table.set(this.page[s], s);
     this.used = n;
-    // Accessed in LRU order: the tail first, the head last.
-    for (let s = n - 1; s >= 0; s--) this.accessTime[s] = ++this.now;
+    this.now = n;
   }
 
   /** Puts a page in the pool as already accessed, with no counters touched: a starting state. */
   preload(p: number): void {
-    if (this.table.get(p) >= 0) return;
-    const s = this.readIn(p);
-    this.now++;
-    this.accessTime[s] = this.now;
+    if (this.table.get(p) < 0) this.accessTime[this.readIn(p)] = ++this.now;
   }
 
   /** Whether a cached page is in the old sublist (for tests of midpoint insertion). */
@@ -406,11 +394,5 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
       ibuf_size: this.ibuf.sizePages,
       ibuf_refused_too_big: this.ibuf.refusedTooBig,
     };
-  }
-
-  cachedPages(): number[] {
-    const out: number[] = [];
-    for (let s = this.head; s >= 0; s = this.next[s]) out.push(this.page[s]);
-    return out;
   }
 }
