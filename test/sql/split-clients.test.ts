@@ -24,34 +24,29 @@ describe('PostgreSQL splitting equals psql', skipUnless(pg), () => {
   });
   after(async () => server?.stop());
 
-  test('every statement, text for text (psql leaves out blank lines)', () => {
+  /** What psql sends for a file, statement by statement, read back from the server's statement log. */
+  const psqlSends = (input: string): string[] => {
     const psql = join(need(pg).binDir, 'psql');
     const logStart = readFileSync(server.logFile, 'utf8').length;
-    execFileSync(psql, ['-X', '-q', '-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres', '-d', 'postgres', '-f', '-'], { input: pgFixture, stdio: ['pipe', 'ignore', 'ignore'] });
-    const log = readFileSync(server.logFile, 'utf8').slice(logStart);
-    const sent = log
+    execFileSync(psql, ['-X', '-q', '-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres', '-d', 'postgres', '-f', '-'], { input, stdio: ['pipe', 'ignore', 'ignore'] });
+    return readFileSync(server.logFile, 'utf8')
+      .slice(logStart)
       .split(/^@@@ /m)
       .map((entry) => /^LOG:\s+statement: ([\s\S]*)$/.exec(entry.trimEnd())?.[1])
       .filter((s): s is string => s !== undefined)
       .map((s) => s.replace(/\n\t/g, '\n').replace(/;\s*$/, ''));
-    const ours = splitPostgres(pgFixture).map((s) => s.sql.replace(/\n\s*\n/g, '\n'));
-    assert.deepEqual(ours, sent);
+  };
+  // psql leaves out blank lines.
+  const ours = (input: string) => splitPostgres(input).map((s) => s.sql.replace(/\n\s*\n/g, '\n'));
+
+  test('every statement, text for text (psql leaves out blank lines)', () => {
+    assert.deepEqual(ours(pgFixture), psqlSends(pgFixture));
   });
 
   test('generated input (quotes, dollar bodies, comments, SQL-standard function bodies) splits as psql splits it', () => {
     const input = generatedPostgres(new SeededRandom(2026), 160);
-    const psql = join(need(pg).binDir, 'psql');
-    const logStart = readFileSync(server.logFile, 'utf8').length;
-    execFileSync(psql, ['-X', '-q', '-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres', '-d', 'postgres', '-f', '-'], { input, stdio: ['pipe', 'ignore', 'ignore'] });
-    const log = readFileSync(server.logFile, 'utf8').slice(logStart);
-    const sent = log
-      .split(/^@@@ /m)
-      .map((entry) => /^LOG:\s+statement: ([\s\S]*)$/.exec(entry.trimEnd())?.[1])
-      .filter((s): s is string => s !== undefined)
-      .map((s) => s.replace(/\n\t/g, '\n').replace(/;\s*$/, ''));
-    const ours = splitPostgres(input).map((s) => s.sql.replace(/\n\s*\n/g, '\n'));
-    assert.equal(ours.length, 160);
-    assert.deepEqual(ours, sent);
+    assert.equal(ours(input).length, 160);
+    assert.deepEqual(ours(input), psqlSends(input));
   });
 });
 
@@ -95,35 +90,13 @@ describe('MySQL/MariaDB splitting equals the mariadb client', skipUnless(my), ()
       .replace(/\/\*(?![!+])[\s\S]*?\*\//g, '')
       .trim();
 
-  test('every statement, text for text (comments stripped as the client does)', () => {
+  /** What the mariadb client sends for a file into database s, read back from the general log. */
+  const clientSends = (input: string): string[] => {
     const logFile = join(server.dir, 'data', `${hostname().split('.')[0]}.log`);
-    execFileSync('mariadb', ['--no-defaults', '-h', '127.0.0.1', '-P', String(server.port), '-u', 'root', '--force', '-e', 'CREATE DATABASE s']);
-    execFileSync('mariadb', ['--no-defaults', '-h', '127.0.0.1', '-P', String(server.port), '-u', 'root', '--force', 's'], { input: myFixture, stdio: ['pipe', 'ignore', 'ignore'] });
-    chmodSync(logFile, 0o644);
-    const log = readFileSync(logFile, 'utf8');
-    // General log entries: "<time?>\t<id> Query\t<text>", continuation lines verbatim.
-    const sent: string[] = [];
-    let current: string[] | undefined;
-    for (const line of log.split('\n')) {
-      const m = /^(?:\d{6}\s+[\d:]+)?\s*\t?\s*\d+\s(\w[\w ]*?)\t(.*)$/.exec(line);
-      if (m) {
-        if (current) sent.push(current.join('\n'));
-        current = m[1] === 'Query' ? [m[2]] : undefined;
-      } else if (current) current.push(line);
-    }
-    if (current) sent.push(current.join('\n'));
-    const fromFixture = sent.slice(sent.indexOf('CREATE DATABASE s') + 1).map((s) => s.trimEnd()).filter((s) => !/^select @@version_comment|^SELECT DATABASE\(\)|^show /i.test(s));
-    const ours = splitMysql(myFixture).map((s) => strip(s.sql));
-    assert.deepEqual(ours, fromFixture);
-  });
-
-  test('generated input (quotes with escapes, backticks, comments, DELIMITER) splits as the mariadb client splits it', () => {
-    const logFile = join(server.dir, 'data', `${hostname().split('.')[0]}.log`);
-    chmodSync(logFile, 0o644);
     const logStart = readFileSync(logFile, 'utf8').length;
-    const input = generatedMysql(new SeededRandom(2026), 120);
     execFileSync('mariadb', ['--no-defaults', '-h', '127.0.0.1', '-P', String(server.port), '-u', 'root', '--force', 's'], { input, stdio: ['pipe', 'ignore', 'ignore'] });
     chmodSync(logFile, 0o644);
+    // General log entries: "<time?>\t<id> Query\t<text>", continuation lines verbatim.
     const sent: string[] = [];
     let current: string[] | undefined;
     for (const line of readFileSync(logFile, 'utf8').slice(logStart).split('\n')) {
@@ -134,10 +107,20 @@ describe('MySQL/MariaDB splitting equals the mariadb client', skipUnless(my), ()
       } else if (current) current.push(line);
     }
     if (current) sent.push(current.join('\n'));
-    const fromClient = sent.map((x) => x.trimEnd()).filter((x) => !/^select @@version_comment|^SELECT DATABASE\(\)|^show /i.test(x));
-    const ours = splitMysql(input).map((x) => strip(x.sql));
-    assert.ok(ours.length >= 120);
-    assert.deepEqual(ours, fromClient);
+    return sent.map((x) => x.trimEnd()).filter((x) => !/^select @@version_comment|^SELECT DATABASE\(\)|^show /i.test(x));
+  };
+  const ours = (input: string) => splitMysql(input).map((x) => strip(x.sql));
+
+  test('every statement, text for text (comments stripped as the client does)', () => {
+    execFileSync('mariadb', ['--no-defaults', '-h', '127.0.0.1', '-P', String(server.port), '-u', 'root', '--force', '-e', 'CREATE DATABASE s']);
+    chmodSync(join(server.dir, 'data', `${hostname().split('.')[0]}.log`), 0o644);
+    assert.deepEqual(ours(myFixture), clientSends(myFixture));
+  });
+
+  test('generated input (quotes with escapes, backticks, comments, DELIMITER) splits as the mariadb client splits it', () => {
+    const input = generatedMysql(new SeededRandom(2026), 120);
+    assert.ok(ours(input).length >= 120);
+    assert.deepEqual(ours(input), clientSends(input));
   });
 });
 
