@@ -31,3 +31,12 @@ for (const p of pairs) {
     assert.deepEqual(got, expected);
   });
 }
+
+test('property: predicted pages read never increase when only the pool grows, on every fixture', () => {
+  for (const p of pairs) {
+    const got = predictFixture(JSON.parse(readFileSync(p.path, 'utf8')) as PredictFixtureInput);
+    const pool = got.whatIf!.series.find((s) => s.unit === 'pages' && /buffer_pool_size|shared_buffers/.test(s.setting))!;
+    const reads = pool.points.map((x) => x.physicalReads);
+    for (let k = 1; k < reads.length; k++) assert.ok(reads[k] <= reads[k - 1], `${p.engine} ${p.name}: ${reads.join(' → ')}`);
+  }
+});
