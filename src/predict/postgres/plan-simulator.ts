@@ -127,7 +127,10 @@ export class PlanSimulator {
     if (i === undefined) return void notes.unmodelled.add(`${n.nodeType} using ${n.index}: index facts missing`);
     const f = this.facts[i];
     const g = indexGeometry(f);
-    const loops = Math.max(1, n.actualLoops ?? 1);
+    // A parallel B-tree scan hands out leaf pages from one shared position: its participants (its loops)
+    // walk the leaves once between them, after one descent.
+    const loops = n.parallelAware ? 1 : Math.max(1, n.actualLoops ?? 1);
+    if (n.parallelAware) notes.assumptions.add(`${f.reportName}: a parallel scan's ${Math.max(1, n.actualLoops ?? 1)} participants take leaf pages from one shared position`);
     const perLeaf = f.tuples > 0 ? f.tuples / g.leafPages : 1;
     const perLoop = totalTuples / loops;
     const leaves = Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
@@ -140,8 +143,9 @@ export class PlanSimulator {
   }
 
   private indexScan(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
-    const loops = Math.max(1, n.actualLoops ?? 1);
-    const tuples = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * loops;
+    const tuples = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * Math.max(1, n.actualLoops ?? 1);
+    // A parallel scan's participants share one walk, so its heap visits follow one position too.
+    const loops = n.parallelAware ? 1 : Math.max(1, n.actualLoops ?? 1);
     this.indexLeaves(pool, n, notes, rnd, tuples);
     const heapTuples = n.nodeType === 'Index Only Scan' ? (n.heapFetches ?? 0) : tuples;
     if (heapTuples === 0) return;
