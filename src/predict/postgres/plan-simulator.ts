@@ -14,6 +14,9 @@ import { replayDelete, replayInsert, replayUpdate, type WriteContext } from './w
 export { pageId, relationOf } from './geometry';
 export type { PlanSimulationNotes } from './simulation-notes';
 
+/** Heap pages one visibility-map page covers: two bits each in an 8 kB page less its header (MAPSIZE × 4). */
+const HEAP_BLOCKS_PER_VM_PAGE = (8192 - 24) * 4;
+
 /** Blocks each participant of a parallel scan touched (leader first), those with none left out. */
 function participantShares(n: PlanNode): number[] | undefined {
   if (!n.parallelAware || !n.workers) return undefined;
@@ -147,6 +150,7 @@ export class PlanSimulator {
     // A parallel scan's participants share one walk, so its heap visits follow one position too.
     const loops = n.parallelAware ? 1 : Math.max(1, n.actualLoops ?? 1);
     this.indexLeaves(pool, n, notes, rnd, tuples);
+    if (n.nodeType === 'Index Only Scan') this.visibilityChecks(pool, n, notes, tuples, loops);
     const heapTuples = n.nodeType === 'Index Only Scan' ? (n.heapFetches ?? 0) : tuples;
     if (heapTuples === 0) return;
     const t = this.relationIndex('table', n.relation);
@@ -171,6 +175,49 @@ export class PlanSimulator {
       if (block !== last) pool.access(pageId(t, block));
       last = block;
     }
+  }
+
+  /**
+   * An index-only scan asks the visibility map about every entry's heap page (visibilitymap_get_status),
+   * keeping the map page it last read pinned: a request each time an entry's heap page falls under another
+   * map page. One map page covers HEAP_BLOCKS_PER_VM_PAGE heap pages, so a table under that size costs one
+   * request per scan, and a larger one, read in random order, about one per entry.
+   */
+  private visibilityChecks(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, tuples: number, loops: number): void {
+    const t = this.relationIndex('table', n.relation);
+    if (t === undefined) return;
+    const f = this.facts[t];
+    const idx = this.relationIndex('index', n.index);
+    const c = idx === undefined ? null : (this.facts[idx].correlation ?? null);
+    const ordered = c === null ? 0 : c * c;
+    const vmPages = Math.max(1, Math.ceil(f.pages / HEAP_BLOCKS_PER_VM_PAGE));
+    // The map is the table's fork: its pages are simulated apart from every relation's (past the facts).
+    const vm = (page: number) => pageId(this.facts.length + 1 + t, page);
+    // Its own generator, so the heap visits draw as they did.
+    const rnd = new SeededRandom(0x7153 + t);
+    const perPage = f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 1;
+    let requests = 0;
+    for (let l = 0; l < loops; l++) {
+      let last = -1;
+      let position = loops === 1 ? 0 : rnd.int(Math.max(1, f.pages));
+      const perLoop = Math.round(tuples / loops);
+      for (let k = 0; k < perLoop; k++) {
+        let block: number;
+        if (vmPages === 1) block = 0;
+        else if (rnd.next() < ordered) {
+          position += 1 / perPage;
+          block = Math.floor(position) % Math.max(1, f.pages);
+        } else block = rnd.int(Math.max(1, f.pages));
+        const page = Math.floor(block / HEAP_BLOCKS_PER_VM_PAGE);
+        if (page !== last) {
+          pool.access(vm(page));
+          requests++;
+          if (vmPages === 1) break;
+        }
+        last = page;
+      }
+    }
+    notes.assumptions.add(`${f.reportName}: visibility map of ${vmPages} page(s) consulted per index entry, ${requests.toLocaleString('en-US')} map page request(s)`);
   }
 
   private bitmapHeap(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes): void {
