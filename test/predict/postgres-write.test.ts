@@ -77,3 +77,10 @@ test('DELETE requests only the pages its scan holds; MERGE is named as not model
   const merge = p.predictRun({ ...updateOf(10), operation: 'Merge' });
   assert.match(merge.unmodelled.join('\n'), /ModifyTable \(Merge\): the pages it writes are left out/);
 });
+
+test('an INSERT into an empty table reads nothing: its first row extends the heap to block 0', () => {
+  const empty: PgRelationFacts[] = [{ planName: 'ins', reportName: 'ins', kind: 'table', pages: 0, tuples: 0, cachedBefore: [] }];
+  const r = new PostgresPredictor(empty, settings).predictRun(modify('Insert', 1));
+  assert.deepEqual([r.predicted.logicalReads, r.predicted.physicalReads], [0, 0]);
+  assert.equal(r.predictedAfter.get('ins'), 1, 'the new block is cached');
+});

@@ -53,11 +53,13 @@ class HeapTarget {
     private readonly perBlock: number,
     private readonly lastIsFull: boolean,
   ) {
-    this.block = Math.max(0, pages - 1);
+    // An empty heap has no last block: its first tuple extends it to block 0 (written, not read).
+    this.block = pages - 1;
   }
 
   put(): void {
-    if (this.placed % this.perBlock === 0 && (this.placed > 0 || this.lastIsFull)) this.pool.extend(pageId(this.relation, ++this.block));
+    const needsBlock = this.placed > 0 || this.lastIsFull || this.block < 0;
+    if (this.placed % this.perBlock === 0 && needsBlock) this.pool.extend(pageId(this.relation, ++this.block));
     else this.pool.readBuffer(pageId(this.relation, this.block), -1, true);
     this.placed++;
   }
