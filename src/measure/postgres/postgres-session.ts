@@ -19,6 +19,7 @@ import { buffersInUse, readRelationFacts } from './catalog';
 import { updatedColumns } from './update-columns';
 import { postgresError } from './errors';
 import { findSideEffects, sequencePositions } from './side-effects';
+import { relationNames, statementTables, writtenNames } from './statement-relations';
 import { footprintWarning, readFootprint, type Footprint } from './leftovers';
 import { MeasureError } from '../../db/errors';
 import { maskSql } from '../../sql/mask';
@@ -63,26 +64,21 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     this.pid = (await this.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     this.info = await readServerInfo(this.client);
     await this.ensureBuffercache(warnings);
-    // A plan without running the statement names the relations to track. Planning can run functions
-    // (constant folding), so it is read-only and under the time limit too.
-    const planOnly = parseExplainJson(
-      await this.withTransaction(async () => {
-        await this.query(`SET LOCAL statement_timeout = ${Math.round(this.options.timeoutMs)}`);
-        return (await this.statementQuery('EXPLAIN (VERBOSE, FORMAT JSON) ')).rows[0]['QUERY PLAN'];
-      }, { readOnly: true }),
-    );
-    this.relations = await resolveRelations(this.client, planOnly.relations);
-    await this.checkSideEffects(planOnly.root, warnings);
+    // The relations come from the text and the catalogs, not from a plan: planning reads index metapages
+    // and probes index ends, which would touch the statement's pages before run 1.
+    const tables = await statementTables(this.client, relationNames(this.statement));
+    this.relations = await resolveRelations(this.client, tables);
+    const writtenOids = this.dataChanging ? (await statementTables(this.client, writtenNames(this.statement))).map((t) => t.oid) : [];
+    await this.checkSideEffects(writtenOids, warnings);
     if (this.info.isSuperuser) {
       warnings.push('measured as a superuser: nothing but BufferLens\'s own checks stands between the statement and the server; a measuring role needs only pg_read_all_stats, EXECUTE on the pg_buffercache functions and SELECT on the tables (Test Connection prints the GRANTs)');
     }
   }
 
   /** Refuses what a rollback cannot undo, names user functions, and notes the sequences that will advance. */
-  private async checkSideEffects(plan: PlanNode, warnings: string[]): Promise<void> {
-    const written = writtenRelations(plan, this.relations);
+  private async checkSideEffects(writtenOids: number[], warnings: string[]): Promise<void> {
     const inserts = /\b(INSERT|MERGE)\b/i.test(maskSql(this.statement, 'postgresql'));
-    const fx = await findSideEffects(this.client, this.statement, written.map((r) => r.oid), inserts).catch((err) => {
+    const fx = await findSideEffects(this.client, this.statement, writtenOids, inserts).catch((err) => {
       throw this.error(err, 0);
     });
     if (fx.outside.length && !this.options.allowSideEffects) {
@@ -96,8 +92,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     }
     if (this.dataChanging && !this.options.commit) {
       warnings.push('each rolled-back run leaves the row versions it wrote as dead tuples until VACUUM (and pages the table grew by stay): later runs read past them, and the report says what was left');
-      const oids = [...written, ...this.relations.filter((r) => r.kind === 'index' && written.length > 0)].map((r) => r.oid);
-      this.footprintOids = [...new Set(oids)];
+      const indexes = writtenOids.length ? this.relations.filter((r) => r.kind === 'index').map((r) => r.oid) : [];
+      this.footprintOids = [...new Set([...writtenOids, ...indexes])];
       this.footprintBefore = await readFootprint(this.client, this.footprintOids, this.info.canForceStatsFlush);
     }
     if (fx.sequences.length && this.dataChanging) {
@@ -312,16 +308,4 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     await this.rollbackQuietly();
     await this.client.end().catch(() => undefined);
   }
-}
-
-/** The tracked tables a plan's ModifyTable nodes write (a writable CTE's too). */
-function writtenRelations(plan: PlanNode, relations: PgRelation[]): PgRelation[] {
-  const names = new Set<string>();
-  const walk = (n: PlanNode) => {
-    if (n.nodeType === 'ModifyTable' && n.relation) names.add(n.relation);
-    n.children.forEach(walk);
-  };
-  walk(plan);
-  const bare = (name: string) => name.split('.').pop()!.replace(/"/g, '');
-  return relations.filter((r) => r.kind === 'table' && names.has(bare(r.name)));
 }

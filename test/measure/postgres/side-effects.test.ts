@@ -29,6 +29,7 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
     files = mkdtempSync(join(tmpdir(), 'bufferlens-fx-'));
     for (const s of [
       'CREATE EXTENSION dblink',
+      'CREATE EXTENSION pg_buffercache',
       'CREATE TABLE t (id int PRIMARY KEY, v int)',
       'INSERT INTO t SELECT g, g FROM generate_series(1, 1000) g',
       'CREATE TABLE log (id serial PRIMARY KEY, note text)',
@@ -103,5 +104,15 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
     assert.match(left, /800 more dead row versions/);
     const read = await run('SELECT count(*) FROM t');
     assert.ok(!read.warnings.some((w) => /left behind|dead tuples/.test(w)), 'a read leaves nothing and says nothing');
+  });
+
+  test('after a restart run 1 is cold: nothing sent before it touched the statement\'s pages (no plan-only EXPLAIN)', async () => {
+    await server.restart();
+    const report = await run('SELECT v FROM t WHERE id BETWEEN 100 AND 120');
+    assert.equal(report.runs[0].cold, true, report.warnings.join('\n'));
+    for (const rel of report.runs[0].residency) assert.equal(rel.cachedBefore, 0, rel.relation);
+    // Run 1 read every page it needed itself: the index's metapage, root and leaf, and the heap page.
+    assert.ok(report.runs[0].measured.physicalReads! >= 3, String(report.runs[0].measured.physicalReads));
+    assert.deepEqual(report.runs[0].residency.map((r) => r.relation).sort(), ['t', 't_pkey']);
   });
 });
