@@ -109,7 +109,7 @@ export function shapeOf(
   table: string,
   index: string,
   clustered: boolean,
-): { unique: boolean; keyBytes: number; entryBytes: number; autoIncrementKey: boolean } {
+): { unique: boolean; keyBytes: number; entryBytes: number; autoIncrementKey: boolean; keyColumns: string[] } {
   const cols = shapes.columns.filter((c) => c.s === schema && c.t === table);
   const bytesOf = (name: string) => {
     const c = cols.find((x) => x.c === name);
@@ -128,11 +128,12 @@ export function shapeOf(
       keyBytes: pkBytes,
       entryBytes: rowBytes + RECORD_HEADER,
       autoIncrementKey: primary.length === 0 || (first !== undefined && /auto_increment/i.test(first.extra ?? '')),
+      keyColumns: primary,
     };
   }
   const keyBytes = own.reduce((a, c) => a + bytesOf(c), 0) + primary.filter((c) => !own.includes(c)).reduce((a, c) => a + bytesOf(c), 0);
   const unique = parts.some((k) => k.i === index && Number(k.nonUnique) === 0);
-  return { unique, keyBytes, entryBytes: keyBytes + RECORD_HEADER, autoIncrementKey: false };
+  return { unique, keyBytes, entryBytes: keyBytes + RECORD_HEADER, autoIncrementKey: false, keyColumns: own };
 }
 
 export async function poolPagesInUse(conn: Connection, info: InnodbServerInfo): Promise<number> {

@@ -25,6 +25,8 @@ export interface InnodbIndexFacts {
   entryBytes: number;
   /** The clustered index's key is an AUTO_INCREMENT column, so inserts append at its right end. */
   autoIncrementKey: boolean;
+  /** The index's own key columns in order (absent in fixtures recorded before they were read). */
+  keyColumns?: string[];
 }
 
 export interface InnodbPredictionSettings {

@@ -13,6 +13,8 @@ export interface TableAccess {
   usingIndex: boolean;
   /** `rows` were counted as the statement ran (ANALYZE's r_rows), not estimated: a scan stopped early shows. */
   executed: boolean;
+  /** What a lookup's key is compared with: "db.table.column" of an earlier table, or "const". */
+  ref?: string[];
 }
 
 export interface TableEngineStats {
@@ -53,6 +55,7 @@ export function parseInnodbPlan(json: unknown): InnodbPlan {
         loops: Number(o.r_loops ?? loops ?? 1),
         usingIndex: o.using_index === true,
         executed: o.r_rows !== undefined,
+        ...(Array.isArray(o.ref) ? { ref: o.ref.map(String) } : {}),
       });
     }
     const stats = o.r_engine_stats as Record<string, number> | undefined;
@@ -90,7 +93,10 @@ export function parseInnodbPlan(json: unknown): InnodbPlan {
 
 /** The accesses with each alias replaced by its table (the plan names a table by its alias). */
 export function resolveAliases(accesses: TableAccess[], aliases: Map<string, string>): TableAccess[] {
-  return accesses.map((a) => (aliases.has(a.table) ? { ...a, table: aliases.get(a.table)! } : a));
+  const table = (name: string) => aliases.get(name) ?? name;
+  // A ref names db.alias.column: the alias is resolved there too.
+  const ref = (r: string) => r.replace(/^([^.]+)\.([^.]+)\.([^.]+)$/, (_, db: string, t: string, c: string) => `${db}.${table(t)}.${c}`);
+  return accesses.map((a) => ({ ...a, table: table(a.table), ...(a.ref ? { ref: a.ref.map(ref) } : {}) }));
 }
 
 export function sumEngineStats(stats: TableEngineStats[]) {

@@ -107,8 +107,21 @@ export class InnodbPredictor {
     return `innodb_change_buffering=${s.changeBuffering}, change buffer up to ${s.changeBufferMaxPct} % of the pool${cleaner}`;
   }
 
+  /**
+   * Whether a lookup's keys arrive in ascending order: its one ref is the clustered key's first column of
+   * the table before it, which is read in that key's order (a range or a full scan of its clustered index).
+   */
+  private followsOuterOrder(a: TableAccess, outer: TableAccess | undefined): boolean {
+    if (!outer || (a.accessType !== 'eq_ref' && a.accessType !== 'ref') || a.ref?.length !== 1) return false;
+    const m = /^[^.]+\.([^.]+)\.([^.]+)$/.exec(a.ref[0]);
+    if (!m || m[1] !== outer.table) return false;
+    if (!['range', 'ALL', 'index'].includes(outer.accessType) || (outer.key !== undefined && outer.key !== 'PRIMARY')) return false;
+    const c = this.indexOf(outer.table, undefined);
+    return c >= 0 && this.facts[c].keyColumns?.[0] === m[2];
+  }
+
   private replayReads(pool: InnodbPool, accesses: TableAccess[], assumptions: Set<string>, unmodelled: Set<string>): void {
-    for (const a of accesses) {
+    for (const [position, a] of accesses.entries()) {
       const full = a.accessType === 'ALL' || a.accessType === 'index';
       if (!full && LOOKUP_ACCESS.has(a.accessType)) {
         const i = this.indexOf(a.table, a.key);
@@ -117,7 +130,8 @@ export class InnodbPredictor {
           continue;
         }
         const c = this.indexOf(a.table, undefined);
-        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: a.rows, loops: a.loops, usingIndex: a.usingIndex }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
+        const ordered = this.followsOuterOrder(a, accesses[position - 1]);
+        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: a.rows, loops: a.loops, usingIndex: a.usingIndex, ordered }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
         continue;
       }
       if (!full) {
