@@ -67,3 +67,10 @@ test('MySQL EXPLAIN FORMAT=JSON (not executed): an inner table loops once per ro
   assert.match(r.assumptions.join('\n'), /lab\.r: eq_ref access, 2,000 × \(a descent and 1 leaf page for 1 rows/);
   assert.ok(r.predicted.logicalReads! >= 2000 * 3, `logical ${r.predicted.logicalReads}`);
 });
+
+test('without a plan (the EXPLAIN after the runs failed) the reads are not modelled, never 0', () => {
+  const p = new InnodbPredictor(facts, settings);
+  const r = p.predictRun({ accesses: [], planMissing: 'EXPLAIN FORMAT=JSON after the runs failed (denied)' });
+  assert.deepEqual(r.predicted, { logicalReads: null, physicalReads: null, readAhead: null });
+  assert.ok(r.unmodelled.some((u) => /plan: EXPLAIN FORMAT=JSON after the runs failed/.test(u)));
+});

@@ -49,6 +49,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   /** EXPLAIN FORMAT=JSON after the last run: the prediction's input for runs without an ANALYZE of their own. */
   private explainPlan: unknown;
   private needsExplain = false;
+  private planMissing: string | undefined;
   /** alias → table, since the plans name tables by their aliases. */
   private readonly aliases: Map<string, string>;
 
@@ -95,9 +96,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     try {
       const [plan] = await this.conn.query(`EXPLAIN FORMAT=JSON ${this.statement}`);
       this.explainPlan = parseServerJson(Object.values((plan as Array<Record<string, string>>)[0])[0], this.statement);
-    } catch {
-      // No plan, no prediction of the reads: the predictor names the statement's tables as unmodelled.
-      this.explainPlan = {};
+    } catch (err) {
+      // No plan, no prediction of the reads: the prediction says so rather than showing 0.
+      this.planMissing = `EXPLAIN FORMAT=JSON after the runs failed (${(err as Error).message.split('\n')[0]})`;
     }
   }
 
@@ -240,7 +241,11 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       notes,
       raw: { ...rawDelta, ...prefixed('calibration.', this.calibration), ...engineStatsRaw(engineStats) },
       ...(plan !== undefined ? { enginePlan: plan } : {}),
-      predictInput: () => ({ accesses: this.accessesOf(analyzed ?? this.explainPlan), ...write }),
+      predictInput: () => ({
+        accesses: this.accessesOf(analyzed ?? this.explainPlan),
+        ...(!analyzed && this.planMissing ? { planMissing: this.planMissing } : {}),
+        ...write,
+      }),
       warnings,
     };
   }

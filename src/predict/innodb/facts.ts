@@ -64,6 +64,8 @@ export interface InsertRun {
 export interface InnodbRunInput {
   /** The plan's table accesses in execution order. */
   accesses: TableAccess[];
+  /** Why there is no plan (the server refused the EXPLAIN): the reads are then not modelled, never 0. */
+  planMissing?: string;
   insert?: InsertRun;
   /** An UPDATE or DELETE on this table: its scan is modelled, its changes are named as left out. */
   otherWrite?: { statement: 'UPDATE' | 'DELETE'; table: string };

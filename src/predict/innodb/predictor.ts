@@ -166,8 +166,11 @@ export class InnodbPredictor {
     if (run.insert && run.insert.rows > 0) this.createdPagesLive = !run.insert.rolledBack;
     const after = this.pool.counters();
     const d = (k: string) => after[k] - before[k];
+    if (run.planMissing) unmodelled.add(`the statement's plan: ${run.planMissing}, so its reads are not modelled`);
     return {
-      predicted: { logicalReads: d('Innodb_buffer_pool_read_requests'), physicalReads: d('sync_reads'), readAhead: d('Innodb_buffer_pool_read_ahead') + d('Innodb_buffer_pool_read_ahead_rnd') },
+      predicted: run.planMissing
+        ? { logicalReads: null, physicalReads: null, readAhead: null }
+        : { logicalReads: d('Innodb_buffer_pool_read_requests'), physicalReads: d('sync_reads'), readAhead: d('Innodb_buffer_pool_read_ahead') + d('Innodb_buffer_pool_read_ahead_rnd') },
       predictedAfter: this.cachedPerIndex(this.pool),
       assumptions: [...assumptions],
       unmodelled: [...unmodelled],
