@@ -136,6 +136,17 @@ export function shapeOf(
   return { unique, keyBytes, entryBytes: keyBytes + RECORD_HEADER, autoIncrementKey: false, keyColumns: own };
 }
 
+/**
+ * The tables in the server's table cache, as schema/table. Read first thing: the catalog queries that
+ * follow put the statement's tables there without opening them in InnoDB, so only a reading taken before
+ * them tells which tables run 1 will open (after a restart: InnoDB's definition and statistics loaded).
+ * SHOW OPEN TABLES reads the cache only; InnoDB's INNODB_SYS_TABLESTATS would load each table itself.
+ */
+export async function openTables(conn: Connection): Promise<Set<string>> {
+  const [rows] = await conn.query('SHOW OPEN TABLES');
+  return new Set((rows as Array<{ Database: string; Table: string }>).map((r) => `${r.Database}/${r.Table}`));
+}
+
 export async function poolPagesInUse(conn: Connection, info: InnodbServerInfo): Promise<number> {
   const [rows] = await conn.query(`SELECT VARIABLE_VALUE AS v FROM ${info.statusTable} WHERE VARIABLE_NAME = ?`, [
     info.product === 'mariadb' ? 'INNODB_BUFFER_POOL_PAGES_DATA' : 'Innodb_buffer_pool_pages_data',

@@ -16,6 +16,11 @@ export const STATUS_COUNTERS = [
   // the handler's row writes (temporary tables included).
   'Innodb_rows_inserted',
   'Handler_write',
+  // What an UPDATE or DELETE changed, likewise.
+  'Innodb_rows_updated',
+  'Innodb_rows_deleted',
+  'Handler_update',
+  'Handler_delete',
 ] as const;
 
 /** Change-buffer metrics from INNODB_METRICS; present only when their module is enabled. */

@@ -18,7 +18,8 @@ import { atLeast, readInnodbServerInfo, type InnodbServerInfo } from './server-i
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
 import { readInnodbResidency, readLruSeed, resolveInnodbRelations, type InnodbRelation } from './residency';
-import { poolPagesInUse, readInnodbFacts } from './catalog';
+import { openTables, poolPagesInUse, readInnodbFacts } from './catalog';
+import { updateSetClause } from './update-columns';
 import { innodbError } from './errors';
 import { autoIncrementValues, findInnodbSideEffects } from './side-effects';
 import { maskSql } from '../../sql/mask';
@@ -79,6 +80,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     this.connectionId = Number(((await this.conn.query('SELECT CONNECTION_ID() AS id'))[0] as Array<{ id: number }>)[0].id);
     this.info = await readInnodbServerInfo(this.conn);
     this.snapshot = snapshotQuery(this.info.statusTable, this.info.product);
+    if (this.info.product === 'mariadb') this.openAtStart = await openTables(this.conn);
     await this.setTimeLimit();
     // Nothing sent before run 1 may touch the statement's pages: the tables come from the catalogs (the
     // statement's names, its views' base tables, its functions' and triggers' tables), not from an EXPLAIN,
@@ -156,6 +158,8 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   }
 
   private autoIncrementTables: Array<{ schema: string; table: string }> = [];
+  /** The server's table cache before any catalog query of ours (MariaDB): see openTables. */
+  private openAtStart: Set<string> | undefined;
   /** Rows the runs inserted (and rolled back): each took an AUTO_INCREMENT value that is not given back. */
   private rowsInserted = 0;
 
@@ -200,6 +204,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
         randomReadAhead: String(st.innodb_random_read_ahead).toUpperCase() === 'ON',
         otherPagesUsed: other,
         ...(lruSeed ? { lruSeed } : {}),
+        ...(this.openAtStart ? { tablesToOpen: [...new Set(this.relations.filter((r) => r.kind === 'table' && !this.openAtStart!.has(`${r.schema}/${r.table}`)).map((r) => r.table))] } : {}),
         changeBuffering: changeBufferingOf(st.innodb_change_buffering),
         changeBufferMaxPct: Number(st.innodb_change_buffer_max_size ?? 25),
         // MariaDB 10.5 made the page cleaner keep innodb_lru_scan_depth pages free on demand.
@@ -245,6 +250,8 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
         accesses: this.accessesOf(analyzed ?? this.explainPlan),
         ...(!analyzed && this.planMissing ? { planMissing: this.planMissing } : {}),
         ...write,
+        ...(/\bLIMIT\b/i.test(maskSql(this.statement, 'mysql')) ? { limited: true } : {}),
+        ...(measured.logicalReads !== null ? { pace: { elapsedMs, requests: measured.logicalReads } } : {}),
       }),
       warnings,
     };
@@ -270,7 +277,23 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     const verb = /^(INSERT|REPLACE|UPDATE|DELETE)$/.exec(this.verb)?.[1];
     const table = writtenTables(this.statement)[0]?.split('.').pop();
     if (this.kind !== 'dml' || !verb || !table) return {};
-    if (verb === 'UPDATE' || verb === 'DELETE') return { otherWrite: { statement: verb, table } };
+    if (verb === 'UPDATE' || verb === 'DELETE') {
+      // MySQL counts InnoDB's changed rows; MariaDB 10.6+ only the handler's.
+      const counter = verb === 'UPDATE' ? ['Innodb_rows_updated', 'Handler_update'] : ['Innodb_rows_deleted', 'Handler_delete'];
+      const rowsFrom = counter.find((k) => delta[k] !== undefined);
+      // A multi-table write changes rows of several tables: its changes stay named as left out.
+      const single = writtenTables(this.statement).length === 1;
+      const set = verb === 'UPDATE' ? updateSetClause(this.statement) : null;
+      return {
+        otherWrite: {
+          statement: verb,
+          table,
+          ...(rowsFrom && single ? { rows: Math.max(0, delta[rowsFrom]), rowsFrom } : {}),
+          ...(set ? { setColumns: set.columns, selfRelative: set.selfRelative } : {}),
+          rolledBack: !this.options.commit,
+        },
+      };
+    }
     const rowsFrom = delta.Innodb_rows_inserted !== undefined ? 'Innodb_rows_inserted' : 'Handler_write';
     return { insert: { table, rows: Math.max(0, delta[rowsFrom] ?? 0), rowsFrom, rolledBack: !this.options.commit } };
   }

@@ -49,6 +49,12 @@ export interface InnodbPredictionSettings {
   changeBufferMaxPct: number;
   /** innodb_lru_scan_depth where the page cleaner keeps that many pages free (MariaDB 10.5+). */
   lruScanDepth?: number;
+  /**
+   * Tables of the statement that were not in the server's table cache before run 1 (SHOW OPEN TABLES,
+   * MariaDB): the first run opens them, reading their definitions and statistics. Absent where not read
+   * (MySQL, older fixtures): opening is then not modelled.
+   */
+  tablesToOpen?: string[];
 }
 
 /** The rows an INSERT wrote in one run, which the prediction replays (with their rollback). */
@@ -60,6 +66,20 @@ export interface InsertRun {
   rolledBack: boolean;
 }
 
+/** The rows an UPDATE or DELETE changed in one run. */
+export interface RowWrite {
+  statement: 'UPDATE' | 'DELETE';
+  table: string;
+  rows?: number;
+  /** The counter the rows came from. */
+  rowsFrom?: string;
+  /** An UPDATE's assigned columns, from the statement text; absent when not read. */
+  setColumns?: string[];
+  /** Of those, the ones assigned from themselves (`k = k + 1`): the new key lands next to the old. */
+  selfRelative?: string[];
+  rolledBack?: boolean;
+}
+
 /** One measured run as the predictor replays it. */
 export interface InnodbRunInput {
   /** The plan's table accesses in execution order. */
@@ -67,8 +87,22 @@ export interface InnodbRunInput {
   /** Why there is no plan (the server refused the EXPLAIN): the reads are then not modelled, never 0. */
   planMissing?: string;
   insert?: InsertRun;
-  /** An UPDATE or DELETE on this table: its scan is modelled, its changes are named as left out. */
-  otherWrite?: { statement: 'UPDATE' | 'DELETE'; table: string };
+  /**
+   * The statement has a LIMIT: MariaDB's optimizer estimates a range twice (a second index dive, measured
+   * with and without ORDER BY), and a scan that stops early has fetched rows past the limit into
+   * InnoDB's row prefetch cache.
+   */
+  limited?: boolean;
+  /**
+   * How long the run took and how many pages it requested, as measured: the page cleaner's pace against
+   * the statement's progress (a wake-up per second). Absent in older fixtures: 100,000 requests a second.
+   */
+  pace?: { elapsedMs: number; requests: number };
+  /**
+   * An UPDATE or DELETE on this table. With the rows it changed (and an UPDATE's SET columns) its changes
+   * are replayed; without them (older fixtures) they are named as left out.
+   */
+  otherWrite?: RowWrite;
 }
 
 /** Everything one InnoDB prediction needs. */

@@ -37,3 +37,20 @@ export function seedOf(parts: Array<string | number>): number {
   for (const ch of parts.join('\u0000')) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   return h >>> 0;
 }
+
+/** An average leaf fill this high comes from a sorted build, not from inserts (random keys fill to ln 2, ascending to 15/16). */
+const SORTED_BUILD_FILL = 0.96;
+
+/**
+ * The share of a secondary index's leaves that are full, for the inserts that will split them. An index
+ * built by sorting (CREATE INDEX; MariaDB fills secondary leaves completely at innodb_fill_factor=100) has
+ * every leaf full, less one per page it has grown by since its statistics were taken (each split leaves
+ * two half-full pages): more pages of it cached than the statistics count shows that growth. Other
+ * indexes: undefined, their fill is drawn around the average.
+ */
+export function fullLeafShare(f: { leafPages: number; sizePages: number; rows: number; entryBytes: number; cachedBefore: Array<[number, number]> }, pageSize: number): number | undefined {
+  if (leafFill(f, pageSize) < SORTED_BUILD_FILL || f.leafPages <= 0) return undefined;
+  const cached = f.cachedBefore.reduce((a, [s, e]) => a + e - s + 1, 0);
+  const grown = Math.max(0, cached - Math.max(0, f.sizePages - f.leafPages) - f.leafPages);
+  return Math.max(0, Math.min(1, (f.leafPages - grown) / f.leafPages));
+}

@@ -10,8 +10,10 @@
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts, InsertRun } from './facts';
-import { leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
+import { fullLeafShare, leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
 import { LeafSplits } from './leaf-splits';
+import { FIRST_WRITE_GETS, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, mergeLeaf, splitLeaf } from './row-costs';
+import { SPACE } from './index-layout';
 
 /** InnoDB fills pages that are appended to in key order to 15/16 (btr_page_get_split_rec_to_right). */
 const APPEND_FILL = 15 / 16;
@@ -56,7 +58,11 @@ export function replayInsert(
       `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ${Math.round(leafFill(f, pageSize) * 100)} % full on average, split when full${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
     );
   }
-  const splits = secondary.map(({ f, i }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), layout(i).newPages, layout(i).leaves, seedOf([f.reportName, run.rows])));
+  const splits = secondary.map(({ f, i }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), layout(i).newPages, layout(i).leaves, seedOf([f.reportName, run.rows]), fullLeafShare(f, pageSize)));
+  // Per row and secondary index: the leaf's key order position when the entry split it, else -1.
+  const splitAt = secondary.map(() => new Int32Array(run.rows).fill(-1));
+  const spaceBase = clustered.i * SPACE;
+  pool.residentHits(FIRST_WRITE_GETS);
   for (let r = 0; r < run.rows; r++) {
     descend(cl);
     if (c.autoIncrementKey && r === 0) {
@@ -85,20 +91,26 @@ export function replayInsert(
       // Written into the page (it was cached, or read): it may have to split. A buffered entry waits.
       if (pool.contains(leaf)) {
         const added = splits[k].apply(key, leaf);
-        if (added >= 0) pool.create(added);
+        if (added >= 0) {
+          splitLeaf(pool, l, leaf, key, added, spaceBase);
+          splitAt[k][r] = key;
+        }
       }
     });
   }
   if (run.rolledBack) {
     assumptions.add('the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read); the pages the inserts created are freed');
+    pool.residentHits(ROLLBACK_GETS);
     for (let r = run.rows - 1; r >= 0; r--) {
       pool.modify(undoBase + Math.floor(r / perUndoPage));
       secondary.forEach(({ i }, k) => {
         descend(layout(i));
         pool.removeSecondaryEntry(secondaryLeaf[k][r]);
+        if (splitAt[k][r] >= 0) mergeLeaf(pool, layout(i), secondaryLeaf[k][r], splitAt[k][r], spaceBase);
       });
       descend(cl);
       pool.modify(clusteredLeaf[r]);
+      pool.residentHits(INSERT_UNDO_CLUSTERED_GETS);
     }
   }
   return true;

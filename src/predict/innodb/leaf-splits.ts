@@ -19,6 +19,8 @@ export class LeafSplits {
     private readonly newBase: number,
     private readonly leafPage: (k: number) => number,
     seed: number,
+    /** The share of leaves that are full (a sorted build, see fullLeafShare); the rest are half full. */
+    private readonly fullShare?: number,
   ) {
     this.random = new SeededRandom(seed);
   }
@@ -50,8 +52,12 @@ export class LeafSplits {
     return added;
   }
 
-  /** The room of a page whose fill is drawn uniformly on an interval with the index's average as its middle. */
+  /**
+   * The room of a page: full or half full where the share of full leaves is known, otherwise drawn
+   * uniformly on an interval with the index's average fill as its middle.
+   */
   private initialRoom(): number {
+    if (this.fullShare !== undefined) return this.random.next() < this.fullShare ? 0 : Math.floor(this.capacity / 2);
     const low = this.fill >= 0.75 ? 2 * this.fill - 1 : 0.5;
     const high = this.fill >= 0.75 ? 1 : 2 * this.fill - 0.5;
     const f = low + this.random.next() * (high - low);

@@ -13,6 +13,11 @@ export interface TableAccess {
   usingIndex: boolean;
   /** `rows` were counted as the statement ran (ANALYZE's r_rows), not estimated: a scan stopped early shows. */
   executed: boolean;
+  /**
+   * The optimizer's estimate where `rows` were counted: for a range, what its index dive found between the
+   * bounds, which a LIMIT does not shorten.
+   */
+  estimatedRows?: number;
   /** What a lookup's key is compared with: "db.table.column" of an earlier table, or "const". */
   ref?: string[];
 }
@@ -55,6 +60,7 @@ export function parseInnodbPlan(json: unknown): InnodbPlan {
         loops: Number(o.r_loops ?? loops ?? 1),
         usingIndex: o.using_index === true,
         executed: o.r_rows !== undefined,
+        ...(o.r_rows !== undefined && o.rows !== undefined ? { estimatedRows: Number(o.rows) } : {}),
         ...(Array.isArray(o.ref) ? { ref: o.ref.map(String) } : {}),
       });
     }

@@ -5,6 +5,8 @@
 import type { WhatIf, WhatIfSeries } from '../../shared/report';
 import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lru';
 import { replayInsert } from './insert-trace';
+import { replayRowWrite } from './write-trace';
+import { openTable } from './row-costs';
 import { usableBytes } from './index-pages';
 import { FRAGMENT_PAGES, IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { LOOKUP_ACCESS, replayLookup } from './lookup-trace';
@@ -15,14 +17,31 @@ import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from 
 
 /** A change-buffer record: space, marker, page, counter/type/flags and 6 bytes of type per field (ibuf_entry_build), in the redundant format. */
 const IBUF_RECORD_FIXED = 4 + 1 + 4 + 4 + 6 /* record header */;
+/** Pools of at least this many times innodb_lru_scan_depth have a paced page cleaner when nothing is written (see InnodbPool.paceCleaner). */
+const CLEANER_PACED_FROM = 1.5;
+/** The page cleaner's pace where a run's time was not recorded: the pool model's clock (0.01 ms a request). */
+const DEFAULT_REQUESTS_PER_SECOND = 100_000;
 /** B-tree pages filled by inserts in random key order end about ln 2 full. */
 const RANDOM_FILL = Math.LN2;
+
+/**
+ * Rows InnoDB fetched for a scan the LIMIT stopped: after 4 single fetches a consistent read fills its
+ * prefetch cache 8 rows at a time (MYSQL_FETCH_CACHE_THRESHOLD, MYSQL_FETCH_CACHE_SIZE), so up to 7 rows
+ * past the limit are read, each with its clustered lookup (measured: LIMIT 5 and 12 fetched 12 rows, LIMIT
+ * 50 fetched 52). A scan that ran to its range's end (rows as estimated) fetched no more.
+ */
+function prefetchedRows(a: TableAccess): number {
+  if (!a.executed || a.loops > 1 || a.rows <= 4 || a.estimatedRows === undefined || a.rows >= a.estimatedRows) return a.rows;
+  return Math.min(a.estimatedRows, 4 + 8 * Math.ceil((a.rows - 4) / 8));
+}
 
 export class InnodbPredictor {
   private readonly pool: InnodbPool;
   private readonly layouts: IndexLayouts;
   /** Pages created by committed inserts count in their index's residency; rolled-back ones were freed. */
   private createdPagesLive = false;
+  /** Tables the replayed runs have opened (see openTables). */
+  private readonly opened = new Set<string>();
 
   constructor(
     private readonly facts: InnodbIndexFacts[],
@@ -72,6 +91,7 @@ export class InnodbPredictor {
       for (const [i, page, pos] of seed.pages) headToTail[pos] = i * SPACE + page;
       const firstOld = seed.firstOld ?? length;
       pool.seed(headToTail, Array.from({ length }, (_, k) => (k >= firstOld ? 1 : 0)));
+      this.preloadSpaceHeaders(pool);
       return pool;
     }
     const other = this.facts.length * SPACE;
@@ -79,17 +99,44 @@ export class InnodbPredictor {
     this.facts.forEach((f, i) => {
       for (const [s, e] of f.cachedBefore) for (let p = s; p <= e; p++) pool.preload(i * SPACE + p);
     });
+    this.preloadSpaceHeaders(pool);
     return pool;
+  }
+
+  /**
+   * A table with pages cached has its tablespace's header and inode pages (0 and 2) cached too: every
+   * page allocation and every open reads them. Residency counts index pages only, so they are assumed.
+   */
+  private preloadSpaceHeaders(pool: InnodbPool): void {
+    this.facts.forEach((f, i) => {
+      if (!f.clustered || !this.facts.some((g) => g.table === f.table && g.cachedBefore.length > 0)) return;
+      pool.preload(i * SPACE);
+      pool.preload(i * SPACE + 2);
+    });
   }
 
   private indexOf(table: string, key: string | undefined): number {
     return this.facts.findIndex((f) => f.table === table && (key === undefined || key === 'PRIMARY' ? f.clustered : f.index === key));
   }
 
-  private replay(pool: InnodbPool, run: InnodbRunInput, assumptions: Set<string>, unmodelled: Set<string>): void {
-    this.replayReads(pool, run.accesses, assumptions, unmodelled);
-    if (run.otherWrite) {
-      unmodelled.add(`${run.otherWrite.statement} on ${run.otherWrite.table}: the changes it makes (undo records, secondary-index entries, their rollback) are left out; the reads of its scan are modelled`);
+  private replay(pool: InnodbPool, run: InnodbRunInput, assumptions: Set<string>, unmodelled: Set<string>, opened: Set<string>): void {
+    if (!run.planMissing) this.openTables(pool, opened, assumptions);
+    const writes = (run.insert?.rows ?? 0) > 0 || run.otherWrite !== undefined;
+    const p = run.pace;
+    const perSecond = p && p.elapsedMs > 0 && p.requests > 0 ? p.requests / (p.elapsedMs / 1000) : DEFAULT_REQUESTS_PER_SECOND;
+    pool.paceCleaner(writes, perSecond);
+    const s = this.settings;
+    if (!writes && s.lruScanDepth && s.poolPages >= CLEANER_PACED_FROM * s.lruScanDepth) {
+      assumptions.add(`the page cleaner's LRU batches wake once a second, here every ${Math.round(perSecond).toLocaleString('en-US')} page requests (${p ? 'the run\'s measured pace' : 'the pool model\'s clock'}); between them a reading thread evicts one page from the LRU tail per page it reads; a pool already short of free pages gets one batch as the run starts`);
+    }
+    this.replayReads(pool, run.accesses, assumptions, unmodelled, run.limited === true);
+    const w = run.otherWrite;
+    if (w && w.rows !== undefined && w.rows > 0) {
+      const self = new Set((w.selfRelative ?? []).map((c) => c.toLowerCase()));
+      const modelled = replayRowWrite(pool, this.facts, (i) => this.layouts.of(i), (i) => i * SPACE, { ...w, rows: w.rows }, (c) => self.has(c.toLowerCase()), this.settings.pageSize, assumptions);
+      if (!modelled) unmodelled.add(`the ${w.statement} on ${w.table}: no index statistics for it (mysql.innodb_index_stats), so its changes are left out`);
+    } else if (w && w.rows === undefined) {
+      unmodelled.add(`${w.statement} on ${w.table}: the changes it makes (undo records, secondary-index entries, their rollback) are left out; the reads of its scan are modelled`);
     }
     if (run.insert && run.insert.rows > 0) {
       const undoBase = this.facts.length * SPACE + NEW_PAGES;
@@ -99,10 +146,26 @@ export class InnodbPredictor {
     }
   }
 
+  /**
+   * The tables the first run opens (not in the dictionary cache before it): their definitions and
+   * statistics are read, with the clustered index's root. Once per replay from the starting state.
+   */
+  private openTables(pool: InnodbPool, opened: Set<string>, assumptions: Set<string>): void {
+    for (const table of this.settings.tablesToOpen ?? []) {
+      if (opened.has(table)) continue;
+      opened.add(table);
+      const c = this.indexOf(table, undefined);
+      if (c < 0) continue;
+      const indexes = this.facts.filter((f) => f.table === table).length;
+      openTable(pool, this.layouts.of(c), indexes);
+      assumptions.add(`${table} was not in the table cache before run 1 (SHOW OPEN TABLES): run 1 opens it, reading its definition and statistics (${7 + indexes + this.layouts.of(c).internal.length + 2} page gets, measured per index and tree level) and its clustered index's root`);
+    }
+  }
+
   private writeSettings(): string {
     const s = this.settings;
     const cleaner = s.lruScanDepth
-      ? `; the page cleaner evicts from the LRU tail once fewer than ${Math.floor(s.lruScanDepth / 2).toLocaleString('en-US')} pages are free, until ${s.lruScanDepth.toLocaleString('en-US')} are (innodb_lru_scan_depth) or the LRU is down to 5 % of the pool`
+      ? `; the page cleaner evicts from the LRU tail once fewer than ${Math.floor(s.lruScanDepth / 2).toLocaleString('en-US')} pages are free, until ${s.lruScanDepth.toLocaleString('en-US')} are (innodb_lru_scan_depth) or the LRU is down to 5 % of the pool, woken whenever that happens (the write leaves dirty pages)`
       : '';
     return `innodb_change_buffering=${s.changeBuffering}, change buffer up to ${s.changeBufferMaxPct} % of the pool${cleaner}`;
   }
@@ -120,7 +183,7 @@ export class InnodbPredictor {
     return c >= 0 && this.facts[c].keyColumns?.[0] === m[2];
   }
 
-  private replayReads(pool: InnodbPool, accesses: TableAccess[], assumptions: Set<string>, unmodelled: Set<string>): void {
+  private replayReads(pool: InnodbPool, accesses: TableAccess[], assumptions: Set<string>, unmodelled: Set<string>, limited: boolean): void {
     for (const [position, a] of accesses.entries()) {
       const full = a.accessType === 'ALL' || a.accessType === 'index';
       if (!full && LOOKUP_ACCESS.has(a.accessType)) {
@@ -131,7 +194,9 @@ export class InnodbPredictor {
         }
         const c = this.indexOf(a.table, undefined);
         const ordered = this.followsOuterOrder(a, accesses[position - 1]);
-        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: a.rows, loops: a.loops, usingIndex: a.usingIndex, ordered }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
+        const dive = this.diveOf(a, limited);
+        const rows = limited ? prefetchedRows(a) : a.rows;
+        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, ...(dive ? { dive } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
         continue;
       }
       if (!full) {
@@ -157,11 +222,28 @@ export class InnodbPredictor {
     }
   }
 
+  /**
+   * A range over constants is estimated by an index dive while the statement is optimised: a range access,
+   * or a ref whose every key part is a constant. A unique key's single value is not dived (one row).
+   */
+  private diveOf(a: TableAccess, limited: boolean): { estimatedRows: number; shared: boolean; times: number } | undefined {
+    const constantRef = a.accessType === 'ref' && (a.ref?.length ?? 0) > 0 && a.ref!.every((r) => r === 'const');
+    if (a.accessType !== 'range' && !constantRef) return undefined;
+    const estimatedRows = a.estimatedRows ?? (a.executed ? undefined : a.rows);
+    if (estimatedRows === undefined) return undefined;
+    // One value of a unique key (an UPDATE … WHERE id = 5 shows as a range of 1 row): at most one row, no dive.
+    const i = this.indexOf(a.table, a.key);
+    if (estimatedRows <= 1 && i >= 0 && this.facts[i].unique) return undefined;
+    // MariaDB 10.6 searches both bounds in one descent (measured: a range within one leaf costs one path).
+    // With a LIMIT, estimated twice (measured: 24 gets where one dive took 12, with and without ORDER BY).
+    return { estimatedRows, shared: this.settings.product === 'mariadb', times: limited ? 2 : 1 };
+  }
+
   predictRun(run: InnodbRunInput): RunPrediction {
     const before = this.pool.counters();
     const assumptions = new Set<string>();
     const unmodelled = new Set<string>();
-    this.replay(this.pool, run, assumptions, unmodelled);
+    this.replay(this.pool, run, assumptions, unmodelled, this.opened);
     // Freed pages stay in the pool until evicted but belong to no index any more.
     if (run.insert && run.insert.rows > 0) this.createdPagesLive = !run.insert.rolledBack;
     const after = this.pool.counters();
@@ -208,7 +290,8 @@ export class InnodbPredictor {
     const replayAll = (pages: number, overrides: Partial<InnodbPoolOptions>) => {
       const pool = this.startingPool(pages, overrides);
       const start = pool.counters();
-      runs.forEach((r) => this.replay(pool, r, new Set(), new Set()));
+      const opened = new Set<string>();
+      runs.forEach((r) => this.replay(pool, r, new Set(), new Set(), opened));
       const c = pool.counters();
       // Pages read, synchronous and read ahead: both are disk reads a bigger pool would spare.
       const read = (k: Record<string, number>) => k.sync_reads + k.Innodb_buffer_pool_read_ahead + k.Innodb_buffer_pool_read_ahead_rnd;

@@ -145,9 +145,14 @@ describe('MariaDB measurement', skipUnless(availability), () => {
       assert.equal(report.rolledBack, true);
       assert.equal(report.dataChanging, true);
       assert.ok(report.runs.every((r: { measured: { logicalReads: number } }) => r.measured.logicalReads > 0));
-      // The scan is predicted; what an UPDATE or DELETE changes is named as left out, never guessed.
+      // The scan is predicted, and so are the rows an UPDATE or DELETE changed, with the rollback.
       const kind = statement.split(' ')[0];
-      if (kind !== 'INSERT') assert.match(report.runs[0].prediction.unmodelled.join('\n'), new RegExp(`${kind} on acct: the changes it makes`));
+      if (kind !== 'INSERT') {
+        const p = report.runs[0].prediction;
+        assert.match(p.assumptions.join('\n'), new RegExp(`acct: [\\d,]+ rows ${kind === 'UPDATE' ? 'updated' : 'deleted'} \\(Handler_${kind.toLowerCase()}\\)`));
+        assert.match(p.assumptions.join('\n'), /the rollback reads each undo record/);
+        assert.doesNotMatch(p.unmodelled.join('\n'), /the changes it makes/);
+      }
     });
   }
 
