@@ -12,6 +12,8 @@ import { jsonSafe, terminalSafe } from './terminal';
 import { runDemo } from './demo';
 import { runSimulate, runBench } from './simulate-commands';
 import { engineForDialect } from '../measure/engines';
+import { runCheck } from './check';
+import { checkJson, checkTable } from './check-output';
 
 export interface CliCommand {
   name: string;
@@ -208,6 +210,65 @@ export const COMMANDS: CliCommand[] = [
       writeFileSync(values.html, standaloneHtml({ type: 'showReport', report }, join(__dirname, '..', 'media'), theme));
       process.stdout.write(`${values.html}\n`);
       return 0;
+    },
+  },
+  {
+    name: 'check',
+    summary: 'measure every statement with a page budget and fail on a breach (for CI)',
+    usage: 'bufferlens check --url URL [--runs N] [--budgets FILE.json] [--junit FILE] [--json] [--update [--margin PCT]] [--timeout SECONDS] [FILE.sql …]',
+    details: [
+      'A budget is a comment line directly above a statement:',
+      '  -- bufferlens: budget logical <= 1200, physical(cold) <= 300 +10%, read-ahead(cold) <= 0',
+      'metric: logical | physical | read-ahead; runs: (cold) run 1 from a cold pool, (warm) runs 2 and later,',
+      '(any) every run (the default, for logical reads only); operator <=, <, = or >=; +N% (±N% for =) tolerance.',
+      'The worst run a bound applies to decides. A bound that cannot be checked reliably on the server is',
+      'refused with the reason: physical or read-ahead reads without (cold) or (warm), read-ahead on PostgreSQL,',
+      'a (cold) bound where run 1 could not be cold (PostgreSQL 15/16 and InnoDB: only right after a restart).',
+      '--budgets FILE  statements kept elsewhere: {"budgets": [{"name": …, "sql": …, "budget": "logical <= 1200"}]}',
+      '--runs N        runs per statement (default 3)',
+      '--junit FILE    JUnit XML: a test case per statement, a failure per breach, an error per unchecked bound',
+      '--json          one JSON document: {"exitCode", "statements": [{"file", "line", "sql", "bounds": […]}]}',
+      '--update        rewrite the budgets from the numbers measured now, upper bounds with a margin',
+      '--margin PCT    the margin of --update (default 10)',
+      'Every statement runs as `measure` runs it: inside a transaction that is rolled back.',
+      'Exit 0: all within; 1: a budget breached; 2: a budget not checked, unreadable, or a statement failed.',
+    ],
+    async run(argv) {
+      const { values, positionals } = parse(
+        argv,
+        { url: { type: 'string' }, runs: { type: 'string' }, budgets: { type: 'string' }, junit: { type: 'string' }, json: { type: 'boolean' }, update: { type: 'boolean' }, margin: { type: 'string' }, timeout: { type: 'string' } },
+        { min: 0, max: 1000, what: 'FILE.sql' },
+      );
+      const target = urlOption(values.url);
+      if (!positionals.length && typeof values.budgets !== 'string') throw new UsageError('name the budgeted files: FILE.sql … or --budgets FILE.json');
+      for (const f of positionals) readInput(f);
+      if (typeof values.budgets === 'string') readInput(values.budgets);
+      const abort = new AbortController();
+      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+      const onSignal = () => abort.abort();
+      for (const s of signals) process.on(s, onSignal);
+      try {
+        const { checked, exitCode } = await runCheck({
+          target,
+          files: positionals,
+          ...(typeof values.budgets === 'string' ? { budgetsFile: values.budgets } : {}),
+          runs: intOption(values.runs, 'runs', 1, 100) ?? 3,
+          timeoutMs: (intOption(values.timeout, 'timeout', 1, 86_400) ?? 60) * 1000,
+          json: values.json === true,
+          ...(typeof values.junit === 'string' ? { junit: values.junit } : {}),
+          update: values.update === true,
+          margin: (intOption(values.margin, 'margin', 0, 1000) ?? 10) / 100,
+          signal: abort.signal,
+        });
+        if (abort.signal.aborted) throw new UsageError('cancelled');
+        process.stdout.write(values.json ? jsonSafe(checkJson(checked, exitCode)) + '\n' : terminalSafe(checkTable(checked)));
+        return exitCode;
+      } catch (err) {
+        if (err instanceof SyntaxError) throw new UsageError(`the budgets file is not JSON: ${err.message}`);
+        throw err;
+      } finally {
+        for (const s of signals) process.off(s, onSignal);
+      }
     },
   },
   {
