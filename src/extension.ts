@@ -6,6 +6,7 @@ import { readConfig } from './config';
 import { ReportStore } from './store/report-store';
 import { ConnectionService } from './views/connections';
 import { EditorCommands } from './views/editor-commands';
+import { BudgetDiagnostics } from './views/budget-diagnostics';
 import { startLanguageClient, type LanguageClientHandle } from './views/language-client';
 import { ReportsViewProvider } from './views/reports-view';
 
@@ -33,7 +34,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       .map((r) => ({ statement: r.report.statement, summary: r.summary, reportId: r.id }));
     if (results.length) lsp.sendResults({ uri: doc.uri.toString(), results });
   };
-  const editor = new EditorCommands(context, connections, store, view, lsp);
+  const budgets = new BudgetDiagnostics();
+  context.subscriptions.push(budgets);
+  const editor = new EditorCommands(context, connections, store, view, lsp, budgets);
   registerCommands(context, {
     [COMMAND.measureStatementAtCursor]: () => editor.measureAtCursor(),
     [COMMAND.measureSelection]: () => editor.measureSelection(),

@@ -16,6 +16,7 @@ import type { ConnectionService } from './connections';
 import { ReportPanel } from './report-panel';
 import type { ReportItem, ReportsViewProvider } from './reports-view';
 import type { LanguageClientHandle } from './language-client';
+import type { BudgetDiagnostics } from './budget-diagnostics';
 
 export class EditorCommands {
   constructor(
@@ -24,6 +25,7 @@ export class EditorCommands {
     private readonly store: ReportStore,
     private readonly view: ReportsViewProvider,
     private readonly client: LanguageClientHandle,
+    private readonly budgets: BudgetDiagnostics,
   ) {}
 
   dialect(): Dialect {
@@ -59,6 +61,9 @@ export class EditorCommands {
     if (!profile) return undefined;
     const target = await this.connections.target(profile);
     const runs = readConfig().defaultRuns;
+    const doc = uri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) : undefined;
+    // A budget on a cold run 1 asks for one: the statement's relations are evicted where the server can.
+    const cold = this.budgets.wantsCold(doc, sql, this.dialect()) ? 'try' : 'no';
     let report: Report;
     try {
       report = await vscode.window.withProgress(
@@ -66,7 +71,7 @@ export class EditorCommands {
         async (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
-          return measure(target, { sql, runs, cold: 'no', commit: false, allowSideEffects, timing: true, timeoutMs: 60_000, signal: abort.signal, onProgress: (m) => progress.report({ message: m }) });
+          return measure(target, { sql, runs, cold, commit: false, allowSideEffects, timing: true, timeoutMs: 60_000, signal: abort.signal, onProgress: (m) => progress.report({ message: m }) });
         },
       );
     } catch (err) {
@@ -82,7 +87,8 @@ export class EditorCommands {
     }
     const stored = this.store.add({ connection: profile.name, summary: runSummary(report), report, ...(uri ? { file: uri.fsPath } : {}) });
     this.view.refresh();
-    if (uri) this.client.sendResult(uri.toString(), sql, stored.summary, stored.id);
+    const budget = doc ? this.budgets.update(doc, sql, this.dialect(), report) : undefined;
+    if (uri) this.client.sendResult(uri.toString(), sql, budget ? `${stored.summary} · ${budget}` : stored.summary, stored.id);
     this.open(stored.id);
     return stored;
   }

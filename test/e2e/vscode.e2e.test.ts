@@ -1,6 +1,7 @@
 // End to end in a real VS Code (code-server in headless Chromium): install the built .vsix, open a
-// workspace with a .sql file and a connection to a harness PostgreSQL, click the CodeLens, and read the
-// measured numbers in the report panel.
+// workspace with a .sql file and a connection to a harness PostgreSQL, click the CodeLens, read the
+// measured numbers in the report panel, and see the statement's page budget breached on its lens and as a
+// diagnostic.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -84,7 +85,8 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
         'bufferlens.connections': [{ name: 'harness', engine: 'postgresql', host: '127.0.0.1', port: pg.port, user: 'postgres', database: 'postgres' }],
       }),
     );
-    writeFileSync(join(workspace, 'q.sql'), '-- orders\nSELECT count(*), max(note) FROM orders;\n');
+    // A page budget the scan cannot meet: its breach shows on the lens and as a diagnostic.
+    writeFileSync(join(workspace, 'q.sql'), '-- orders\n-- bufferlens: budget logical <= 10\nSELECT count(*), max(note) FROM orders;\n');
     execFileSync(server.node, [server.entry, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix], { stdio: 'pipe' });
     port = await freePort();
     cs = spawn(server.node, [server.entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--user-data-dir', userData, '--extensions-dir', extensions, workspace], { stdio: 'ignore' });
@@ -115,8 +117,12 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     assert.equal(cells[3], tableBlocks.toLocaleString('en-US'), 'and the prediction agrees');
     mkdirSync('test-output', { recursive: true });
     await page.screenshot({ path: join('test-output', 'e2e-vscode.png') });
-    // The second lens shows the last result.
+    // The second lens shows the last result, and the budget's breach, which is also in the Problems view.
     await page.locator('.codelens-decoration a', { hasText: 'logical' }).waitFor({ timeout: 30_000 });
+    const budgetLens = page.locator('.codelens-decoration a', { hasText: 'over budget' });
+    await budgetLens.waitFor({ timeout: 30_000 });
+    assert.match(await budgetLens.innerText(), new RegExp(`over budget: logical ${tableBlocks.toLocaleString('en-US')}, budget logical <= 10`));
+    await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30_000 });
     // The report is in the history side view, and opens again from there.
     await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
     const item = page.locator('.monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' });
