@@ -13,6 +13,7 @@ import { runDemo } from './demo';
 import { runSimulate, runBench } from './simulate-commands';
 import { engineForDialect } from '../measure/engines';
 import { runCheck } from './check';
+import { BudgetSyntaxError } from '../shared/budget';
 import { checkJson, checkTable } from './check-output';
 
 export interface CliCommand {
@@ -265,6 +266,7 @@ export const COMMANDS: CliCommand[] = [
         return exitCode;
       } catch (err) {
         if (err instanceof SyntaxError) throw new UsageError(`the budgets file is not JSON: ${err.message}`);
+        if (err instanceof BudgetSyntaxError) throw new UsageError(err.message);
         throw err;
       } finally {
         for (const s of signals) process.off(s, onSignal);

@@ -6,7 +6,7 @@ import type { WhatIf, WhatIfSeries } from '../../shared/report';
 import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lru';
 import { replayInsert } from './insert-trace';
 import { replayRowWrite } from './write-trace';
-import { openTable } from './row-costs';
+import { openGets, openTable } from './row-costs';
 import { usableBytes } from './index-pages';
 import { FRAGMENT_PAGES, IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { LOOKUP_ACCESS, replayLookup } from './lookup-trace';
@@ -147,7 +147,7 @@ export class InnodbPredictor {
   }
 
   /**
-   * The tables the first run opens (not in the dictionary cache before it): their definitions and
+   * The tables the first run opens (not in the server's table cache before it): their definitions and
    * statistics are read, with the clustered index's root. Once per replay from the starting state.
    */
   private openTables(pool: InnodbPool, opened: Set<string>, assumptions: Set<string>): void {
@@ -158,7 +158,7 @@ export class InnodbPredictor {
       if (c < 0) continue;
       const indexes = this.facts.filter((f) => f.table === table).length;
       openTable(pool, this.layouts.of(c), indexes);
-      assumptions.add(`${table} was not in the table cache before run 1 (SHOW OPEN TABLES): run 1 opens it, reading its definition and statistics (${7 + indexes + this.layouts.of(c).internal.length + 2} page gets, measured per index and tree level) and its clustered index's root`);
+      assumptions.add(`${table} was not in the table cache before run 1 (SHOW OPEN TABLES): run 1 opens it, reading its definition and statistics (${openGets(this.layouts.of(c), indexes)} page gets, measured per index and tree level) and its clustered index's root`);
     }
   }
 

@@ -67,5 +67,10 @@ export function mergeLeaf(pool: InnodbPool, l: IndexPages, leaf: number, leafInd
  */
 export function openTable(pool: InnodbPool, clustered: IndexPages, indexes: number): void {
   pool.access(clustered.root);
-  pool.residentHits(OPEN_DICTIONARY_GETS + indexes + clustered.internal.length + 1);
+  pool.residentHits(openGets(clustered, indexes) - 1);
+}
+
+/** All page gets of opening a table, its root's included. */
+export function openGets(clustered: IndexPages, indexes: number): number {
+  return OPEN_DICTIONARY_GETS + indexes + clustered.internal.length + 2;
 }
