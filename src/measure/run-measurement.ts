@@ -178,6 +178,7 @@ function runReport<RunInput>(run: number, cold: boolean, o: RunOutcome<RunInput>
   if (o.plan) out.plan = o.plan;
   if (o.planning) out.planning = o.planning;
   if (p) out.prediction = { assumptions: p.assumptions, unmodelled: p.unmodelled };
+  if (p?.range) out.predictedRange = p.range;
   if (o.enginePlan !== undefined) out.enginePlan = o.enginePlan;
   return out;
 }

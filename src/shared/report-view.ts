@@ -16,7 +16,7 @@ export const METRICS: ReadonlyArray<{ key: Metric; label: string }> = [
  * the simulator does not predict it. Neither is ever shown as 0.
  */
 export type Cell =
-  | { kind: 'number'; value: number; text: string }
+  | { kind: 'number'; value: number; text: string; range?: [number, number] }
   | { kind: 'not-reported'; value: null; text: 'not reported'; short: 'n/r'; reason?: string }
   | { kind: 'not-modelled'; value: null; text: 'not modelled'; short: 'n/m'; reason?: string };
 
@@ -101,6 +101,12 @@ function measuredCell(r: RunReport, m: Metric): Cell {
 
 function predictedCell(r: RunReport, m: Metric): Cell {
   const v = r.predicted[m];
+  const lo = r.predictedRange?.low[m];
+  const hi = r.predictedRange?.high[m];
+  // A guess is shown with its band: the first draw, then the lowest and highest of all draws.
+  if (v !== null && lo !== undefined && hi !== undefined && lo !== null && hi !== null && lo !== hi) {
+    return { kind: 'number', value: v, text: `${formatCount(v)} (${formatCount(lo)}–${formatCount(hi)})`, range: [lo, hi] };
+  }
   if (v !== null) return numberCell(v);
   if (r.measured[m] === null) return notReported(r.notes?.[m]);
   return notModelled(r.prediction ? `the simulator gives no ${m} for this run` : 'no prediction was made for this run');
@@ -154,7 +160,12 @@ export function reportView(report: Report): ReportView {
     hitRatio: report.runs[0] ? hitRatioNote(report.runs[0], report).text : '',
     meaning: METRICS.filter(({ key }) => notes[key]).map(({ key, label }) => ({ label, text: notes[key]! })),
     residency,
-    assumptions: [...new Set(report.runs.flatMap((r) => r.prediction?.assumptions ?? []))],
+    assumptions: [
+      ...new Set([
+        ...report.runs.flatMap((r) => r.prediction?.assumptions ?? []),
+        ...report.runs.filter((r) => r.predictedRange).slice(0, 1).map((r) => `a prediction with a range in brackets depends on what the model has to guess (where a range starts, the order of lookups, which leaves are full): it is the first of ${r.predictedRange!.draws} draws, the range their lowest and highest`),
+      ]),
+    ],
     unmodelled: [...new Set(report.runs.flatMap((r) => r.prediction?.unmodelled ?? []))],
     whatIf: (report.whatIf?.series ?? []).map((series) => ({
       title: `${series.setting} (all ${report.whatIf!.runs} runs, predicted)`,

@@ -82,10 +82,21 @@ export interface RunReport {
   raw: Record<string, number | string | null>;
   plan?: PlanNode;
   planning?: BufferCounters;
+  /**
+   * Where the model draws what it cannot know (a range's position, the order of lookups, which leaves are
+   * full): the lowest and highest prediction over `draws` draws; `predicted` is the first of them.
+   */
+  predictedRange?: PredictedRange;
   /** The simulator's prediction for this run: what it assumed and which plan nodes it could not model. */
   prediction?: { assumptions: string[]; unmodelled: string[] };
   /** The engine's own plan output where it is not a PostgreSQL plan tree: MariaDB's ANALYZE FORMAT=JSON, MySQL's EXPLAIN ANALYZE text. */
   enginePlan?: unknown;
+}
+
+export interface PredictedRange {
+  draws: number;
+  low: Reads;
+  high: Reads;
 }
 
 export interface Report {

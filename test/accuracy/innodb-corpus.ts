@@ -91,6 +91,9 @@ export interface CorpusRun {
   predictedRead: number | null;
   measuredReadAhead: number | null;
   predictedReadAhead: number | null;
+  /** The band over the model's draws, where it guesses: [low, high] of logical reads and of pages read. */
+  bandLogical?: [number, number];
+  bandRead?: [number, number];
   coldReported: boolean;
 }
 
@@ -103,6 +106,17 @@ export interface CorpusResult {
 
 const pagesRead = (r: Report['runs'][number]['measured']): number | null =>
   r.physicalReads === null ? null : r.physicalReads + (r.readAhead ?? 0);
+
+/** The band of a run's prediction, where the draws disagree. */
+export function bands(range: Report['runs'][number]['predictedRange']): Pick<CorpusRun, 'bandLogical' | 'bandRead'> {
+  if (!range) return {};
+  const out: Pick<CorpusRun, 'bandLogical' | 'bandRead'> = {};
+  if (range.low.logicalReads !== null && range.high.logicalReads !== null && range.low.logicalReads !== range.high.logicalReads) out.bandLogical = [range.low.logicalReads, range.high.logicalReads];
+  const lo = pagesRead(range.low);
+  const hi = pagesRead(range.high);
+  if (lo !== null && hi !== null && lo !== hi) out.bandRead = [lo, hi];
+  return out;
+}
 
 export async function loadSbtest(server: LocalInnodbServer): Promise<void> {
   const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root', multipleStatements: false });
@@ -141,6 +155,7 @@ export async function innodbCorpus(binaries: InnodbServerBinaries, pools = ['8M'
           measuredLogical: r.measured.logicalReads, predictedLogical: r.predicted.logicalReads,
           measuredRead: pagesRead(r.measured), predictedRead: pagesRead(r.predicted),
           measuredReadAhead: r.measured.readAhead, predictedReadAhead: r.predicted.readAhead,
+          ...bands(r.predictedRange),
           coldReported: r.cold,
         });
       }
@@ -173,16 +188,23 @@ export interface Share {
   within: number;
 }
 
-/** Runs of 20 pages or more (measured) whose prediction is within 5 %. */
-export function share(runs: CorpusRun[], metric: 'logical' | 'read'): Share {
+/**
+ * Runs of 20 pages or more (measured) whose prediction is within 5 %: the first draw, and (inBand) the
+ * band over the draws widened by 5 %, for the runs where the model guesses.
+ */
+export function share(runs: CorpusRun[], metric: 'logical' | 'read'): Share & { inBand: number } {
   let counted = 0;
   let within = 0;
+  let inBand = 0;
   for (const r of runs) {
     const m = metric === 'logical' ? r.measuredLogical : r.measuredRead;
     const p = metric === 'logical' ? r.predictedLogical : r.predictedRead;
+    const band = (metric === 'logical' ? r.bandLogical : r.bandRead) ?? (p === null ? undefined : [p, p]);
     if (m === null || m < 20) continue;
     counted++;
     if (p !== null && Math.abs(p - m) <= 0.05 * m) within++;
+    // Within 5 % of some value of the band, as `within` is of the first draw.
+    if (band && m >= band[0] / 1.05 && m <= band[1] / 0.95) inBand++;
   }
-  return { counted, within };
+  return { counted, within, inBand };
 }

@@ -64,3 +64,17 @@ test('residency cells carry before, after and the prediction; a run without resi
   report.runs[0].residency = report.runs[0].residency.map((r) => ({ ...r, cachedBefore: null, cachedAfter: null }));
   assert.equal(reportView(report).residency[0].runs[0]!.after.kind, 'not-reported');
 });
+
+test('a guessed prediction shows its band beside the first draw, in every renderer, and says what the band is', () => {
+  const report = load('mariadb-seed001');
+  report.runs[0].predictedRange = { draws: 8, low: { logicalReads: 3574, physicalReads: 90, readAhead: 3500 }, high: { logicalReads: 3574, physicalReads: 130, readAhead: 3520 } };
+  const view = reportView(report);
+  const p = view.runs[0].predicted;
+  assert.equal(p.logicalReads.text, report.runs[0].predicted.logicalReads!.toLocaleString('en-US'), 'no band where the draws agree');
+  assert.equal(p.physicalReads.text, `${report.runs[0].predicted.physicalReads!.toLocaleString('en-US')} (90–130)`);
+  assert.equal(p.physicalReads.value, report.runs[0].predicted.physicalReads, 'the value stays the first draw');
+  assert.match(view.assumptions.join('\n'), /range in brackets .* first of 8 draws/);
+  assert.match(reportMarkdown(report), /\(90–130\)/);
+  assert.match(formatReport(report), /\(90–130\)/);
+  assert.equal(view.runs[1].predicted.physicalReads.text, report.runs[1].predicted.physicalReads!.toLocaleString('en-US'));
+});

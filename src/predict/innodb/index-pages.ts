@@ -32,9 +32,10 @@ export function leafCapacity(f: { entryBytes: number }, pageSize: number): numbe
 }
 
 /** A seed from what identifies a plan node or a write, so that every run of a statement visits the same pages. */
-export function seedOf(parts: Array<string | number>): number {
+export function seedOf(parts: Array<string | number>, draw = 0): number {
   let h = 2166136261;
-  for (const ch of parts.join('\u0000')) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  // Draw 0 is the prediction shown; the others give the band of what the model guesses.
+  for (const ch of (draw > 0 ? [...parts, 'draw', draw] : parts).join('\u0000')) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   return h >>> 0;
 }
 

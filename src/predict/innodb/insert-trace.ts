@@ -28,6 +28,7 @@ export function replayInsert(
   run: InsertRun,
   pageSize: number,
   assumptions: Set<string>,
+  draw = 0,
 ): boolean {
   const indexes = facts.map((f, i) => ({ f, i })).filter(({ f }) => f.table === run.table);
   const clustered = indexes.find(({ f }) => f.clustered);
@@ -43,7 +44,7 @@ export function replayInsert(
       : Math.max(1, Math.floor((usableBytes(pageSize) * APPEND_FILL) / Math.max(1, c.entryBytes)));
   const perUndoPage = Math.max(1, Math.floor(usableBytes(pageSize) / (UNDO_RECORD_OVERHEAD + c.keyBytes)));
   // The same rows each run (a statement inserts the same keys when it is run again).
-  const random = new SeededRandom(seedOf([run.table, run.rows]));
+  const random = new SeededRandom(seedOf([run.table, run.rows], draw));
   const clusteredLeaf = new Int32Array(run.rows);
   const secondaryLeaf = secondary.map(() => new Int32Array(run.rows));
   const descend = (l: IndexPages) => {
@@ -58,7 +59,7 @@ export function replayInsert(
       `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ${Math.round(leafFill(f, pageSize) * 100)} % full on average, split when full${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
     );
   }
-  const splits = secondary.map(({ f, i }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), layout(i).newPages, layout(i).leaves, seedOf([f.reportName, run.rows]), fullLeafShare(f, pageSize)));
+  const splits = secondary.map(({ f, i }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), layout(i).newPages, layout(i).leaves, seedOf([f.reportName, run.rows], draw), fullLeafShare(f, pageSize)));
   // Per row and secondary index: the leaf's key order position when the entry split it, else -1.
   const splitAt = secondary.map(() => new Int32Array(run.rows).fill(-1));
   const spaceBase = clustered.i * SPACE;

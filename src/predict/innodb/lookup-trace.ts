@@ -25,6 +25,8 @@ export interface IndexLookup {
    * one descent (MariaDB 10.6+) or in two (MySQL).
    */
   dive?: { estimatedRows: number; shared: boolean; times: number };
+  /** Which draw of the positions and orders this is (0: the one shown). */
+  draw?: number;
 }
 
 /** btr_estimate_n_rows_in_range_on_level reads at most this many pages between the bounds' leaves. */
@@ -48,7 +50,7 @@ export function replayLookup(
   // average (measured: 100, 1,000 and 5,000 rows of 72 a leaf crossed 2, 15 and 70).
   const leavesPerLoop = Math.min(f.leafPages, Math.max(1, Math.round(1 + (rows - 1) / perLeaf)));
   const lookups = !f.clustered && !a.usingIndex && clustered !== undefined;
-  const random = new SeededRandom(seedOf([a.table, f.index, a.accessType, rows, loops]));
+  const random = new SeededRandom(seedOf([a.table, f.index, a.accessType, rows, loops], a.draw));
   const descend = (pages: IndexPages) => {
     pool.access(pages.root);
     for (const p of pages.internal) pool.access(p);

@@ -46,6 +46,8 @@ export class InnodbPredictor {
   constructor(
     private readonly facts: InnodbIndexFacts[],
     private readonly settings: InnodbPredictionSettings,
+    /** Which draw of what the model guesses (positions, orders, full leaves): 0 is the one shown. */
+    private readonly draw = 0,
   ) {
     this.layouts = new IndexLayouts(facts, settings.pageSize);
     this.pool = this.startingPool(settings.poolPages, {});
@@ -133,14 +135,14 @@ export class InnodbPredictor {
     const w = run.otherWrite;
     if (w && w.rows !== undefined && w.rows > 0) {
       const self = new Set((w.selfRelative ?? []).map((c) => c.toLowerCase()));
-      const modelled = replayRowWrite(pool, this.facts, (i) => this.layouts.of(i), (i) => i * SPACE, { ...w, rows: w.rows }, (c) => self.has(c.toLowerCase()), this.settings.pageSize, assumptions);
+      const modelled = replayRowWrite(pool, this.facts, (i) => this.layouts.of(i), (i) => i * SPACE, { ...w, rows: w.rows }, (c) => self.has(c.toLowerCase()), this.settings.pageSize, assumptions, this.draw);
       if (!modelled) unmodelled.add(`the ${w.statement} on ${w.table}: no index statistics for it (mysql.innodb_index_stats), so its changes are left out`);
     } else if (w && w.rows === undefined) {
       unmodelled.add(`${w.statement} on ${w.table}: the changes it makes (undo records, secondary-index entries, their rollback) are left out; the reads of its scan are modelled`);
     }
     if (run.insert && run.insert.rows > 0) {
       const undoBase = this.facts.length * SPACE + NEW_PAGES;
-      const modelled = replayInsert(pool, this.facts, (i) => this.layouts.of(i), undoBase, run.insert, this.settings.pageSize, assumptions);
+      const modelled = replayInsert(pool, this.facts, (i) => this.layouts.of(i), undoBase, run.insert, this.settings.pageSize, assumptions, this.draw);
       if (!modelled) unmodelled.add(`the INSERT into ${run.insert.table}: no index statistics for it (mysql.innodb_index_stats), so its writes are left out`);
       else assumptions.add(this.writeSettings());
     }
@@ -196,7 +198,7 @@ export class InnodbPredictor {
         const ordered = this.followsOuterOrder(a, accesses[position - 1]);
         const dive = this.diveOf(a, limited);
         const rows = limited ? prefetchedRows(a) : a.rows;
-        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, ...(dive ? { dive } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
+        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, draw: this.draw, ...(dive ? { dive } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
         continue;
       }
       if (!full) {

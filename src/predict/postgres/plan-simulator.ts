@@ -35,6 +35,8 @@ export class PlanSimulator {
     private readonly workersOverride?: number,
     /** An UPDATE's assigned columns, for the HOT rule. */
     private readonly updatedColumns?: string[],
+    /** Which draw of the heap orders the model guesses (0: the one shown; others give the band). */
+    private readonly draw = 0,
   ) {
     facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
   }
@@ -45,7 +47,7 @@ export class PlanSimulator {
 
   /** Replays one execution of the plan. The generator is seeded per run, so repeated runs request the same pages. */
   run(pool: PostgresPool, root: PlanNode, notes: PlanSimulationNotes): void {
-    this.node(pool, root, notes, new SeededRandom(0x5eed), 1);
+    this.node(pool, root, notes, new SeededRandom(0x5eed + this.draw * 0x9e3779b1), 1);
   }
 
   private node(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom, workers: number): void {
@@ -194,7 +196,7 @@ export class PlanSimulator {
     // The map is the table's fork: its pages are simulated apart from every relation's (past the facts).
     const vm = (page: number) => pageId(this.facts.length + 1 + t, page);
     // Its own generator, so the heap visits draw as they did.
-    const rnd = new SeededRandom(0x7153 + t);
+    const rnd = new SeededRandom(0x7153 + t + this.draw * 0x9e3779b1);
     const perPage = f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 1;
     let requests = 0;
     for (let l = 0; l < loops; l++) {

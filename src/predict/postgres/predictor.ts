@@ -15,6 +15,8 @@ export class PostgresPredictor {
   constructor(
     private readonly facts: PgRelationFacts[],
     private readonly settings: PgPredictionSettings,
+    /** Which draw of what the model guesses (the heap order of uncorrelated entries): 0 is the one shown. */
+    private readonly draw = 0,
   ) {
     this.simulator = this.makeSimulator();
     this.pool = this.startingPool(settings.nbuffers);
@@ -36,6 +38,7 @@ export class PostgresPredictor {
       },
       overrides.workers,
       s.updatedColumns,
+      this.draw,
     );
   }
 
