@@ -2,6 +2,7 @@
 // systems (one test case per budgeted statement, a failure per breach, an error for what could not be
 // checked) and the JSON document.
 import { formatBound, type BoundResult, type BudgetBound } from '../shared/budget';
+import { oneLine } from '../shared/export-name';
 
 /** One budgeted statement: where it is written, its bounds, and what checking it gave. */
 export interface CheckedStatement {
@@ -19,10 +20,6 @@ export interface CheckedStatement {
 
 
 const n = (x: number | null) => (x === null ? 'n/a' : x.toLocaleString('en-US'));
-const oneLine = (sql: string, max = 60) => {
-  const s = sql.replace(/\s+/g, ' ').trim();
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-};
 const where = (c: CheckedStatement) => `${c.file}:${c.line}${c.name ? ` (${c.name})` : ''}`;
 
 export function checkTable(checked: CheckedStatement[]): string {

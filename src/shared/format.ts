@@ -37,13 +37,17 @@ export function hitRatioNote(run: RunReport, report: Report): { ratio: number | 
 }
 
 /** One line for a CodeLens or a history entry: "7,463 logical · 96 physical · 3,449 read-ahead · predicted 96 / 3,449". */
+/**
+ * Run 1 in a sentence a newcomer reads without the report (the lens, the history): what was requested, what
+ * came from disk, and what the simulator predicted for the same, "not modelled" where it has no number.
+ */
 export function runSummary(report: Report): string {
   const r = report.runs[0];
   const m = r.measured;
-  const parts = [`${formatCount(m.logicalReads)} logical`, `${formatCount(m.physicalReads)} physical`];
-  if (m.readAhead !== null) parts.push(`${formatCount(m.readAhead)} read-ahead`);
-  if (r.predicted.physicalReads !== null) {
-    parts.push(`predicted ${formatCount(r.predicted.physicalReads)}${r.predicted.readAhead !== null ? ` / ${formatCount(r.predicted.readAhead)}` : ''}`);
-  }
-  return parts.join(' · ');
+  const p = r.predicted;
+  const state = r.cold ? 'cold' : 'as found';
+  const disk = m.physicalReads === null ? 'disk reads not reported' : `${formatCount(m.physicalReads)} read from disk${m.readAhead !== null ? `, ${formatCount(m.readAhead)} read ahead` : ''}`;
+  const predicted =
+    p.physicalReads === null ? 'prediction not modelled' : `predicted ${formatCount(p.physicalReads)}${m.readAhead !== null && p.readAhead !== null ? ` and ${formatCount(p.readAhead)} ahead` : ''}`;
+  return `run 1 (${state}): ${formatCount(m.logicalReads)} pages requested (logical) · ${disk} · ${predicted}`;
 }

@@ -1,6 +1,6 @@
 // A report as Markdown, for export: a layout of the report view-model. Pure.
 import type { Report } from './report';
-import { METRICS, reportView } from './report-view';
+import { reportView } from './report-view';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -15,9 +15,10 @@ export function reportMarkdown(report: Report): string {
     report.statement,
     '```',
     '',
-    `| run | state | ${METRICS.map((m) => `${m.label} | predicted`).join(' | ')} | time ms |`,
-    `|---|---|${METRICS.map(() => '---:|---:|').join('')}---:|`,
-    ...view.runs.map((r) => `| ${r.run} | ${r.state} | ${METRICS.map((m) => `${r.measured[m.key].text} | ${r.predicted[m.key].text}`).join(' | ')} | ${r.elapsedMs.toFixed(1)} |`),
+    `| run | state | ${view.shownMetrics.map((m) => `${m.label} | predicted`).join(' | ')} | time ms |`,
+    `|---|---|${view.shownMetrics.map(() => '---:|---:|').join('')}---:|`,
+    ...view.runs.map((r) => `| ${r.run} | ${r.state} | ${view.shownMetrics.map((m) => `${r.measured[m.key].text} | ${r.predicted[m.key].text}`).join(' | ')} | ${r.elapsedMs.toFixed(1)} |`),
+    ...(view.noReadAhead ? ['', view.noReadAhead] : []),
     '',
     view.hitRatio,
   ];

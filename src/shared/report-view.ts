@@ -84,6 +84,12 @@ export interface ReportView {
   runs: RunRow[];
   /** Some run has a read-ahead prediction (InnoDB). */
   predictsReadAhead: boolean;
+  /**
+   * The metrics a runs table shows: read-ahead only where the engine reports it; where it does not
+   * (PostgreSQL), `noReadAhead` says once why.
+   */
+  shownMetrics: ReadonlyArray<{ key: Metric; label: string }>;
+  noReadAhead?: string;
   hitRatio: string;
   meaning: Array<{ label: string; text: string }>;
   residency: ResidencyRow[];
@@ -125,7 +131,27 @@ function bytesRead(r: RunReport, pageSize: number): string {
   return formatBytes((p + (r.measured.readAhead ?? 0)) * pageSize);
 }
 
-export function reportView(report: Report): ReportView {
+function readAheadColumns(report: Report): Pick<ReportView, 'shownMetrics' | 'noReadAhead'> {
+  if (report.runs.some((r) => r.measured.readAhead !== null)) return { shownMetrics: METRICS };
+  const why = report.runs[0]?.notes?.readAhead;
+  return { shownMetrics: METRICS.filter((m) => m.key !== 'readAhead'), noReadAhead: `No read-ahead column: ${why ?? `${PRODUCT_NAME[report.engine.product]} does not report read-ahead`}.` };
+}
+
+/**
+ * Where the view is read. In the editor a command-line flag means nothing: the hints in parentheses that
+ * name one (" (--commit measures it)") are left out, as the editor's own messages leave them out.
+ */
+export type Audience = 'editor' | 'page';
+
+const withoutFlags = (text: string) => text.replace(/ \((?:[^()]*?\s)?--[a-z][^()]*\)/g, '');
+
+export function reportView(report: Report, audience: Audience = 'page'): ReportView {
+  const view = buildView(report);
+  if (audience === 'page') return view;
+  return { ...view, changes: withoutFlags(view.changes), warnings: view.warnings.map(withoutFlags), assumptions: view.assumptions.map(withoutFlags), unmodelled: view.unmodelled.map(withoutFlags) };
+}
+
+function buildView(report: Report): ReportView {
   const e = report.engine;
   const product = PRODUCT_NAME[e.product];
   const runs: RunRow[] = report.runs.map((r) => ({
@@ -157,6 +183,7 @@ export function reportView(report: Report): ReportView {
     changes: report.rolledBack ? (report.dataChanging ? 'Every run was rolled back.' : 'Read-only statement; every run was rolled back.') : 'Changes were committed (--commit).',
     runs,
     predictsReadAhead: report.runs.some((r) => r.predicted.readAhead !== null),
+    ...readAheadColumns(report),
     hitRatio: report.runs[0] ? hitRatioNote(report.runs[0], report).text : '',
     meaning: METRICS.filter(({ key }) => notes[key]).map(({ key, label }) => ({ label, text: notes[key]! })),
     residency,

@@ -1,7 +1,8 @@
 // What the commands do in the editor: measure (with a cancellable progress notification), keep the report,
 // show it, and let the lenses show the last result; history actions (open, re-run, delete, compare, export).
 import * as vscode from 'vscode';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { exportName, oneLine } from '../shared/export-name';
 import { readConfig } from '../config';
 import { measure } from '../measure/measure';
 import { MeasureError } from '../db/errors';
@@ -109,7 +110,10 @@ export class EditorCommands {
 
   async remove(item?: StoredReport | ReportItem): Promise<void> {
     const stored = await this.pick(item, 'Delete which report?');
-    if (stored && this.store.remove(stored.id)) this.view.refresh();
+    if (!stored) return;
+    const when = new Date(stored.savedAt).toLocaleString();
+    const choice = await vscode.window.showWarningMessage('BufferLens: delete this report from the history?', { modal: true, detail: `${oneLine(stored.report.statement)}\n${stored.connection} · ${when} · ${stored.summary}` }, 'Delete');
+    if (choice === 'Delete' && this.store.remove(stored.id)) this.view.refresh();
   }
 
   async compare(): Promise<void> {
@@ -131,7 +135,9 @@ export class EditorCommands {
       (await vscode.window.showQuickPick(['json', 'markdown', 'html'] as const, { title: 'Export as' }));
     if (!fmt) return;
     const ext = fmt === 'markdown' ? 'md' : fmt;
-    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', `bufferlens-report.${ext}`)), filters: { [fmt]: [ext] } });
+    // Named after the statement and the day, beside the file it came from (else the workspace).
+    const folder = stored.file ? dirname(stored.file) : (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '');
+    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(join(folder, exportName(stored.report.statement, stored.savedAt, ext))), filters: { [fmt]: [ext] } });
     if (!target) return;
     const content =
       fmt === 'json'

@@ -7,6 +7,7 @@ import type { Report } from '../../src/shared/report';
 import { reportView } from '../../src/shared/report-view';
 import { formatReport } from '../../src/cli/format-report';
 import { reportMarkdown } from '../../src/shared/markdown';
+import { runSummary } from '../../src/shared/format';
 
 const load = (name: string): Report => JSON.parse(readFileSync(`test/fixtures/reports/${name}.json`, 'utf8'));
 
@@ -34,6 +35,13 @@ test('PostgreSQL: read-ahead the engine cannot tell is "not reported", measured 
     assert.ok(r.measured.readAhead.kind === 'not-reported' && r.measured.readAhead.reason && r.measured.readAhead.reason.length > 10);
   }
   assert.ok(!view.predictsReadAhead);
+  // The panel and the Markdown export drop the two empty columns and say once why.
+  assert.deepEqual(view.shownMetrics.map((m) => m.key), ['logicalReads', 'physicalReads']);
+  assert.match(view.noReadAhead!, /^No read-ahead column: .{10,}/);
+  const md = reportMarkdown(report);
+  assert.doesNotMatch(md, /read-ahead \| predicted/);
+  assert.match(md, /No read-ahead column: /);
+  assert.deepEqual(reportView(load('mariadb-seed001')).shownMetrics.map((m) => m.key), ['logicalReads', 'physicalReads', 'readAhead']);
 });
 
 test('a number the engine reports but the simulator does not predict is "not modelled", never 0, in every renderer', () => {
@@ -77,4 +85,32 @@ test('a guessed prediction shows its band beside the first draw, in every render
   assert.match(reportMarkdown(report), /\(90–130\)/);
   assert.match(formatReport(report), /\(90–130\)/);
   assert.equal(view.runs[1].predicted.physicalReads.text, report.runs[1].predicted.physicalReads!.toLocaleString('en-US'));
+});
+
+test('the lens and history summary is a sentence: what run 1 requested, read from disk and read ahead, and the prediction', () => {
+  const maria = load('mariadb-seed001');
+  const r = maria.runs[0];
+  const n = (x: number | null) => x!.toLocaleString('en-US');
+  assert.equal(
+    runSummary(maria),
+    `run 1 (${r.cold ? 'cold' : 'as found'}): ${n(r.measured.logicalReads)} pages requested (logical) · ${n(r.measured.physicalReads)} read from disk, ${n(r.measured.readAhead)} read ahead · predicted ${n(r.predicted.physicalReads)} and ${n(r.predicted.readAhead)} ahead`,
+  );
+  const pg = load('postgres18-ring');
+  assert.doesNotMatch(runSummary(pg), /ahead/, 'PostgreSQL reports no read-ahead: none is mentioned');
+  pg.runs[0].predicted = { logicalReads: null, physicalReads: null, readAhead: null };
+  assert.match(runSummary(pg), /· prediction not modelled$/);
+});
+
+test("in the editor the view names no command-line flag: the hints in parentheses that name one are left out", () => {
+  const report = load('mariadb-seed001');
+  report.rolledBack = false;
+  report.warnings = ['residency not read: the buffer pool holds 9 pages, above the limit of 1; INNODB_BUFFER_PAGE_LRU walks the whole pool (--residency=always reads it anyway)', 'measured although a rollback cannot undo it (--allow-side-effects): a file'];
+  const page = reportView(report);
+  assert.match(page.warnings.join('\n'), /--residency=always/);
+  assert.match(page.changes, /--commit/);
+  const editor = reportView(report, 'editor');
+  assert.doesNotMatch([editor.changes, ...editor.warnings].join('\n'), /--[a-z]/);
+  assert.equal(editor.warnings[0], 'residency not read: the buffer pool holds 9 pages, above the limit of 1; INNODB_BUFFER_PAGE_LRU walks the whole pool');
+  assert.equal(editor.warnings[1], 'measured although a rollback cannot undo it: a file');
+  assert.equal(editor.changes, 'Changes were committed.');
 });

@@ -1,7 +1,7 @@
 // Renders a report (or two, compared) into the page. Data arrives by message; nothing here parses HTML.
 import type { PlanNode, RelationResidency, Report } from '../../src/shared/report';
 import { formatCount } from '../../src/shared/format';
-import { METRICS, reportView, type Cell, type ReportView } from '../../src/shared/report-view';
+import { reportView, type Cell, type ReportView } from '../../src/shared/report-view';
 import { el, section, table } from './dom';
 import { runsChart, whatIfChart } from './charts';
 
@@ -36,8 +36,9 @@ function header(report: Report, view: ReportView, onExport?: (format: 'json' | '
 }
 
 function runsSection(report: Report, view: ReportView): HTMLElement {
-  const rows = view.runs.map((r) => [`run ${r.run}`, r.state, ...METRICS.flatMap((m) => [cellNode(r.measured[m.key]), cellNode(r.predicted[m.key])]), r.timeText]);
-  const t = table(['run', 'state', ...METRICS.flatMap((m) => [m.label, 'predicted']), 'time ms'], rows, 'Pages per run, measured and predicted', 2);
+  const shown = view.shownMetrics;
+  const rows = view.runs.map((r) => [`run ${r.run}`, r.state, ...shown.flatMap((m) => [cellNode(r.measured[m.key]), cellNode(r.predicted[m.key])]), r.timeText]);
+  const t = table(['run', 'state', ...shown.flatMap((m) => [m.label, 'predicted']), 'time ms'], rows, 'Pages per run, measured and predicted', 2);
   t.id = 'runs-table';
   const canvas = el('canvas', { role: 'img', 'aria-label': 'grouped bar chart of measured and predicted pages per run' });
   const wrap = el('div', { class: 'chart' }, canvas);
@@ -45,7 +46,8 @@ function runsSection(report: Report, view: ReportView): HTMLElement {
   const meaning = el('dl', { class: 'meaning' });
   for (const m of view.meaning) meaning.append(el('dt', {}, m.label), el('dd', {}, m.text));
   const bytes = view.runs.map((r) => `run ${r.run}: ${r.bytesRead} read`).join(' · ');
-  return section('Runs', 'runs-h', t, el('p', { class: 'note' }, bytes), wrap, el('p', { class: 'hit-ratio', role: 'note' }, view.hitRatio), meaning);
+  const noReadAhead = view.noReadAhead ? [el('p', { class: 'note' }, view.noReadAhead)] : [];
+  return section('Runs', 'runs-h', t, ...noReadAhead, el('p', { class: 'note' }, bytes), wrap, el('p', { class: 'hit-ratio', role: 'note' }, view.hitRatio), meaning);
 }
 
 function blockMap(rel: RelationResidency): HTMLElement {
@@ -118,14 +120,19 @@ function whatIfSection(view: ReportView): HTMLElement | undefined {
 }
 
 function settingsSection(view: ReportView): HTMLElement {
-  const s = section('Settings that explain the numbers', 'set-h', table(['setting', 'value'], view.settings, undefined, 2));
-  if (view.warnings.length) s.append(el('h3', {}, 'Warnings'), el('ul', { class: 'warnings' }, ...view.warnings.map((w) => el('li', { role: 'note' }, w))));
-  return s;
+  return section('Settings that explain the numbers', 'set-h', table(['setting', 'value'], view.settings, undefined, 2));
+}
+
+/** Above the numbers: a warning (not cold, another session, no residency, one statement of several) changes how to read them. */
+function warningsSection(view: ReportView): HTMLElement | undefined {
+  if (!view.warnings.length) return undefined;
+  return section('Read the numbers with these in mind', 'warn-h', el('ul', { class: 'warnings' }, ...view.warnings.map((w) => el('li', { role: 'note' }, w))));
 }
 
 export function renderReport(root: HTMLElement, report: Report, actions: { onExport?: (f: 'json' | 'markdown' | 'html') => void; onRerun?: () => void } = {}): void {
-  const view = reportView(report);
-  const parts = [header(report, view, actions.onExport, actions.onRerun), runsSection(report, view), residencySection(report, view), planSection(report), predictionSection(view), whatIfSection(view), settingsSection(view)];
+  // With actions it is the editor's panel, where command-line flags mean nothing.
+  const view = reportView(report, actions.onExport || actions.onRerun ? 'editor' : 'page');
+  const parts = [header(report, view, actions.onExport, actions.onRerun), warningsSection(view), runsSection(report, view), residencySection(report, view), planSection(report), predictionSection(view), whatIfSection(view), settingsSection(view)];
   root.replaceChildren(el('main', {}, ...parts.filter((p): p is HTMLElement => p !== undefined)));
 }
 
