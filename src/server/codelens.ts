@@ -1,6 +1,7 @@
 // Statements → CodeLens: "Measure buffer I/O" above each, and the last result once measured. Pure.
 import type { CodeLens } from 'vscode-languageserver';
 import type { Span } from '../sql/statement';
+import { refusalOf } from './refusal';
 import { LENS_COMMAND, statementKey, type MeasuredStatement, type ServerSettings, type StatementResult } from '../shared/lsp';
 
 export interface DocumentLike {
@@ -16,6 +17,12 @@ export function buildLenses(doc: DocumentLike, spans: readonly Span[], settings:
   for (const s of spans) {
     const range = { start: doc.positionAt(s.start), end: doc.positionAt(s.end) };
     const statement: MeasuredStatement = { uri: doc.uri, sql: text.slice(s.start, s.end), range, dialect: settings.dialect };
+    // A statement BufferLens would refuse says so and why: no measure action that could only fail.
+    const refused = refusalOf(statement.sql, settings.dialect);
+    if (refused) {
+      lenses.push({ range, command: { title: `Not measured: ${refused.length > 110 ? `${refused.slice(0, 109)}…` : refused}`, command: '', tooltip: refused } });
+      continue;
+    }
     lenses.push({
       range,
       command: settings.hasConnection

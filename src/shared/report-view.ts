@@ -143,7 +143,9 @@ function readAheadColumns(report: Report): Pick<ReportView, 'shownMetrics' | 'no
  */
 export type Audience = 'editor' | 'page';
 
-const withoutFlags = (text: string) => text.replace(/ \((?:[^()]*?\s)?--[a-z][^()]*\)/g, '');
+/** A message without its parenthesised hints that name a command-line flag: what the editor shows. */
+export const editorWording = (text: string): string => text.replace(/ \((?:[^()]*?\s)?--[a-z][^()]*\)/g, '');
+const withoutFlags = editorWording;
 
 export function reportView(report: Report, audience: Audience = 'page'): ReportView {
   const view = buildView(report);

@@ -78,3 +78,21 @@ test('the MySQL dialect follows DELIMITER', async () => {
   const l = (await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: u2 } })) as CodeLens[];
   assert.equal(l.length, 2);
 });
+
+test('a statement BufferLens would refuse gets a lens that says why, not a measure action; a typo keeps its measure lens', async () => {
+  const other = 'file:///work/refused.sql';
+  await conn.sendNotification(SettingsNotification, { dialect: 'postgresql', hasConnection: true, codeLensEnabled: true });
+  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: other, languageId: 'sql', version: 1, text: 'VACUUM orders;\nSELEC 1;\nselect 2;\n' } });
+  const l = (await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: other } })) as CodeLens[];
+  assert.equal(l.length, 3);
+  assert.match(l[0].command!.title, /^Not measured: VACUUM cannot run inside a transaction block/);
+  assert.equal(l[0].command!.command, '', 'nothing to click');
+  assert.equal(l[1].command?.title, 'Measure buffer I/O', 'a typo is measured, and the server names the syntax error');
+  assert.equal(l[2].command?.title, 'Measure buffer I/O');
+  // On MariaDB DDL commits implicitly: said in the editor's words, without the command line's flag.
+  await conn.sendNotification(SettingsNotification, { dialect: 'mysql', hasConnection: true, codeLensEnabled: true });
+  await conn.sendNotification('textDocument/didChange', { textDocument: { uri: other, version: 2 }, contentChanges: [{ text: 'ALTER TABLE t ADD COLUMN c INT;\nSELECT 1;\n' }] });
+  const m = (await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: other } })) as CodeLens[];
+  assert.match(m[0].command!.title, /^Not measured: ALTER TABLE commits implicitly, so BufferLens could not roll it back$/);
+  assert.equal(m[1].command?.title, 'Measure buffer I/O');
+});
