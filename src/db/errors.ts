@@ -8,6 +8,8 @@ export class MeasureError extends Error {
     readonly kind: 'connection' | 'refused' | 'statement' | 'timeout' | 'cancelled' | 'unsupported' | 'input' = 'statement',
     /** The refusal names effects a rollback cannot undo, which the user may acknowledge (allowSideEffects). */
     readonly acknowledgeable = false,
+    /** Where in the measured statement the server found the error (1-based), for the editor to point at. */
+    readonly at?: { line: number; column: number },
   ) {
     super(message);
   }

@@ -2,12 +2,10 @@
 // so that its lens says so and why instead of offering to measure. Only statements whose first word is a
 // command the client knows: a typo keeps its measure lens, and the server then names the syntax error.
 import type { Dialect } from '../shared/dialect';
-import { checkPostgresStatement } from '../measure/postgres/statement-kind';
-import { checkInnodbStatement } from '../measure/innodb/statement-kind';
+import { checkPostgresStatement, POSTGRES_COMMANDS } from '../measure/postgres/statement-kind';
+import { checkInnodbStatement, MYSQL_COMMANDS } from '../measure/innodb/statement-kind';
 import { editorWording } from '../shared/report-view';
 
-const POSTGRES_COMMANDS = new Set('ABORT ALTER ANALYZE BEGIN CALL CHECKPOINT CLOSE CLUSTER COMMENT COMMIT COPY CREATE DEALLOCATE DECLARE DELETE DISCARD DO DROP END EXECUTE EXPLAIN FETCH GRANT IMPORT INSERT LISTEN LOAD LOCK MERGE MOVE NOTIFY PREPARE REASSIGN REFRESH REINDEX RELEASE RESET REVOKE ROLLBACK SAVEPOINT SECURITY SELECT SET SHOW START TABLE TRUNCATE UNLISTEN UPDATE VACUUM VALUES WITH'.split(' '));
-const MYSQL_COMMANDS = new Set('ALTER ANALYZE BEGIN BINLOG CACHE CALL CHANGE CHECK CHECKSUM COMMIT CREATE DEALLOCATE DELETE DESC DESCRIBE DO DROP EXECUTE EXPLAIN FLUSH GRANT HANDLER HELP INSERT INSTALL KILL LOAD LOCK OPTIMIZE PREPARE PURGE RELEASE RENAME REPAIR REPLACE RESET REVOKE ROLLBACK SAVEPOINT SELECT SET SHOW SHUTDOWN START STOP TABLE TRUNCATE UNINSTALL UNLOCK UPDATE USE VALUES WITH XA'.split(' '));
 
 /** Statements measured as they come: every keystroke rebuilds the lenses, and most statements are these. */
 const MEASURED = new Set(['SELECT', 'WITH', 'INSERT', 'UPDATE', 'DELETE', 'VALUES', 'TABLE', 'MERGE', 'REPLACE']);

@@ -1,16 +1,19 @@
-// Page budgets in the editor: after a measurement, a budgeted statement's breaches (and the bounds that
-// could not be checked, with why) appear in the Problems view on its annotation line, and its result lens
-// says "within budget" or what breached.
+// What a measurement tells about the file, in the Problems view: a budgeted statement's breaches (and the
+// bounds that could not be checked, with why) on its annotation line, its result lens saying "within
+// budget" or what breached; and the server's syntax error at the file's line and column.
 import * as vscode from 'vscode';
 import { budgetSummary, checkBudget, formatBound, type BoundResult } from '../shared/budget';
 import type { Report } from '../shared/report';
 import type { Dialect } from '../shared/dialect';
-import { budgetOfStatement } from '../sql/statement-budget';
+import { budgetOfStatement, documentPosition } from '../sql/statement-budget';
+import { statementKey } from '../shared/lsp';
 
 export class BudgetDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('BufferLens budgets');
   /** Per document, per annotation line: what the last measurement of its statement found. */
   private readonly byDocument = new Map<string, Map<number, vscode.Diagnostic[]>>();
+  /** Per document, per statement (its text, whitespace collapsed): the syntax error its last measurement met. */
+  private readonly errors = new Map<string, Map<string, vscode.Diagnostic>>();
 
   /** Whether a statement carries a bound on a cold run 1 (the measurement then evicts where it can). */
   wantsCold(doc: vscode.TextDocument | undefined, sql: string, dialect: Dialect): boolean {
@@ -36,6 +39,30 @@ export class BudgetDiagnostics implements vscode.Disposable {
     return budgetSummary(results);
   }
 
+  /**
+   * A statement the server could not parse: the error where it points in the file (its word underlined),
+   * and the message with the file's line and column; undefined when the statement is not in the file.
+   */
+  syntaxError(doc: vscode.TextDocument, sql: string, dialect: Dialect, at: { line: number; column: number }, message: string): string | undefined {
+    const pos = documentPosition(doc.getText(), sql, dialect, at);
+    if (!pos) return undefined;
+    const start = new vscode.Position(pos.line, pos.character);
+    const range = doc.getWordRangeAtPosition(start) ?? new vscode.Range(start, start.translate(0, 1));
+    const text = message.replace(/ \(line \d+, column \d+\)/, ` (line ${pos.line + 1}, column ${pos.character + 1} of ${doc.uri.path.split('/').pop()})`);
+    const errors = this.errors.get(doc.uri.toString()) ?? new Map<string, vscode.Diagnostic>();
+    this.errors.set(doc.uri.toString(), errors);
+    const d = new vscode.Diagnostic(range, text, vscode.DiagnosticSeverity.Error);
+    d.source = 'BufferLens';
+    errors.set(statementKey(sql), d);
+    this.publish(doc.uri);
+    return text;
+  }
+
+  /** A statement measured without error clears the syntax error it had. */
+  clearError(doc: vscode.TextDocument, sql: string): void {
+    if (this.errors.get(doc.uri.toString())?.delete(statementKey(sql))) this.publish(doc.uri);
+  }
+
   private diagnostic(doc: vscode.TextDocument, line: number, text: string, severity: vscode.DiagnosticSeverity): vscode.Diagnostic {
     const d = new vscode.Diagnostic(doc.lineAt(Math.min(line, doc.lineCount - 1)).range, text, severity);
     d.source = 'BufferLens';
@@ -43,7 +70,8 @@ export class BudgetDiagnostics implements vscode.Disposable {
   }
 
   private publish(uri: vscode.Uri): void {
-    this.collection.set(uri, [...(this.byDocument.get(uri.toString())?.values() ?? [])].flat());
+    const key = uri.toString();
+    this.collection.set(uri, [...[...(this.byDocument.get(key)?.values() ?? [])].flat(), ...(this.errors.get(key)?.values() ?? [])]);
   }
 
   dispose(): void {

@@ -83,11 +83,14 @@ export class EditorCommands {
         const choice = await vscode.window.showWarningMessage(`BufferLens: ${message}`, { modal: true, detail: 'Measure Anyway runs the statement although a rollback cannot undo what is named above.' }, 'Measure Anyway');
         return choice ? this.measure(sql, uri, profileName, true) : undefined;
       }
-      void vscode.window.showErrorMessage(`BufferLens: ${message}`);
+      // A syntax error points at the file's line and column, and is underlined there.
+      const placed = err instanceof MeasureError && err.at && doc ? this.budgets.syntaxError(doc, sql, this.dialect(), err.at, message) : undefined;
+      void vscode.window.showErrorMessage(`BufferLens: ${placed ?? message}`);
       return undefined;
     }
     const stored = this.store.add({ connection: profile.name, summary: runSummary(report), report, ...(uri ? { file: uri.fsPath } : {}) });
     this.view.refresh();
+    if (doc) this.budgets.clearError(doc, sql);
     const budget = doc ? this.budgets.update(doc, sql, this.dialect(), report) : undefined;
     if (uri) this.client.sendResult(uri.toString(), sql, budget ? `${stored.summary} · ${budget}` : stored.summary, stored.id);
     this.open(stored.id);

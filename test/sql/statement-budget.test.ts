@@ -2,7 +2,7 @@
 // split as the lenses split it, the statement matched by its text (whitespace aside).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { budgetOfStatement } from '../../src/sql/statement-budget';
+import { budgetOfStatement, documentPosition } from '../../src/sql/statement-budget';
 import { formatBound } from '../../src/shared/budget';
 
 const doc = [
@@ -30,4 +30,11 @@ test('an unreadable budget is reported on its line, for a diagnostic', () => {
   assert.ok(found && 'error' in found);
   assert.equal(found.line, 5);
   assert.match(found.error, /"logical << 3" is not a bound/);
+});
+
+test("a server's error position in the statement is placed in the file", () => {
+  const text = 'SELECT 1;\n\n-- orders\n  SELECT v\n  FORM accounts;\n';
+  assert.deepEqual(documentPosition(text, 'SELECT v\n  FORM accounts', 'postgresql', { line: 2, column: 8 }), { line: 4, character: 7 });
+  assert.deepEqual(documentPosition(text, 'SELECT v\n  FORM accounts', 'postgresql', { line: 1, column: 8 }), { line: 3, character: 9 });
+  assert.equal(documentPosition(text, 'SELECT 2', 'postgresql', { line: 1, column: 1 }), undefined);
 });

@@ -12,6 +12,8 @@ interface MysqlError {
 export interface InnodbErrorContext {
   /** The run in progress, 0 before run 1. */
   run: number;
+  /** The statement as the user wrote it, to place a syntax error in it. */
+  statement?: string;
   cancelled: boolean;
   /** The client-side backstop killed the statement. */
   timedOut: boolean;
@@ -30,5 +32,21 @@ export function innodbError(err: unknown, ctx: InnodbErrorContext): Error {
   if (e.code === 'PROTOCOL_CONNECTION_LOST' || e.code === 'ECONNRESET' || e.code === 'EPIPE' || e.errno === 2013 || e.errno === 2006 || /closed state/.test(e.message)) {
     return new MeasureError(`lost the connection to the server${during}: ${e.message}`, 'connection');
   }
-  return new MeasureError(`${e.sqlMessage ?? e.message}${during}`, 'statement');
+  const message = e.sqlMessage ?? e.message;
+  const at = e.errno === 1064 && ctx.statement !== undefined ? syntaxErrorAt(message, ctx.statement) : undefined;
+  return new MeasureError(`${message}${at ? ` (line ${at.line}, column ${at.column})` : ''}${during}`, 'statement', false, at);
+}
+
+/**
+ * Where a syntax error is: the server quotes the text from the error on ("near 'FRM t' at line 2", the
+ * line counted in what it was sent, which may be prefixed); found in the statement, it gives the column.
+ */
+export function syntaxErrorAt(message: string, statement: string): { line: number; column: number } | undefined {
+  const m = /near '([\s\S]*)' at line \d+$/.exec(message);
+  if (!m || m[1] === '') return undefined;
+  // The server cuts the quote at 80 characters; its start is what locates it.
+  const at = statement.lastIndexOf(m[1].slice(0, 80));
+  if (at < 0) return undefined;
+  const before = statement.slice(0, at).split('\n');
+  return { line: before.length, column: before[before.length - 1].length + 1 };
 }

@@ -389,7 +389,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   }
 
   private error(err: unknown): Error {
-    return innodbError(err, { run: this.currentRun, cancelled: this.cancelled, timedOut: this.timedOut, timeoutMs: this.options.timeoutMs });
+    return innodbError(err, { run: this.currentRun, statement: this.statement, cancelled: this.cancelled, timedOut: this.timedOut, timeoutMs: this.options.timeoutMs });
   }
 
   private async rollbackQuietly(): Promise<void> {

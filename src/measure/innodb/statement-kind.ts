@@ -5,6 +5,9 @@ import { maskSql } from '../../sql/mask';
 
 export type InnodbStatementKind = 'read' | 'dml';
 
+/** The commands MySQL's and MariaDB's grammars start with, to tell a typo from a statement not measured. */
+export const MYSQL_COMMANDS = new Set('ALTER ANALYZE BEGIN BINLOG CACHE CALL CHANGE CHECK CHECKSUM COMMIT CREATE DEALLOCATE DELETE DESC DESCRIBE DO DROP EXECUTE EXPLAIN FLUSH GRANT HANDLER HELP INSERT INSTALL KILL LOAD LOCK OPTIMIZE PREPARE PURGE RELEASE RENAME REPAIR REPLACE RESET REVOKE ROLLBACK SAVEPOINT SELECT SET SHOW SHUTDOWN START STOP TABLE TRUNCATE UNINSTALL UNLOCK UPDATE USE VALUES WITH XA'.split(' '));
+
 /** Statements that commit implicitly: a rollback after them undoes nothing. */
 const IMPLICIT_COMMIT = /^(CREATE|ALTER|DROP|RENAME|TRUNCATE|LOCK\s+TABLES?|UNLOCK\s+TABLES?|GRANT|REVOKE|ANALYZE\s+TABLE|OPTIMIZE|REPAIR|CHECK\s+TABLE|FLUSH|INSTALL|UNINSTALL|LOAD\s+INDEX|CACHE\s+INDEX|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|SET\s+(GLOBAL\s+|SESSION\s+)?TRANSACTION|SET\s+AUTOCOMMIT|XA|LOAD\s+DATA|RESET|PURGE|CHANGE\s+(MASTER|REPLICATION)|START\s+(SLAVE|REPLICA)|STOP\s+(SLAVE|REPLICA)|SHUTDOWN|KILL)\b/;
 
@@ -51,6 +54,11 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
     return { ok: false, kind: 'refused', reason: 'a stored procedure may commit or change non-transactional state, so BufferLens could not promise a rollback (--commit measures it)' };
   }
   if (commit) return { ok: true, statement, kind: 'dml', dataChanging: true, otherStatements: parts.length - 1, warnings };
+  const word = /^[A-Z]+/.exec(h)?.[0];
+  // Not sent to the server to name a syntax error: on MySQL the statement would run as it is written.
+  if (word && !MYSQL_COMMANDS.has(word)) {
+    return { ok: false, kind: 'input', reason: `"${statement.trim().split(/\s+/)[0].slice(0, 30)}" is not a MySQL or MariaDB command (a typo?); BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements` };
+  }
   return { ok: false, kind: 'refused', reason: `BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements; "${h.slice(0, 30)}" is none of them` };
 }
 

@@ -35,7 +35,7 @@ export function postgresError(err: unknown, ctx: PostgresErrorContext): Error {
     const pos = Number(e.position) - ctx.prefixLength;
     if (pos > 0) {
       const { line, column } = lineColumn(ctx.statement, pos);
-      return new MeasureError(`${e.message} (line ${line}, column ${column})${during}`, 'statement');
+      return new MeasureError(`${e.message} (line ${line}, column ${column})${during}`, 'statement', false, { line, column });
     }
   }
   return new MeasureError(`${e.message}${during}`, 'statement');

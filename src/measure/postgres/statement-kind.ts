@@ -5,6 +5,9 @@ import type { StatementCheck } from '../statement-check';
 /** Statements PostgreSQL's EXPLAIN ANALYZE accepts (the grammar's ExplainableStmt). */
 const EXPLAINABLE = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE', 'INSERT', 'UPDATE', 'DELETE', 'MERGE', 'EXECUTE', 'DECLARE']);
 
+/** Every command PostgreSQL's grammar starts with, to tell a typo from a statement EXPLAIN does not take. */
+export const POSTGRES_COMMANDS = new Set('ABORT ALTER ANALYZE BEGIN CALL CHECKPOINT CLOSE CLUSTER COMMENT COMMIT COPY CREATE DEALLOCATE DECLARE DELETE DISCARD DO DROP END EXECUTE EXPLAIN FETCH GRANT IMPORT INSERT LISTEN LOAD LOCK MERGE MOVE NOTIFY PREPARE REASSIGN REFRESH REINDEX RELEASE RESET REVOKE ROLLBACK SAVEPOINT SECURITY SELECT SET SHOW START TABLE TRUNCATE UNLISTEN UPDATE VACUUM VALUES WITH'.split(' '));
+
 /** Statements that cannot run inside a transaction block, so a rollback could not undo them. */
 const NON_TRANSACTIONAL: Array<[RegExp, string]> = [
   [/^VACUUM\b/, 'VACUUM'],
@@ -49,6 +52,11 @@ export function checkPostgresStatement(input: string, _commit: boolean): Stateme
   }
   const keyword = /^[A-Z]+/.exec(h)?.[0] ?? '';
   const createAs = /^CREATE\s+(TEMP\w*\s+|UNLOGGED\s+)?(TABLE|MATERIALIZED\s+VIEW)\b.*\bAS\b/s.test(h);
+  // A first word that is no command at all (SELEC): the server names the syntax error and where it is.
+  // Safe to send: the statement only ever runs behind EXPLAIN, which parses it before anything runs.
+  if (keyword && !POSTGRES_COMMANDS.has(keyword) && !EXPLAINABLE.has(keyword)) {
+    return { ok: true, statement, otherStatements: parts.length - 1, dataChanging: false, warnings: [] };
+  }
   if (!EXPLAINABLE.has(keyword) && !createAs) {
     return {
       ok: false,

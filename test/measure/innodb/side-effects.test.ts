@@ -96,6 +96,15 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
     assert.ok(!existsSync('/tmp/bl-outfile-a') && !existsSync('/tmp/bl-outfile-b'));
   });
 
+  test('a syntax error says where it is in the statement; a word that is no command is called a typo, not sent', async () => {
+    await assert.rejects(run('SELECT id\n  FRM t'), (err: Error & { at?: { line: number; column: number } }) => {
+      assert.match(err.message, /You have an error in your SQL syntax.*near 't' at line \d+ \(line 2, column 7\)/s);
+      assert.deepEqual(err.at, { line: 2, column: 7 });
+      return true;
+    });
+    await assert.rejects(run('SELEC id FROM t'), /"SELEC" is not a MySQL or MariaDB command \(a typo\?\)/);
+  });
+
   test('EXPLAIN, SHOW and DO are refused with the reason, not sent to fail as a syntax error', async () => {
     for (const s of ['EXPLAIN SELECT 1', 'SHOW TABLES', 'DO 1']) await assert.rejects(run(s), /cannot be measured/);
   });

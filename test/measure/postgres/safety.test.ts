@@ -61,6 +61,21 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
     assert.notEqual(await checksum(), before);
   });
 
+  test('a typo reaches the server behind EXPLAIN, which names the syntax error and where it is; nothing runs', async () => {
+    const target = parseConnectionUrl(url);
+    const options = { runs: 1, cold: 'no' as const, commit: false, timing: false, timeoutMs: 10_000, whatIf: false };
+    await assert.rejects(measure(target, { ...options, sql: 'SELEC v FROM accounts' }), (err: Error & { at?: { line: number; column: number } }) => {
+      assert.match(err.message, /^syntax error at or near "SELEC" \(line 1, column 1\)/);
+      assert.deepEqual(err.at, { line: 1, column: 1 });
+      return true;
+    });
+    await assert.rejects(measure(target, { ...options, sql: 'SELECT v\n  FORM accounts' }), (err: Error & { at?: { line: number; column: number } }) => {
+      assert.deepEqual(err.at, { line: 2, column: 8 });
+      return true;
+    });
+    assert.equal(await leftovers(), 0);
+  });
+
   test('VACUUM is refused with the reason, before anything runs', () => {
     const r = cli('measure', '--url', url, '--sql', 'VACUUM accounts');
     assert.equal(r.code, 1);
