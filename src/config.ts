@@ -11,6 +11,7 @@ export interface BufferLensConfig {
   codeLensEnabled: boolean;
   dialect: 'auto' | Dialect;
   historyMaxReports: number;
+  oneTabPerStatement: boolean;
 }
 
 export function readConfig(): BufferLensConfig {
@@ -29,5 +30,6 @@ export function readConfig(): BufferLensConfig {
     codeLensEnabled: c.get<boolean>('codeLens.enabled', true),
     dialect: c.get<'auto' | Dialect>('dialect', 'auto'),
     historyMaxReports: c.get<number>('history.maxReports', 200),
+    oneTabPerStatement: c.get<boolean>('reports.oneTabPerStatement', true),
   };
 }

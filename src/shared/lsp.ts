@@ -54,6 +54,7 @@ export const StatementAtRequest = new RequestType<StatementAtParams, MeasuredSta
 /** Commands the lenses run; registered by the extension from the one command table. */
 export const LENS_COMMAND = { measure: COMMAND.measureRange, openReport: COMMAND.openReport, addConnection: COMMAND.addConnection } as const;
 
+/** A statement's identity for its result lens: whitespace collapsed, a selection's closing semicolons left out. */
 export function statementKey(sql: string): string {
-  return sql.replace(/\s+/g, ' ').trim();
+  return sql.replace(/\s+/g, ' ').trim().replace(/(\s*;)+$/, '');
 }

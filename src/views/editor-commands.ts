@@ -9,7 +9,7 @@ import { MeasureError } from '../db/errors';
 import type { Report } from '../shared/report';
 import { runSummary } from '../shared/format';
 import { reportMarkdown } from '../shared/markdown';
-import type { MeasuredStatement } from '../shared/lsp';
+import { statementKey, type MeasuredStatement } from '../shared/lsp';
 import type { Dialect } from '../shared/dialect';
 import type { ReportStore, StoredReport } from '../store/report-store';
 import { standaloneHtml } from '../html/standalone-html';
@@ -100,10 +100,18 @@ export class EditorCommands {
   open(id: string): void {
     const stored = this.store.get(id);
     if (!stored) return void vscode.window.showWarningMessage('BufferLens: that report is no longer in the history.');
-    ReportPanel.open(this.context.extensionUri, `BufferLens: ${stored.summary.split(' · ').slice(0, 2).join(' · ')}`, { type: 'showReport', report: stored.report }, (msg) => {
-      if (msg.type === 'exportReport') void this.exportReport(stored, msg.format);
-      else void this.rerun(stored);
-    });
+    // One tab per statement and connection, unless the setting asks for a tab per report.
+    const reuse = readConfig().oneTabPerStatement ? `${stored.connection}\u0000${statementKey(stored.report.statement)}` : undefined;
+    ReportPanel.open(
+      this.context.extensionUri,
+      `BufferLens: ${oneLine(stored.report.statement, 40)}`,
+      { type: 'showReport', report: stored.report },
+      (msg) => {
+        if (msg.type === 'exportReport') void this.exportReport(stored, msg.format);
+        else void this.rerun(stored);
+      },
+      reuse,
+    );
   }
 
   async rerun(item?: StoredReport | ReportItem): Promise<void> {

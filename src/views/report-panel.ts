@@ -7,6 +7,9 @@ import { assertNever } from '../shared/assert-never';
 import { webviewHtml } from '../html/webview-html';
 
 export class ReportPanel {
+  /** The open panel of each statement (see open's `reuse`). */
+  private static readonly byKey = new Map<string, ReportPanel>();
+  private key: string | undefined;
   private ready = false;
   private pending: HostToReport[] = [];
   private readonly disposables: vscode.Disposable[] = [];
@@ -14,7 +17,7 @@ export class ReportPanel {
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
-    private readonly onAction: (msg: Exclude<ReportToHost, { type: 'ready' }>) => void,
+    private onAction: (msg: Exclude<ReportToHost, { type: 'ready' }>) => void,
   ) {
     const media = vscode.Uri.joinPath(extensionUri, 'media');
     panel.webview.html = webviewHtml({
@@ -30,13 +33,29 @@ export class ReportPanel {
     );
   }
 
-  static open(extensionUri: vscode.Uri, title: string, message: HostToReport, onAction: (msg: Exclude<ReportToHost, { type: 'ready' }>) => void): ReportPanel {
+  /**
+   * Shows a report. With `reuse` (a statement's key), the statement's open panel shows it instead of a new
+   * one, revealed in the column it is in: re-running never opens another column.
+   */
+  static open(extensionUri: vscode.Uri, title: string, message: HostToReport, onAction: (msg: Exclude<ReportToHost, { type: 'ready' }>) => void, reuse?: string): ReportPanel {
+    const existing = reuse ? ReportPanel.byKey.get(reuse) : undefined;
+    if (existing) {
+      existing.panel.title = title;
+      existing.onAction = onAction;
+      existing.post(message);
+      existing.panel.reveal(existing.panel.viewColumn, true);
+      return existing;
+    }
     const panel = vscode.window.createWebviewPanel('bufferlens.report', title, vscode.ViewColumn.Beside, {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
       retainContextWhenHidden: true,
     });
     const p = new ReportPanel(panel, extensionUri, onAction);
+    if (reuse) {
+      p.key = reuse;
+      ReportPanel.byKey.set(reuse, p);
+    }
     p.post(message);
     return p;
   }
@@ -63,6 +82,7 @@ export class ReportPanel {
   }
 
   dispose(): void {
+    if (this.key && ReportPanel.byKey.get(this.key) === this) ReportPanel.byKey.delete(this.key);
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -79,6 +79,12 @@ test('the MySQL dialect follows DELIMITER', async () => {
   assert.equal(l.length, 2);
 });
 
+test('a selection measured with its semicolon is the same statement: its result lens follows', async () => {
+  await conn.sendNotification(ResultsNotification, { uri, results: [{ statement: 'select 0;\n', summary: 'from a selection', reportId: 'r2' }] });
+  const l = await lenses();
+  assert.ok(l.some((x) => x.command?.title === 'from a selection'), l.map((x) => x.command?.title).join(' | '));
+});
+
 test('a statement BufferLens would refuse gets a lens that says why, not a measure action; a typo keeps its measure lens', async () => {
   const other = 'file:///work/refused.sql';
   await conn.sendNotification(SettingsNotification, { dialect: 'postgresql', hasConnection: true, codeLensEnabled: true });
