@@ -17,7 +17,7 @@ import type { CheckedStatement } from '../statement-check';
 import { atLeast, readInnodbServerInfo, type InnodbServerInfo } from './server-info';
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
-import { readInnodbResidency, readLruSeed, resolveInnodbRelations, type InnodbRelation } from './residency';
+import { isStatsDenied, readInnodbResidency, readLruSeed, resolveInnodbRelations, tablesFromTablespaces, type InnodbRelation } from './residency';
 import { openTables, poolPagesInUse, readInnodbFacts } from './catalog';
 import { updateSetClause } from './update-columns';
 import { innodbError } from './errors';
@@ -90,7 +90,12 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     if (await this.allPrivileges()) {
       warnings.push('measured with ALL PRIVILEGES or SUPER: nothing but BufferLens\'s own checks stands between the statement and the data; a measuring user needs only PROCESS, SELECT on mysql.innodb_index_stats and on the tables (Test Connection prints the GRANTs)');
     }
-    this.relations = await resolveInnodbRelations(this.conn, tables);
+    this.relations = await resolveInnodbRelations(this.conn, tables).catch(async (err: unknown) => {
+      if (!isStatsDenied(err)) throw err;
+      this.statsDenied = true;
+      warnings.push('residency per table, sized by its tablespace file (all its indexes together): the measuring user may not read mysql.innodb_index_stats, which names and sizes each index');
+      return tablesFromTablespaces(this.conn, tables, this.info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES', this.info.pageSize);
+    });
   }
 
   /** The plan for runs that had no ANALYZE of their own (MySQL), asked for once every run is over. */
@@ -159,6 +164,8 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   }
 
   private autoIncrementTables: Array<{ schema: string; table: string }> = [];
+  /** The user may not read mysql.innodb_index_stats: residency per table, no prediction. */
+  private statsDenied = false;
   /** The server's table cache before any catalog query of ours (MariaDB): see openTables. */
   private openAtStart: Set<string> | undefined;
   /** Rows the runs inserted (and rolled back): each took an AUTO_INCREMENT value that is not given back. */
@@ -184,7 +191,17 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
 
   async predictionFacts(before: ResidencySnapshot, withCache: boolean, warnings: string[]): Promise<InnodbFacts> {
     const info = this.info;
-    const indexes = await readInnodbFacts(this.conn, info, this.relations, before);
+    let unavailable: string | undefined;
+    const facts = this.statsDenied ? Promise.reject(Object.assign(new Error('denied'), { errno: 1142 })) : readInnodbFacts(this.conn, info, this.relations, before);
+    const indexes = await facts.catch(async (err: unknown) => {
+      // Without the index statistics there is no prediction; the measurement itself does not need them.
+      if (!isStatsDenied(err)) throw err;
+      const [rows] = await this.conn.query('SELECT CURRENT_USER() AS u');
+      const [user, host] = String((rows as Array<{ u: string }>)[0]?.u ?? 'user@%').split('@');
+      unavailable = `the measuring user may not read mysql.innodb_index_stats, which the prediction needs; GRANT SELECT ON mysql.innodb_index_stats TO '${user}'@'${host}' enables it`;
+      warnings.push(`no prediction: ${unavailable}`);
+      return [];
+    });
     let other = 0;
     let lruSeed: InnodbFacts['settings']['lruSeed'];
     if (withCache) {
@@ -205,6 +222,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
         randomReadAhead: String(st.innodb_random_read_ahead).toUpperCase() === 'ON',
         otherPagesUsed: other,
         ...(lruSeed ? { lruSeed } : {}),
+        ...(unavailable ? { unavailable } : {}),
         ...(this.openAtStart ? { tablesToOpen: [...new Set(this.relations.filter((r) => r.kind === 'table' && !this.openAtStart!.has(`${r.schema}/${r.table}`)).map((r) => r.table))] } : {}),
         changeBuffering: changeBufferingOf(st.innodb_change_buffering),
         changeBufferMaxPct: Number(st.innodb_change_buffer_max_size ?? 25),

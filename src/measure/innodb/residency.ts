@@ -2,6 +2,7 @@
 // That view walks the whole pool, so callers guard it by pool size.
 import type { Connection } from 'mysql2/promise';
 import type { ResidencySnapshot, TrackedRelation } from '../engine-session';
+import { fromFilename, toFilename } from './filename';
 
 export interface InnodbRelation extends TrackedRelation {
   /** `db`.`table` as InnoDB's information_schema spells it. */
@@ -14,6 +15,28 @@ export interface InnodbRelation extends TrackedRelation {
   kind: 'table' | 'index';
   /** Leaf and non-leaf pages, from persistent statistics (mysql.innodb_index_stats 'size'). */
   pages: number;
+}
+
+/** The measuring user may not read mysql.innodb_index_stats (errno 1142/1143: SELECT command denied). */
+export const isStatsDenied = (err: unknown): boolean => [1142, 1143].includes((err as { errno?: number }).errno ?? 0);
+
+/**
+ * The tables alone, sized by their tablespace files (every index of a table together), for a user who may
+ * not read the index statistics: residency per table instead of per index, and no prediction.
+ */
+export async function tablesFromTablespaces(conn: Connection, tables: Array<{ schema: string; table: string }>, spaceView: string, pageSize: number): Promise<InnodbRelation[]> {
+  if (tables.length === 0) return [];
+  const [rows] = await conn.query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceView} WHERE NAME IN (?)`, [tables.map((t) => `${toFilename(t.schema)}/${toFilename(t.table)}`)]);
+  const bytes = new Map((rows as Array<{ name: string; bytes: number }>).map((r) => [r.name.split('/').map(fromFilename).join('/'), Number(r.bytes)]));
+  return tables.map((t) => ({
+    innodbName: `\`${t.schema}\`.\`${t.table}\``,
+    schema: t.schema,
+    table: t.table,
+    index: ALL_INDEXES,
+    name: `${t.schema}.${t.table}`,
+    kind: 'table' as const,
+    pages: Math.floor((bytes.get(`${t.schema}/${t.table}`) ?? 0) / pageSize),
+  }));
 }
 
 export async function resolveInnodbRelations(conn: Connection, tables: Array<{ schema: string; table: string }>): Promise<InnodbRelation[]> {
@@ -40,6 +63,8 @@ export async function resolveInnodbRelations(conn: Connection, tables: Array<{ s
 }
 
 const key = (innodbName: string, index: string) => `${innodbName}|${index}`;
+/** The index name of a relation that stands for all of a table's indexes (tablesFromTablespaces). */
+const ALL_INDEXES = '*';
 
 /** Every relation's size (its statistics) and, when `withCache`, its cached pages, keyed by the report's name. */
 export async function readInnodbResidency(conn: Connection, rels: InnodbRelation[], withCache: boolean): Promise<ResidencySnapshot> {
@@ -58,7 +83,8 @@ export async function readInnodbResidency(conn: Connection, rels: InnodbRelation
     [names],
   );
   for (const r of rows as Array<{ t: string; i: string; s: number; e: number; n: number }>) {
-    const entry = byKey.get(key(r.t, r.i));
+    // A table tracked as a whole (ALL_INDEXES) counts the pages of every index of it.
+    const entry = byKey.get(key(r.t, r.i)) ?? byKey.get(key(r.t, ALL_INDEXES));
     if (!entry) continue;
     entry.cached += Number(r.n);
     entry.ranges.push([Number(r.s), Number(r.e)]);

@@ -55,6 +55,8 @@ export interface InnodbPredictionSettings {
    * (MySQL, older fixtures): opening is then not modelled.
    */
   tablesToOpen?: string[];
+  /** Why no prediction can be made (the index statistics could not be read): every number not modelled. */
+  unavailable?: string;
 }
 
 /** The rows an INSERT wrote in one run, which the prediction replays (with their rollback). */

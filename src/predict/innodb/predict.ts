@@ -5,6 +5,11 @@ import type { InnodbPredictionInput } from './facts';
 import { InnodbPredictor } from './predictor';
 
 export function predictInnodb(input: InnodbPredictionInput, options: PredictOptions): ReportPrediction {
+  const why = input.settings.unavailable;
+  if (why) {
+    const none = { logicalReads: null, physicalReads: null, readAhead: null };
+    return { runs: input.runs.map(() => ({ predicted: none, predictedAfter: {}, assumptions: [], unmodelled: [`every prediction: ${why}`] })) };
+  }
   const predictor = new InnodbPredictor(input.indexes, input.settings);
   const first = input.runs.map((r) => asPredictedRun(predictor.predictRun(r)));
   // The same runs with other draws of what the model guesses: the band beside the first draw.

@@ -51,6 +51,10 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
       'CREATE FUNCTION sets_global() RETURNS INT BEGIN SET GLOBAL max_connections = 77; RETURN 1; END',
       'CREATE SEQUENCE sq',
       'ANALYZE TABLE t, a, tr_src',
+      // A measuring user without the index statistics: measured, with no prediction and the GRANT that gives one.
+      "CREATE USER nostats@'127.0.0.1' IDENTIFIED BY 'pw'",
+      "GRANT SELECT ON lab.* TO nostats@'127.0.0.1'",
+      "GRANT PROCESS ON *.* TO nostats@'127.0.0.1'",
     ]) {
       await c.query(s);
     }
@@ -94,6 +98,19 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
       await assert.rejects(run(s), /INTO OUTFILE\/DUMPFILE writes a file/);
     }
     assert.ok(!existsSync('/tmp/bl-outfile-a') && !existsSync('/tmp/bl-outfile-b'));
+  });
+
+  test('without SELECT on mysql.innodb_index_stats the statement is measured, its prediction not modelled with the GRANT that would enable it', async () => {
+    const target = parseConnectionUrl(`mysql://nostats:pw@127.0.0.1:${server.port}/lab`);
+    const report = await measure(target, { sql: 'SELECT SUM(v) FROM t', runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 20_000, whatIf: true });
+    assert.ok(report.runs[0].measured.logicalReads! > 0);
+    assert.deepEqual(report.runs[0].predicted, { logicalReads: null, physicalReads: null, readAhead: null });
+    assert.match(report.runs[0].prediction!.unmodelled.join('\n'), /GRANT SELECT ON mysql\.innodb_index_stats TO 'nostats'@'127\.0\.0\.1' enables it/);
+    assert.match(report.warnings.join('\n'), /^no prediction: the measuring user may not read mysql\.innodb_index_stats/m);
+    // Residency per table then, sized by its tablespace file.
+    const t = report.runs[0].residency.find((r) => r.relation === 'lab.t');
+    assert.ok(t && t.pages > 0 && t.cachedAfter! > 0, JSON.stringify(report.runs[0].residency));
+    assert.match(report.warnings.join('\n'), /residency per table, sized by its tablespace file/);
   });
 
   test('a syntax error says where it is in the statement; a word that is no command is called a typo, not sent', async () => {
