@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { readConfig } from '../config';
 import { profileTarget, type ConnectionProfile } from '../db/profile';
 import type { ConnectionTarget } from '../db/connection-url';
+import { serverNeeds } from '../measure/readiness';
 import { ENGINES } from '../measure/engines';
 
 const ACTIVE_KEY = 'bufferlens.activeConnection';
@@ -97,11 +98,22 @@ export class ConnectionService implements vscode.Disposable {
     try {
       const engine = ENGINES[target.engine];
       const version = await engine.serverVersion(target);
-      const action = await vscode.window.showInformationMessage(`BufferLens: connected to ${profile.name}: ${version.split(',')[0]}`, 'Show Least-Privilege GRANTs');
-      if (action) {
-        const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: engine.leastPrivilegeGrants(target.database) + '\n' });
-        await vscode.window.showTextDocument(doc);
-      }
+      // Connected is not enough: what measuring needs is checked too, with the SQL that provides it.
+      const needs = await serverNeeds(target);
+      const missing = needs.filter((n) => !n.ok && !n.note);
+      const head = `BufferLens: connected to ${profile.name}: ${version.split(',')[0]}`;
+      const grants = 'Show Least-Privilege GRANTs';
+      const fixIt = 'Show the SQL That Fixes It';
+      const action = missing.length
+        ? await vscode.window.showWarningMessage(`${head}, but: ${missing.map((n) => n.what).join('; ')}.`, ...(missing.some((n) => n.fix) ? [fixIt] : []), grants)
+        : await vscode.window.showInformationMessage(`${head}. Everything BufferLens needs is there${needs.some((n) => n.note) ? ` (${needs.filter((n) => n.note).map((n) => n.what).join('; ')})` : ''}.`, grants);
+      const content =
+        action === fixIt
+          ? missing.flatMap((n) => (n.fix ? [`-- ${n.what}`, n.fix, ''] : [])).join('\n')
+          : action === grants
+            ? engine.leastPrivilegeGrants(target.database) + '\n'
+            : undefined;
+      if (content) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'sql', content }));
     } catch (err) {
       void vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message}`);
     }
