@@ -14,3 +14,8 @@ export class MeasureError extends Error {
     super(message);
   }
 }
+
+/** A connection refused for its credentials (a password to re-enter), as the drivers' messages say it. */
+export function isAuthFailure(err: unknown): boolean {
+  return err instanceof MeasureError && err.kind === 'connection' && /password authentication failed|access denied for user/i.test(err.message);
+}

@@ -6,6 +6,7 @@ import { profileTarget, type ConnectionProfile } from '../db/profile';
 import type { ConnectionTarget } from '../db/connection-url';
 import { serverNeeds } from '../measure/readiness';
 import { ENGINES } from '../measure/engines';
+import { promptPassword, promptProfile } from './connection-prompts';
 
 const ACTIVE_KEY = 'bufferlens.activeConnection';
 const secretKey = (name: string) => `bufferlens.password.${name}`;
@@ -55,38 +56,96 @@ export class ConnectionService implements vscode.Disposable {
   }
 
   async add(): Promise<ConnectionProfile | undefined> {
-    const engine = await vscode.window.showQuickPick(
-      Object.values(ENGINES).map((e) => ({ label: e.label, engine: e.id })),
-      { title: 'Add Connection (1/6): engine' },
-    );
-    if (!engine) return undefined;
-    const existing = readConfig().connections;
-    const name = await vscode.window.showInputBox({
-      title: 'Add Connection (2/6): a name',
-      validateInput: (v) => (!v.trim() ? 'A name is needed' : existing.some((c) => c.name === v.trim()) ? 'That name is taken' : undefined),
-    });
-    if (!name) return undefined;
-    const host = await vscode.window.showInputBox({ title: 'Add Connection (3/6): host', value: '127.0.0.1' });
-    if (host === undefined) return undefined;
-    const port = await vscode.window.showInputBox({
-      title: 'Add Connection (4/6): port',
-      value: String(ENGINES[engine.engine].defaultPort),
-      validateInput: (v) => (/^\d+$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? undefined : 'A port from 1 to 65535'),
-    });
-    if (port === undefined) return undefined;
-    const userAndDb = await vscode.window.showInputBox({ title: 'Add Connection (5/6): user@database', value: ENGINES[engine.engine].defaultLogin });
-    if (userAndDb === undefined) return undefined;
-    const [user, database] = userAndDb.split('@');
-    const password = await vscode.window.showInputBox({ title: 'Add Connection (6/6): password (kept in VS Code\'s secret storage; empty for none)', password: true });
+    const answers = await promptProfile('Add Connection', readConfig().connections.map((c) => c.name));
+    if (!answers) return undefined;
+    const password = await this.confirmWorking(answers.profile, answers.password ?? '');
     if (password === undefined) return undefined;
-    const profile: ConnectionProfile = { name: name.trim(), engine: engine.engine, host, port: Number(port), ...(user ? { user } : {}), ...(database ? { database } : {}) };
     const config = vscode.workspace.getConfiguration('bufferlens');
-    await config.update('connections', [...(config.get<unknown[]>('connections') ?? []), profile], vscode.ConfigurationTarget.Global);
-    if (password) await this.context.secrets.store(secretKey(profile.name), password);
-    await this.context.workspaceState.update(ACTIVE_KEY, profile.name);
+    await config.update('connections', [...(config.get<unknown[]>('connections') ?? []), answers.profile], vscode.ConfigurationTarget.Global);
+    await this.storePassword(answers.profile.name, password);
+    await this.context.workspaceState.update(ACTIVE_KEY, answers.profile.name);
     this.refreshStatus();
-    void this.test(profile);
-    return profile;
+    void this.test(answers.profile);
+    return answers.profile;
+  }
+
+  /**
+   * Connects before a profile is saved. On failure the user re-enters the password, saves anyway, or
+   * stops: a profile that does not connect is kept only if they say so. The password to store, or
+   * undefined to stop.
+   */
+  private async confirmWorking(profile: ConnectionProfile, password: string): Promise<string | undefined> {
+    for (;;) {
+      try {
+        await ENGINES[profile.engine].serverVersion(profileTarget(profile, password || undefined));
+        return password;
+      } catch (err) {
+        const reenter = 'Re-enter Password';
+        const keep = 'Save Anyway';
+        const choice = await vscode.window.showWarningMessage(`BufferLens: ${profile.name} does not connect: ${(err as Error).message}`, { modal: true }, reenter, keep);
+        if (choice === keep) return password;
+        if (choice !== reenter) return undefined;
+        const next = await promptPassword(`Password for ${profile.name}`, false);
+        if (next === null) return undefined;
+        password = next ?? '';
+      }
+    }
+  }
+
+  private async storePassword(name: string, password: string | undefined): Promise<void> {
+    if (password === undefined) return;
+    if (password) await this.context.secrets.store(secretKey(name), password);
+    else await this.context.secrets.delete(secretKey(name));
+  }
+
+  private async pick(title: string, profile?: ConnectionProfile): Promise<ConnectionProfile | undefined> {
+    if (profile) return profile;
+    const { connections } = readConfig();
+    if (!connections.length) {
+      void vscode.window.showInformationMessage('BufferLens: there is no connection yet. Add one with BufferLens: Add Connection.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(connections.map((c) => ({ label: c.name, description: `${c.engine} ${c.host ?? c.socket ?? ''}`, profile: c })), { title });
+    return picked?.profile;
+  }
+
+  async edit(profile?: ConnectionProfile): Promise<void> {
+    const old = await this.pick('Edit which connection?', profile);
+    if (!old) return;
+    const answers = await promptProfile('Edit Connection', readConfig().connections.map((c) => c.name).filter((n) => n !== old.name), old);
+    if (!answers) return;
+    const stored = (await this.context.secrets.get(secretKey(old.name))) ?? '';
+    const password = await this.confirmWorking(answers.profile, answers.password ?? stored);
+    if (password === undefined) return;
+    const config = vscode.workspace.getConfiguration('bufferlens');
+    const list = (config.get<Array<{ name?: string }>>('connections') ?? []).map((c) => (c.name === old.name ? answers.profile : c));
+    await config.update('connections', list, vscode.ConfigurationTarget.Global);
+    if (answers.profile.name !== old.name) await this.context.secrets.delete(secretKey(old.name));
+    await this.storePassword(answers.profile.name, password);
+    if (this.context.workspaceState.get<string>(ACTIVE_KEY) === old.name) await this.context.workspaceState.update(ACTIVE_KEY, answers.profile.name);
+    this.refreshStatus();
+  }
+
+  async remove(profile?: ConnectionProfile): Promise<void> {
+    const p = await this.pick('Remove which connection?', profile);
+    if (!p) return;
+    const choice = await vscode.window.showWarningMessage(`BufferLens: remove the connection ${p.name}?`, { modal: true, detail: 'Its settings entry and its stored password are removed; reports measured on it stay in the history.' }, 'Remove');
+    if (choice !== 'Remove') return;
+    const config = vscode.workspace.getConfiguration('bufferlens');
+    await config.update('connections', (config.get<Array<{ name?: string }>>('connections') ?? []).filter((c) => c.name !== p.name), vscode.ConfigurationTarget.Global);
+    await this.context.secrets.delete(secretKey(p.name));
+    if (this.context.workspaceState.get<string>(ACTIVE_KEY) === p.name) await this.context.workspaceState.update(ACTIVE_KEY, undefined);
+    this.refreshStatus();
+  }
+
+  /** Asks for a connection's password and stores it; true when one was given. */
+  async setPassword(profile?: ConnectionProfile): Promise<boolean> {
+    const p = await this.pick('Set the password of which connection?', profile);
+    if (!p) return false;
+    const password = await promptPassword(`Password for ${p.name}`, false);
+    if (password === null) return false;
+    await this.storePassword(p.name, password ?? '');
+    return true;
   }
 
   async test(profile = this.active()): Promise<void> {

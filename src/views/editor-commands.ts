@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { exportName, oneLine } from '../shared/export-name';
 import { readConfig } from '../config';
 import { measure } from '../measure/measure';
-import { MeasureError } from '../db/errors';
+import { isAuthFailure, MeasureError } from '../db/errors';
 import type { Report } from '../shared/report';
 import { runSummary } from '../shared/format';
 import { reportMarkdown } from '../shared/markdown';
@@ -79,6 +79,13 @@ export class EditorCommands {
       // Messages in the editor name buttons, not command-line flags.
       const message = (err as Error).message.replace(/ \(--[^)]*\)/g, '');
       if (err instanceof MeasureError && err.kind === 'cancelled') return undefined;
+      // A wrong password is fixed where it is kept: re-entered, then measured again.
+      if (isAuthFailure(err)) {
+        const choice = await vscode.window.showErrorMessage(`BufferLens: ${message}`, 'Re-enter Password', 'Edit Connection');
+        if (choice === 'Re-enter Password' && (await this.connections.setPassword(profile))) return this.measure(sql, uri, profile.name, allowSideEffects);
+        if (choice === 'Edit Connection') await this.connections.edit(profile);
+        return undefined;
+      }
       if (err instanceof MeasureError && err.acknowledgeable && !allowSideEffects) {
         const choice = await vscode.window.showWarningMessage(`BufferLens: ${message}`, { modal: true, detail: 'Measure Anyway runs the statement although a rollback cannot undo what is named above.' }, 'Measure Anyway');
         return choice ? this.measure(sql, uri, profileName, true) : undefined;

@@ -7,6 +7,7 @@ import { LocalPostgres } from '../../src/local-server/postgres';
 import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { serverNeeds } from '../../src/measure/readiness';
+import { isAuthFailure } from '../../src/db/errors';
 import { mariadb, need, skipUnless, systemPostgres } from '../support/engines';
 import { pgQuery } from '../support/sql';
 
@@ -49,5 +50,10 @@ describe('Test Connection on MariaDB: PROCESS and the index statistics', skipUnl
     for (const fix of missing) await c.query(fix.fix!);
     await c.end();
     assert.deepEqual((await serverNeeds(probe)).filter((n) => !n.ok && !n.note), []);
+  });
+
+  test('a wrong MariaDB password is an authentication failure the editor offers to re-enter', async () => {
+    const err = await serverNeeds(parseConnectionUrl(`mysql://probe:wrong@127.0.0.1:${server.port}/`)).then(() => undefined, (e: unknown) => e);
+    assert.equal(isAuthFailure(err), true, String(err));
   });
 });

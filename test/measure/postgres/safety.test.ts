@@ -7,6 +7,7 @@ import { need, skipUnless, systemPostgres } from '../../support/engines';
 import { cli, cliAsync, interruptWhenActive, measureJson } from '../../support/cli';
 import { measure } from '../../../src/measure/measure';
 import { parseConnectionUrl } from '../../../src/db/connection-url';
+import { isAuthFailure } from '../../../src/db/errors';
 
 const availability = systemPostgres();
 
@@ -99,6 +100,12 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
     const r = cli('measure', '--url', url, '--sql', '  -- only a comment\n');
     assert.equal(r.code, 1);
     assert.match(r.err, /no statement to measure/);
+  });
+
+  test('a wrong password is an authentication failure the editor offers to re-enter; an unknown database is not', async () => {
+    const attempt = (u: string) => measure(parseConnectionUrl(u), { sql: 'SELECT 1', runs: 1, cold: 'no', commit: false, timing: false, timeoutMs: 5_000, whatIf: false }).then(() => undefined, (e: unknown) => e);
+    assert.equal(isAuthFailure(await attempt(server.url('postgres', 'tester', 'wrong-password'))), true);
+    assert.equal(isAuthFailure(await attempt(server.url('nosuchdb', 'tester', 'right-password'))), false);
   });
 
   test('wrong password, unknown database and refused connection give one clear line', () => {
