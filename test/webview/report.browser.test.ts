@@ -53,6 +53,10 @@ describe('report view in Chromium', skipUnless(availability), () => {
       assert.match(await page.locator('.hit-ratio').innerText(), /hides 3,520 pages \(55 MiB\) read ahead/);
       assert.ok(await page.locator('canvas').count() >= 2, 'charts drawn');
       assert.match(await page.locator('.blockmap').first().getAttribute('aria-label') ?? '', /3,574 of 3,621 pages cached/);
+      // MariaDB's plan as a tree of its tables with their pages, the heaviest marked in words.
+      const table = page.locator('.plan details.plan-node', { hasText: 't: ALL' }).first();
+      assert.match(await table.innerText(), /heaviest: 100 % of the pages\s+self 3,574 pages \(3,617 read\)/);
+      assert.equal(await page.locator('pre.plan-raw').count(), 0, 'no raw JSON dump');
       await page.screenshot({ path: join(OUT, `report-${theme}.png`), fullPage: true });
       assert.deepEqual(w.errors, []);
       assert.deepEqual(await w.violations(), []);
@@ -97,6 +101,15 @@ describe('report view in Chromium', skipUnless(availability), () => {
       assert.deepEqual(row.slice(1, 6), ['cold', f(r1.measured.logicalReads), f(r1.predicted.logicalReads), f(r1.measured.physicalReads), f(r1.predicted.physicalReads)]);
       assert.equal(row.length, 7, `run, state, two metrics measured and predicted, time: ${row.join(' | ')}`);
       assert.match(await page.locator('section[aria-labelledby="runs-h"]').innerText(), /No read-ahead column: /);
+      // The plan tree opens and closes from the keyboard.
+      const root = page.locator('.plan > details.plan-node > summary').first();
+      assert.equal(await page.locator('.plan > details.plan-node').first().getAttribute('open'), '');
+      await root.focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await page.locator('.plan > details.plan-node').first().getAttribute('open'), null, 'Enter closed it');
+      await page.keyboard.press('Space');
+      assert.equal(await page.locator('.plan > details.plan-node').first().getAttribute('open'), '', 'Space opened it again');
+      assert.ok((await page.locator('.plan summary.heavy .badge').count()) >= 1, 'the heaviest node is marked');
       // Warnings sit above the numbers, in the editor's words: no command-line flag.
       const order = await page.evaluate(`[...document.querySelectorAll('section')].map((s) => s.getAttribute('aria-labelledby'))`);
       assert.ok((order as string[]).indexOf('warn-h') >= 0 && (order as string[]).indexOf('warn-h') < (order as string[]).indexOf('runs-h'), `sections: ${order}`);

@@ -1,7 +1,8 @@
 // Renders a report (or two, compared) into the page. Data arrives by message; nothing here parses HTML.
-import type { PlanNode, RelationResidency, Report } from '../../src/shared/report';
+import type { RelationResidency, Report } from '../../src/shared/report';
 import { formatCount } from '../../src/shared/format';
 import { reportView, type Cell, type ReportView } from '../../src/shared/report-view';
+import { planView, type PlanRow } from '../../src/shared/plan-view';
 import { el, section, table } from './dom';
 import { runsChart, whatIfChart } from './charts';
 
@@ -79,19 +80,38 @@ function residencySection(report: Report, view: ReportView): HTMLElement | undef
   return section('Pages in the buffer pool', 'res-h', table(['relation', 'kind', 'pages', ...view.runs.map((r) => `run ${r.run}`)], rows, 'cached before → after each run', 2), ...maps);
 }
 
-function planList(n: PlanNode): HTMLElement {
-  const label = `${n.nodeType}${n.relation ? ` on ${n.relation}` : ''}${n.index ? ` using ${n.index}` : ''}`;
-  const stats = `self hit ${formatCount(n.self.sharedHit)} · read ${formatCount(n.self.sharedRead)} — total hit ${formatCount(n.total.sharedHit)} · read ${formatCount(n.total.sharedRead)}${n.actualRows !== undefined ? ` — rows ${formatCount(n.actualRows)} × ${formatCount(n.actualLoops ?? 1)}` : ''}${n.workersLaunched !== undefined ? ` — workers ${n.workersLaunched}/${n.workersPlanned ?? '?'}` : ''}`;
-  const li = el('li', {}, el('span', { class: 'node' }, label), ' ', el('span', { class: 'stats' }, stats));
-  if (n.children.length) li.append(el('ul', {}, ...n.children.map(planList)));
-  return li;
+/** One node: a <details> whose summary is focusable and opens or closes with Enter or Space. */
+function planNode(r: PlanRow, depth: number): HTMLElement {
+  const pct = Math.round(r.share * 100);
+  const pages = `self ${formatCount(r.selfPages)} pages (${formatCount(r.selfRead)} read) · total ${formatCount(r.totalPages)} (${formatCount(r.totalRead)} read)`;
+  const summary = el(
+    'summary',
+    { class: r.heavy ? 'heavy' : '' },
+    el('span', { class: 'node' }, r.label),
+    ' ',
+    ...(r.heavy ? [el('span', { class: 'badge' }, `heaviest: ${pct} % of the pages`), ' '] : []),
+    el('span', { class: 'stats' }, pages),
+    ...(r.detail ? [' ', el('span', { class: 'detail' }, `— ${r.detail}`)] : []),
+  );
+  const node = el('details', { class: 'plan-node', ...(depth < 3 || r.heavy ? { open: '' } : {}) }, summary);
+  if (r.children.length) node.append(el('div', { class: 'plan-children', role: 'group' }, ...r.children.map((c) => planNode(c, depth + 1))));
+  else node.classList.add('leaf');
+  return node;
 }
 
 function planSection(report: Report): HTMLElement | undefined {
-  const run = report.runs[0];
-  if (run?.plan) return section('Plan of run 1 (buffers per node, self and total)', 'plan-h', el('ul', { class: 'plan' }, planList(run.plan)));
-  if (run?.enginePlan !== undefined) {
-    const text = typeof run.enginePlan === 'string' ? run.enginePlan : JSON.stringify(run.enginePlan, null, 2);
+  const plan = planView(report);
+  if (plan) {
+    return section(
+      plan.source === 'postgresql' ? 'Plan of run 1 (buffers per node, self and total)' : 'Plan of run 1 (pages per table, as the engine counted them)',
+      'plan-h',
+      el('p', { class: 'note' }, `${plan.legend}. Each node opens and closes with a click, or with Enter or Space.`),
+      el('div', { class: 'plan' }, planNode(plan.root, 0)),
+    );
+  }
+  const raw = report.runs[0]?.enginePlan;
+  if (raw !== undefined) {
+    const text = typeof raw === 'string' ? raw : JSON.stringify(raw, null, 2);
     return section('Plan of run 1 (as the server reported it)', 'plan-h', el('pre', { class: 'plan-raw' }, text));
   }
   return undefined;
