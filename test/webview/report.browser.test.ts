@@ -110,6 +110,15 @@ describe('report view in Chromium', skipUnless(availability), () => {
       await page.keyboard.press('Space');
       assert.equal(await page.locator('.plan > details.plan-node').first().getAttribute('open'), '', 'Space opened it again');
       assert.ok((await page.locator('.plan summary.heavy .badge').count()) >= 1, 'the heaviest node is marked');
+      // A live theme switch redraws the charts in the new theme's colours (VS Code changes the body's class
+      // and its --vscode-* variables).
+      const pixels = () => page.evaluate(`document.querySelector('section[aria-labelledby="runs-h"] canvas').toDataURL()`);
+      const before = await pixels();
+      await page.evaluate(`document.body.style.setProperty('--vscode-foreground', '#ff00ff'); document.body.style.setProperty('--vscode-panel-border', '#00ff00'); document.body.className = 'vscode-high-contrast'`);
+      await page
+        .waitForFunction(`document.querySelector('section[aria-labelledby="runs-h"] canvas').toDataURL() !== ${JSON.stringify(before)}`, undefined, { timeout: 5_000 })
+        .catch(() => assert.fail('the chart was not redrawn after the theme switch'));
+      assert.notEqual(await pixels(), before);
       // Warnings sit above the numbers, in the editor's words: no command-line flag.
       const order = await page.evaluate(`[...document.querySelectorAll('section')].map((s) => s.getAttribute('aria-labelledby'))`);
       assert.ok((order as string[]).indexOf('warn-h') >= 0 && (order as string[]).indexOf('warn-h') < (order as string[]).indexOf('runs-h'), `sections: ${order}`);

@@ -4,6 +4,43 @@ import type { Report } from '../../src/shared/report';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip, LineController, LineElement, PointElement);
 
+/** Every chart drawn, with how to draw it again: a theme switch redraws them in the new theme's colours. */
+const live = new Set<{ chart: Chart; make: () => Chart }>();
+
+function tracked(make: () => Chart): Chart {
+  const entry = { chart: make(), make };
+  live.add(entry);
+  return entry.chart;
+}
+
+/** Redraws the charts still on the page with the theme's colours now; forgets the others. */
+export function redrawCharts(): void {
+  for (const e of [...live]) {
+    const onPage = e.chart.canvas?.isConnected === true;
+    e.chart.destroy();
+    if (onPage) e.chart = e.make();
+    else live.delete(e);
+  }
+}
+
+/**
+ * Diagonal stripes in a colour: the predicted bars are striped, the measured ones solid, so the two tell
+ * apart without colour.
+ */
+function stripes(color: string): CanvasPattern | string {
+  const tile = document.createElement('canvas');
+  tile.width = tile.height = 8;
+  const g = tile.getContext('2d');
+  if (!g) return color;
+  g.strokeStyle = color;
+  g.lineWidth = 2;
+  g.beginPath();
+  g.moveTo(0, 8);
+  g.lineTo(8, 0);
+  g.stroke();
+  return g.createPattern(tile, 'repeat') ?? color;
+}
+
 function themeColor(name: string, fallback: string): string {
   return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
 }
@@ -13,12 +50,15 @@ function palette() {
     text: themeColor('--vscode-foreground', '#333'),
     grid: themeColor('--vscode-panel-border', '#8884'),
     measured: [themeColor('--vscode-charts-blue', '#3794ff'), themeColor('--vscode-charts-orange', '#d18616'), themeColor('--vscode-charts-purple', '#b180d7')],
-    predicted: themeColor('--vscode-charts-green', '#89d185'),
     line: themeColor('--vscode-charts-red', '#f14c4c'),
   };
 }
 
 export function runsChart(canvas: HTMLCanvasElement, report: Report): Chart {
+  return tracked(() => drawRuns(canvas, report));
+}
+
+function drawRuns(canvas: HTMLCanvasElement, report: Report): Chart {
   const c = palette();
   const labels = report.runs.map((r) => `run ${r.run}${r.cold ? ' (cold)' : ''}`);
   const metrics = [
@@ -28,7 +68,7 @@ export function runsChart(canvas: HTMLCanvasElement, report: Report): Chart {
   ] as const;
   const datasets = metrics.flatMap(([name, measured, predicted], i) => [
     { label: `${name} measured`, data: report.runs.map((r) => measured(r)), backgroundColor: c.measured[i] },
-    { label: `${name} predicted`, data: report.runs.map((r) => predicted(r)), backgroundColor: c.predicted, borderColor: c.measured[i], borderWidth: 2 },
+    { label: `${name} predicted`, data: report.runs.map((r) => predicted(r)), backgroundColor: stripes(c.measured[i]), borderColor: c.measured[i], borderWidth: 2 },
   ]);
   return new Chart(canvas, {
     type: 'bar',
@@ -44,6 +84,10 @@ export function runsChart(canvas: HTMLCanvasElement, report: Report): Chart {
 }
 
 export function whatIfChart(canvas: HTMLCanvasElement, series: NonNullable<Report['whatIf']>['series'][number]): Chart {
+  return tracked(() => drawWhatIf(canvas, series));
+}
+
+function drawWhatIf(canvas: HTMLCanvasElement, series: NonNullable<Report['whatIf']>['series'][number]): Chart {
   const c = palette();
   return new Chart(canvas, {
     type: 'line',

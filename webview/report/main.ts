@@ -4,6 +4,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToReport, ReportToHost } from '../../src/shared/protocol';
 import { assertNever } from '../../src/shared/assert-never';
 import { renderComparison, renderReport } from './render';
+import { redrawCharts } from './charts';
 
 interface VsCodeApi {
   postMessage(message: ReportToHost): void;
@@ -32,6 +33,10 @@ function show(message: HostToReport): void {
       assertNever(message);
   }
 }
+
+// VS Code marks the theme on the body (vscode-light, vscode-dark, vscode-high-contrast): a switch redraws
+// the charts, whose colours are read when they are drawn.
+new MutationObserver(() => redrawCharts()).observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-kind'] });
 
 if (vscode) {
   window.addEventListener('message', (event: MessageEvent<HostToReport>) => show(event.data));
