@@ -53,6 +53,9 @@ describe('report view in Chromium', skipUnless(availability), () => {
       assert.match(await page.locator('.hit-ratio').innerText(), /hides 3,520 pages \(55 MiB\) read ahead/);
       assert.ok(await page.locator('canvas').count() >= 2, 'charts drawn');
       assert.match(await page.locator('.blockmap').first().getAttribute('aria-label') ?? '', /3,574 of 3,621 pages cached/);
+      // The block map has a legend with its scale, and each square a tooltip naming its blocks.
+      assert.match(await page.locator('.blockmap-legend').first().innerText(), /Each square is about 18 blocks, block 0 at the top left to block 3,620/);
+      assert.match((await page.locator('.blockmap .cell').first().getAttribute('title')) ?? '', /^blocks 0–18: \d+ of 19 cached$/);
       // MariaDB's plan as a tree of its tables with their pages, the heaviest marked in words.
       const table = page.locator('.plan details.plan-node', { hasText: 't: ALL' }).first();
       assert.match(await table.innerText(), /heaviest: 100 % of the pages\s+self 3,574 pages \(3,617 read\)/);

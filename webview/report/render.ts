@@ -68,8 +68,21 @@ function blockMap(rel: RelationResidency): HTMLElement {
     }
   }
   const map = el('div', { class: 'blockmap', role: 'img', 'aria-label': `${rel.relation}: ${formatCount(rel.cachedAfter)} of ${formatCount(rel.pages)} pages cached after the run` });
-  for (const c of counts) map.append(el('span', { class: `cell level-${Math.min(4, Math.ceil((c / per) * 4))}` }));
-  return map;
+  counts.forEach((c, k) => {
+    // Which blocks the square stands for and how many of them were cached: the tooltip says it in words.
+    const from = Math.ceil(k * per);
+    const to = k === cells - 1 ? rel.pages - 1 : Math.ceil((k + 1) * per) - 1;
+    const title = `blocks ${formatCount(from)}–${formatCount(to)}: ${formatCount(c)} of ${formatCount(to - from + 1)} cached`;
+    map.append(el('span', { class: `cell level-${Math.min(4, Math.ceil((c / per) * 4))}`, title }));
+  });
+  const perText = per === 1 ? 'one block' : `about ${formatCount(Math.round(per))} blocks`;
+  const legend = el(
+    'p',
+    { class: 'blockmap-legend' },
+    `Each square is ${perText}, block 0 at the top left to block ${formatCount(Math.max(0, rel.pages - 1))}, row by row; the darker, the more of its blocks were cached: `,
+    ...[0, 1, 2, 3, 4].flatMap((l) => [el('span', { class: `cell level-${l}`, 'aria-hidden': 'true' }), ` ${['none', 'up to ¼', 'up to ½', 'up to ¾', 'all'][l]} `]),
+  );
+  return el('div', {}, map, legend);
 }
 
 function residencySection(report: Report, view: ReportView): HTMLElement | undefined {
