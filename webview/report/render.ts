@@ -3,6 +3,7 @@ import type { RelationResidency, Report } from '../../src/shared/report';
 import { formatCount } from '../../src/shared/format';
 import { reportView, type Cell, type ReportView } from '../../src/shared/report-view';
 import { planView, type PlanRow } from '../../src/shared/plan-view';
+import { compareView } from '../../src/shared/compare-view';
 import { el, section, table } from './dom';
 import { runsChart, whatIfChart } from './charts';
 
@@ -170,27 +171,15 @@ export function renderReport(root: HTMLElement, report: Report, actions: { onExp
 }
 
 export function renderComparison(root: HTMLElement, left: Report, right: Report): void {
-  const runs = Math.max(left.runs.length, right.runs.length);
-  const rows: string[][] = [];
-  const arrow = (a: number | null | undefined, b: number | null | undefined) => {
-    const d = a !== null && a !== undefined && b !== null && b !== undefined ? b - a : null;
-    return `${formatCount(a)} → ${formatCount(b)}${d === null ? '' : ` (${d > 0 ? '+' : ''}${d.toLocaleString('en-US')})`}`;
-  };
-  for (let k = 0; k < runs; k++) {
-    const a = left.runs[k];
-    const b = right.runs[k];
-    for (const [name, key] of [['logical', 'logicalReads'], ['physical', 'physicalReads'], ['read-ahead', 'readAhead']] as const) {
-      rows.push([`run ${k + 1} ${name}`, arrow(a?.measured[key], b?.measured[key])]);
-    }
-  }
-  root.replaceChildren(
-    el(
-      'main',
-      {},
-      el('header', {}, el('h1', {}, 'Compare reports'), el('p', { class: 'meta' }, `${new Date(left.createdAt).toLocaleString()} → ${new Date(right.createdAt).toLocaleString()}`)),
-      el('pre', { class: 'statement' }, left.statement),
-      left.statement !== right.statement ? el('pre', { class: 'statement' }, right.statement) : el('p', { class: 'meta' }, 'Same statement.'),
-      section('Measured, before → after', 'cmp-h', table(['', 'change'], rows)),
-    ),
-  );
+  const v = compareView(left, right);
+  const parts: HTMLElement[] = [
+    el('header', {}, el('h1', {}, 'Compare reports'), el('p', { class: 'meta' }, `${new Date(left.createdAt).toLocaleString()} → ${new Date(right.createdAt).toLocaleString()}`)),
+    el('pre', { class: 'statement' }, left.statement),
+    left.statement !== right.statement ? el('pre', { class: 'statement' }, right.statement) : el('p', { class: 'meta' }, 'Same statement.'),
+    section('Pages per run, before → after', 'cmp-h', table(['', 'measured', 'predicted'], v.runs)),
+    section('Cached before run 1 (what usually explains a difference)', 'cmp-res-h', v.cachedBefore.length ? table(['relation', 'cached before run 1', 'pages'], v.cachedBefore) : el('p', { class: 'note' }, 'Residency was not read.')),
+    section('Settings that differ', 'cmp-set-h', v.settings.length ? table(['setting', 'before', 'after'], v.settings, undefined, 3) : el('p', { class: 'note' }, 'None: the same settings.')),
+  ];
+  if (v.plan.length) parts.push(section('Plan of run 1, node by node (own pages, and of them read)', 'cmp-plan-h', table(['node', 'pages', 'read'], v.plan)));
+  root.replaceChildren(el('main', {}, ...parts));
 }
