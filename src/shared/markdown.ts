@@ -19,6 +19,7 @@ export function reportMarkdown(report: Report): string {
     `|---|---|${view.shownMetrics.map(() => '---:|---:|').join('')}---:|`,
     ...view.runs.map((r) => `| ${r.run} | ${r.state} | ${view.shownMetrics.map((m) => `${r.measured[m.key].text} | ${r.predicted[m.key].text}`).join(' | ')} | ${r.elapsedMs.toFixed(1)} |`),
     ...(view.noReadAhead ? ['', view.noReadAhead] : []),
+    ...(view.gaps.length ? ['', ...view.gaps.map((g) => `- ${g}`)] : []),
     '',
     view.hitRatio,
   ];

@@ -90,6 +90,8 @@ export interface ReportView {
    */
   shownMetrics: ReadonlyArray<{ key: Metric; label: string }>;
   noReadAhead?: string;
+  /** Measured and predicted far apart (over 25 % of 20 pages or more), each with its likely cause. */
+  gaps: string[];
   hitRatio: string;
   meaning: Array<{ label: string; text: string }>;
   residency: ResidencyRow[];
@@ -129,6 +131,38 @@ function bytesRead(r: RunReport, pageSize: number): string {
   const p = r.measured.physicalReads;
   if (p === null) return 'not reported';
   return formatBytes((p + (r.measured.readAhead ?? 0)) * pageSize);
+}
+
+/** How far apart is flagged, and from how many pages on. */
+const GAP = 0.25;
+const GAP_MIN_PAGES = 20;
+
+function gapsOf(report: Report): string[] {
+  const out: string[] = [];
+  for (const r of report.runs) {
+    for (const { key, label } of METRICS) {
+      const m = r.measured[key];
+      const p = r.predicted[key];
+      if (m === null || p === null || m < GAP_MIN_PAGES || Math.abs(p - m) <= GAP * m) continue;
+      const lo = r.predictedRange?.low[key];
+      const hi = r.predictedRange?.high[key];
+      const inBand = lo !== undefined && hi !== undefined && lo !== null && hi !== null && m >= lo * (1 - GAP) && m <= hi * (1 + GAP);
+      const unmodelled = r.prediction?.unmodelled[0];
+      const otherSession = report.warnings.find((w) => /other session|something else was reading|active session/i.test(w));
+      const cause = unmodelled
+        ? `left out of the model: ${unmodelled}`
+        : inBand
+          ? `the model had to guess (its draws gave ${formatCount(lo)}–${formatCount(hi)})`
+          : otherSession
+            ? `another session was active while it ran`
+            : r.run === 1 && !r.cold && r.residency.every((x) => x.cachedBefore === null)
+              ? 'what the pool held before run 1 was not read, so the model started from an empty pool'
+              : 'none of the model\'s stated assumptions explains it';
+      const pct = Math.round((Math.abs(p - m) / m) * 100);
+      out.push(`run ${r.run} ${label}: measured ${formatCount(m)}, predicted ${formatCount(p)} (${pct} % ${p < m ? 'below' : 'above'}); likely cause: ${cause}`);
+    }
+  }
+  return out;
 }
 
 function readAheadColumns(report: Report): Pick<ReportView, 'shownMetrics' | 'noReadAhead'> {
@@ -186,6 +220,7 @@ function buildView(report: Report): ReportView {
     runs,
     predictsReadAhead: report.runs.some((r) => r.predicted.readAhead !== null),
     ...readAheadColumns(report),
+    gaps: gapsOf(report),
     hitRatio: report.runs[0] ? hitRatioNote(report.runs[0], report).text : '',
     meaning: METRICS.filter(({ key }) => notes[key]).map(({ key, label }) => ({ label, text: notes[key]! })),
     residency,

@@ -114,3 +114,16 @@ test("in the editor the view names no command-line flag: the hints in parenthese
   assert.equal(editor.warnings[1], 'measured although a rollback cannot undo it: a file');
   assert.equal(editor.changes, 'Changes were committed.');
 });
+
+test('a large gap between measured and predicted is flagged beside the numbers with its likely cause', () => {
+  const report = load('mariadb-seed001');
+  assert.deepEqual(reportView(report).gaps, [], 'the fixture predicts within 25 %');
+  report.runs[0].predicted = { ...report.runs[0].predicted, readAhead: 1000 };
+  report.runs[0].prediction = { assumptions: [], unmodelled: ['UPDATE on t: the changes it makes are left out'] };
+  const [gap] = reportView(report).gaps;
+  assert.match(gap, /^run 1 read-ahead: measured 3,520, predicted 1,000 \(72 % below\); likely cause: left out of the model: UPDATE on t/);
+  report.runs[0].prediction = { assumptions: [], unmodelled: [] };
+  report.runs[0].predictedRange = { draws: 8, low: { logicalReads: 3574, physicalReads: 90, readAhead: 1000 }, high: { logicalReads: 3574, physicalReads: 97, readAhead: 3400 } };
+  assert.match(reportView(report).gaps[0], /likely cause: the model had to guess \(its draws gave 1,000–3,400\)/);
+  assert.match(reportMarkdown(report), /- run 1 read-ahead: measured 3,520/);
+});

@@ -48,7 +48,9 @@ function runsSection(report: Report, view: ReportView): HTMLElement {
   const meaning = el('dl', { class: 'meaning' });
   for (const m of view.meaning) meaning.append(el('dt', {}, m.label), el('dd', {}, m.text));
   const bytes = view.runs.map((r) => `run ${r.run}: ${r.bytesRead} read`).join(' · ');
-  const noReadAhead = view.noReadAhead ? [el('p', { class: 'note' }, view.noReadAhead)] : [];
+  const noReadAhead: HTMLElement[] = view.noReadAhead ? [el('p', { class: 'note' }, view.noReadAhead)] : [];
+  // Beside the numbers: where measured and predicted are far apart, and why that is likely.
+  if (view.gaps.length) noReadAhead.push(el('ul', { class: 'gaps', 'aria-label': 'large gaps between measured and predicted' }, ...view.gaps.map((g) => el('li', { role: 'note' }, g))));
   return section('Runs', 'runs-h', t, ...noReadAhead, el('p', { class: 'note' }, bytes), wrap, el('p', { class: 'hit-ratio', role: 'note' }, view.hitRatio), meaning);
 }
 
