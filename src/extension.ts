@@ -17,7 +17,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   if (store.loadProblem) void vscode.window.showWarningMessage(`BufferLens: ${store.loadProblem}`);
   const connections = new ConnectionService(context);
   const view = new ReportsViewProvider(store);
-  const serverSettings = () => ({ codeLensEnabled: readConfig().codeLensEnabled, dialect: editor.dialect(), hasConnection: connections.active() !== undefined });
+  // The default dialect is the workspace default connection's; documents with their own connection of
+  // another engine are split with theirs.
+  const serverSettings = () => {
+    const config = readConfig();
+    const dialect = config.dialect === 'auto' ? (connections.defaultConnection()?.engine ?? 'postgresql') : config.dialect;
+    const documentDialects: Record<string, 'postgresql' | 'mysql'> = {};
+    if (config.dialect === 'auto') {
+      for (const [uri, name] of Object.entries(connections.documentConnections())) {
+        const engine = config.connections.find((c) => c.name === name)?.engine;
+        if (engine && engine !== dialect) documentDialects[uri] = engine;
+      }
+    }
+    return { codeLensEnabled: config.codeLensEnabled, dialect, hasConnection: connections.defaultConnection() !== undefined || config.connections.length > 0, documentDialects };
+  };
   const lsp: LanguageClientHandle = {
     sendSettings: (s) => client?.sendSettings(s),
     sendResult: (...a) => client?.sendResult(...a),

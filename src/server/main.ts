@@ -4,7 +4,7 @@ import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocumen
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { IncrementalSplitter } from '../sql/incremental';
 import { buildLenses, statementAt } from './codelens';
-import { ResultsNotification, SettingsNotification, StatementAtRequest, statementKey, type ServerSettings, type StatementResult } from '../shared/lsp';
+import { ResultsNotification, SettingsNotification, StatementAtRequest, settingsFor, statementKey, type ServerSettings, type StatementResult } from '../shared/lsp';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -20,8 +20,9 @@ connection.onInitialize((params) => {
 
 function spansOf(doc: TextDocument) {
   let splitter = splitters.get(doc.uri);
-  if (!splitter || splitter.dialect !== settings.dialect) {
-    splitter = new IncrementalSplitter(settings.dialect);
+  const dialect = settingsFor(settings, doc.uri).dialect;
+  if (!splitter || splitter.dialect !== dialect) {
+    splitter = new IncrementalSplitter(dialect);
     splitter.reset(doc.getText());
     splitters.set(doc.uri, splitter);
     return splitter.statements;
@@ -37,7 +38,7 @@ documents.onDidClose((e) => {
 
 connection.onCodeLens((params) => {
   const doc = documents.get(params.textDocument.uri);
-  return doc ? buildLenses(doc, spansOf(doc), settings, results.get(doc.uri)) : [];
+  return doc ? buildLenses(doc, spansOf(doc), settingsFor(settings, doc.uri), results.get(doc.uri)) : [];
 });
 
 connection.onNotification(SettingsNotification, (next) => {
@@ -54,7 +55,7 @@ connection.onNotification(ResultsNotification, (p) => {
 
 connection.onRequest(StatementAtRequest, (p) => {
   const doc = documents.get(p.uri);
-  return doc ? statementAt(doc, spansOf(doc), p.offset, settings) : null;
+  return doc ? statementAt(doc, spansOf(doc), p.offset, settingsFor(settings, doc.uri)) : null;
 });
 
 documents.listen(connection);

@@ -10,6 +10,17 @@ export interface ServerSettings {
   dialect: Dialect;
   /** Without a connection the lenses invite the user to add one. */
   hasConnection: boolean;
+  /**
+   * Documents whose own connection is of another engine than the default: split with its dialect. A
+   * connection belongs to a document; `dialect` is the workspace default's.
+   */
+  documentDialects?: Record<string, Dialect>;
+}
+
+/** The settings one document is served with: its own connection's dialect where it has one. */
+export function settingsFor(settings: ServerSettings, uri: string): ServerSettings {
+  const dialect = settings.documentDialects?.[uri];
+  return dialect && dialect !== settings.dialect ? { ...settings, dialect } : settings;
 }
 
 /** Client → server, at start and whenever settings or the active connection change. */

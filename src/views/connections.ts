@@ -9,24 +9,58 @@ import { ENGINES } from '../measure/engines';
 import { promptPassword, promptProfile } from './connection-prompts';
 
 const ACTIVE_KEY = 'bufferlens.activeConnection';
+/** Each document's own connection, by URI: a connection belongs to a document, the active one is the default. */
+const DOCUMENT_KEY = 'bufferlens.documentConnections';
 const secretKey = (name: string) => `bufferlens.password.${name}`;
+
+/** The SQL document in the active editor, the one a connection chosen now is for. */
+function sqlDocument(): vscode.Uri | undefined {
+  const doc = vscode.window.activeTextEditor?.document;
+  return doc && doc.languageId === 'sql' ? doc.uri : undefined;
+}
 
 export class ConnectionService implements vscode.Disposable {
   private readonly status: vscode.StatusBarItem;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
     this.status.command = 'bufferlens.selectConnection';
     this.refreshStatus();
     this.status.show();
+    // The status bar shows the connection of the file in front.
+    this.disposables.push(vscode.window.onDidChangeActiveTextEditor(() => this.refreshStatus()));
   }
 
-  active(): ConnectionProfile | undefined {
+  /** The connection of a document (its own, else the workspace default), or the default. */
+  active(uri: vscode.Uri | undefined = vscode.window.activeTextEditor?.document.uri): ConnectionProfile | undefined {
     const { connections } = readConfig();
-    const name = this.context.workspaceState.get<string>(ACTIVE_KEY);
-    return connections.find((c) => c.name === name) ?? (connections.length === 1 ? connections[0] : undefined);
+    const own = uri ? this.documentConnections()[uri.toString()] : undefined;
+    const byName = (n: string | undefined) => (n ? connections.find((c) => c.name === n) : undefined);
+    return byName(own) ?? byName(this.context.workspaceState.get<string>(ACTIVE_KEY)) ?? (connections.length === 1 ? connections[0] : undefined);
+  }
+
+  /** The workspace default alone, whatever document is open. */
+  defaultConnection(): ConnectionProfile | undefined {
+    return this.active(undefined);
+  }
+
+  documentConnections(): Record<string, string> {
+    return this.context.workspaceState.get<Record<string, string>>(DOCUMENT_KEY) ?? {};
+  }
+
+  /** Documents of a renamed connection follow it; those of a removed one fall back to the default. */
+  private async renameInDocuments(from: string, to: string | undefined): Promise<void> {
+    const next = Object.fromEntries(Object.entries(this.documentConnections()).flatMap(([uri, n]) => (n !== from ? [[uri, n]] : to ? [[uri, to]] : [])));
+    await this.context.workspaceState.update(DOCUMENT_KEY, next);
+  }
+
+  /** Makes a profile the document's connection, and the workspace default where there is none yet. */
+  private async assign(profile: ConnectionProfile, uri: vscode.Uri | undefined): Promise<void> {
+    if (uri) await this.context.workspaceState.update(DOCUMENT_KEY, { ...this.documentConnections(), [uri.toString()]: profile.name });
+    if (!uri || !this.context.workspaceState.get<string>(ACTIVE_KEY)) await this.context.workspaceState.update(ACTIVE_KEY, profile.name);
   }
 
   refreshStatus(): void {
@@ -47,10 +81,11 @@ export class ConnectionService implements vscode.Disposable {
       ...connections.map((c) => ({ label: c.name, description: `${c.engine} ${c.host ?? c.socket ?? ''}`, profile: c })),
       { label: '$(add) Add Connection…' },
     ];
-    const picked = await vscode.window.showQuickPick(items, { title: 'BufferLens: measure on which connection?' });
+    const uri = sqlDocument();
+    const picked = await vscode.window.showQuickPick(items, { title: uri ? `BufferLens: measure ${uri.path.split('/').pop()} on which connection?` : 'BufferLens: measure on which connection?' });
     if (!picked) return undefined;
     if (!picked.profile) return this.add();
-    await this.context.workspaceState.update(ACTIVE_KEY, picked.profile.name);
+    await this.assign(picked.profile, uri);
     this.refreshStatus();
     return picked.profile;
   }
@@ -63,7 +98,8 @@ export class ConnectionService implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('bufferlens');
     await config.update('connections', [...(config.get<unknown[]>('connections') ?? []), answers.profile], vscode.ConfigurationTarget.Global);
     await this.storePassword(answers.profile.name, password);
-    await this.context.workspaceState.update(ACTIVE_KEY, answers.profile.name);
+    // The new connection is this file's; it becomes the workspace default only where there is none.
+    await this.assign(answers.profile, sqlDocument());
     this.refreshStatus();
     void this.test(answers.profile);
     return answers.profile;
@@ -120,7 +156,10 @@ export class ConnectionService implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('bufferlens');
     const list = (config.get<Array<{ name?: string }>>('connections') ?? []).map((c) => (c.name === old.name ? answers.profile : c));
     await config.update('connections', list, vscode.ConfigurationTarget.Global);
-    if (answers.profile.name !== old.name) await this.context.secrets.delete(secretKey(old.name));
+    if (answers.profile.name !== old.name) {
+      await this.context.secrets.delete(secretKey(old.name));
+      await this.renameInDocuments(old.name, answers.profile.name);
+    }
     await this.storePassword(answers.profile.name, password);
     if (this.context.workspaceState.get<string>(ACTIVE_KEY) === old.name) await this.context.workspaceState.update(ACTIVE_KEY, answers.profile.name);
     this.refreshStatus();
@@ -134,6 +173,7 @@ export class ConnectionService implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('bufferlens');
     await config.update('connections', (config.get<Array<{ name?: string }>>('connections') ?? []).filter((c) => c.name !== p.name), vscode.ConfigurationTarget.Global);
     await this.context.secrets.delete(secretKey(p.name));
+    await this.renameInDocuments(p.name, undefined);
     if (this.context.workspaceState.get<string>(ACTIVE_KEY) === p.name) await this.context.workspaceState.update(ACTIVE_KEY, undefined);
     this.refreshStatus();
   }
@@ -179,6 +219,7 @@ export class ConnectionService implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
     this.status.dispose();
     this.changed.dispose();
   }

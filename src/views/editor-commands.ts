@@ -29,9 +29,10 @@ export class EditorCommands {
     private readonly budgets: BudgetDiagnostics,
   ) {}
 
-  dialect(): Dialect {
+  /** How a document is split: its connection's engine (auto), or the setting. */
+  dialect(uri?: vscode.Uri): Dialect {
     const d = readConfig().dialect;
-    return d === 'auto' ? (this.connections.active()?.engine ?? 'postgresql') : d;
+    return d === 'auto' ? (this.connections.active(uri)?.engine ?? 'postgresql') : d;
   }
 
   async measureAtCursor(): Promise<void> {
@@ -58,13 +59,13 @@ export class EditorCommands {
   }
 
   async measure(sql: string, uri?: vscode.Uri, profileName?: string, allowSideEffects = false): Promise<StoredReport | undefined> {
-    const profile = (profileName ? readConfig().connections.find((c) => c.name === profileName) : undefined) ?? this.connections.active() ?? (await this.connections.select());
+    const profile = (profileName ? readConfig().connections.find((c) => c.name === profileName) : undefined) ?? this.connections.active(uri) ?? (await this.connections.select());
     if (!profile) return undefined;
     const target = await this.connections.target(profile);
     const runs = readConfig().defaultRuns;
     const doc = uri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) : undefined;
     // A budget on a cold run 1 asks for one: the statement's relations are evicted where the server can.
-    const cold = this.budgets.wantsCold(doc, sql, this.dialect()) ? 'try' : 'no';
+    const cold = this.budgets.wantsCold(doc, sql, this.dialect(uri)) ? 'try' : 'no';
     let report: Report;
     try {
       report = await vscode.window.withProgress(
@@ -91,14 +92,14 @@ export class EditorCommands {
         return choice ? this.measure(sql, uri, profileName, true) : undefined;
       }
       // A syntax error points at the file's line and column, and is underlined there.
-      const placed = err instanceof MeasureError && err.at && doc ? this.budgets.syntaxError(doc, sql, this.dialect(), err.at, message) : undefined;
+      const placed = err instanceof MeasureError && err.at && doc ? this.budgets.syntaxError(doc, sql, this.dialect(uri), err.at, message) : undefined;
       void vscode.window.showErrorMessage(`BufferLens: ${placed ?? message}`);
       return undefined;
     }
     const stored = this.store.add({ connection: profile.name, summary: runSummary(report), report, ...(uri ? { file: uri.fsPath } : {}) });
     this.view.refresh();
     if (doc) this.budgets.clearError(doc, sql);
-    const budget = doc ? this.budgets.update(doc, sql, this.dialect(), report) : undefined;
+    const budget = doc ? this.budgets.update(doc, sql, this.dialect(uri), report) : undefined;
     if (uri) this.client.sendResult(uri.toString(), sql, budget ? `${stored.summary} · ${budget}` : stored.summary, stored.id);
     this.open(stored.id);
     return stored;

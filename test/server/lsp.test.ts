@@ -102,3 +102,15 @@ test('a statement BufferLens would refuse gets a lens that says why, not a measu
   assert.match(m[0].command!.title, /^Not measured: ALTER TABLE commits implicitly, so BufferLens could not roll it back$/);
   assert.equal(m[1].command?.title, 'Measure buffer I/O');
 });
+
+test('a connection belongs to a document: a file on a MariaDB connection is split by MySQL rules, the others by the default', async () => {
+  const pgDoc = 'file:///work/pg.sql';
+  const myDoc = 'file:///work/maria.sql';
+  const text = 'select $$;$$;\nselect 2;\n';
+  await conn.sendNotification(SettingsNotification, { dialect: 'postgresql', hasConnection: true, codeLensEnabled: true, documentDialects: { [myDoc]: 'mysql' } });
+  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: pgDoc, languageId: 'sql', version: 1, text } });
+  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: myDoc, languageId: 'sql', version: 1, text } });
+  const count = async (uri: string) => ((await conn.sendRequest('textDocument/codeLens', { textDocument: { uri } })) as CodeLens[]).length;
+  assert.equal(await count(pgDoc), 2, 'psql keeps the dollar-quoted body in one statement');
+  assert.equal(await count(myDoc), 3, 'the mysql client splits at the semicolon inside it');
+});
