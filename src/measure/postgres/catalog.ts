@@ -15,9 +15,11 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
                   (SELECT array_agg(att.attname::text ORDER BY u.ord) FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS u(k, ord)
                      LEFT JOIN pg_attribute att ON att.attrelid = i.indrelid AND att.attnum = u.k) AS columns,
                   (SELECT option_value::int FROM pg_options_to_table(c.reloptions) WHERE option_name = 'fillfactor') AS fillfactor,
+                  (SELECT sum(s.avg_width)::int FROM pg_stats s WHERE s.schemaname = cn.nspname AND s.tablename = c.relname) AS row_bytes,
                   coalesce(i.indisunique, false) AS unique
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o
+             LEFT JOIN pg_namespace cn ON cn.oid = c.relnamespace
              LEFT JOIN pg_index i ON i.indexrelid = c.oid
              LEFT JOIN pg_class t ON t.oid = i.indrelid
              LEFT JOIN pg_namespace tn ON tn.oid = t.relnamespace
@@ -44,7 +46,10 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
       facts.unique = row?.unique === true;
       // An expression column (attnum 0) has no name: any UPDATE may change it.
       if (Array.isArray(row?.columns)) facts.columns = (row.columns as Array<string | null>).map((c) => c ?? null);
-    } else if (rel.kind === 'table') facts.fillfactor = Number(row?.fillfactor ?? 100);
+    } else if (rel.kind === 'table') {
+      facts.fillfactor = Number(row?.fillfactor ?? 100);
+      if (row?.row_bytes) facts.rowBytes = Number(row.row_bytes);
+    }
     return facts;
   });
 }

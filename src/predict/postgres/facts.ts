@@ -22,6 +22,8 @@ export interface PgRelationFacts {
   columns?: Array<string | null>;
   /** For a table: its fillfactor (100 unless set). */
   fillfactor?: number;
+  /** For a table: a row's data bytes (pg_stats avg_width summed), for how many rows a full page holds. */
+  rowBytes?: number;
   /** Blocks cached before run 1, as [first, last] ranges. */
   cachedBefore: Array<[number, number]>;
 }

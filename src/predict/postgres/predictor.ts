@@ -29,6 +29,7 @@ export class PostgresPredictor {
       {
         major: s.major,
         nbuffers: s.nbuffers,
+        blockSize: s.blockSize,
         effectiveIoConcurrency: overrides.effectiveIoConcurrency ?? s.effectiveIoConcurrency,
         ioCombineLimit: s.ioCombineLimit,
         maxConnections: s.maxConnections,
