@@ -9,6 +9,7 @@ import { EditorCommands } from './views/editor-commands';
 import { BudgetDiagnostics } from './views/budget-diagnostics';
 import { startLanguageClient, type LanguageClientHandle } from './views/language-client';
 import { ReportsViewProvider } from './views/reports-view';
+import { ConnectionItem, ConnectionsViewProvider } from './views/connections-view';
 
 let client: LanguageClientHandle | undefined;
 
@@ -17,6 +18,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   if (store.loadProblem) void vscode.window.showWarningMessage(`BufferLens: ${store.loadProblem}`);
   const connections = new ConnectionService(context);
   const view = new ReportsViewProvider(store);
+  const connectionsView = new ConnectionsViewProvider(connections);
+  context.subscriptions.push(connectionsView);
   // The default dialect is the workspace default connection's; documents with their own connection of
   // another engine are split with theirs.
   const serverSettings = () => {
@@ -53,12 +56,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerCommands(context, {
     [COMMAND.measureStatementAtCursor]: () => editor.measureAtCursor(),
     [COMMAND.measureSelection]: () => editor.measureSelection(),
-    [COMMAND.selectConnection]: () => connections.select(),
+    // From the Connections view a command gets the item it was run on.
+    [COMMAND.selectConnection]: (item) => (item instanceof ConnectionItem ? connections.choose(item.profile) : connections.select()),
     [COMMAND.addConnection]: () => connections.add(),
-    [COMMAND.testConnection]: () => connections.test(),
-    [COMMAND.editConnection]: () => connections.edit(),
-    [COMMAND.removeConnection]: () => connections.remove(),
-    [COMMAND.setPassword]: () => connections.setPassword(),
+    [COMMAND.testConnection]: (item) => connections.test(item instanceof ConnectionItem ? item.profile : undefined),
+    [COMMAND.editConnection]: (item) => connections.edit(item instanceof ConnectionItem ? item.profile : undefined),
+    [COMMAND.removeConnection]: (item) => connections.remove(item instanceof ConnectionItem ? item.profile : undefined),
+    [COMMAND.setPassword]: (item) => connections.setPassword(item instanceof ConnectionItem ? item.profile : undefined),
     [COMMAND.openReportHistory]: () => vscode.commands.executeCommand('bufferlens.reports.focus'),
     [COMMAND.compareReports]: () => editor.compare(),
     [COMMAND.exportReport]: (item) => editor.exportReport(item),
@@ -70,6 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     connections,
     vscode.window.registerTreeDataProvider('bufferlens.reports', view),
+    vscode.window.registerTreeDataProvider('bufferlens.connections', connectionsView),
     connections.onDidChange(() => lsp.sendSettings(serverSettings())),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('bufferlens')) return;

@@ -74,6 +74,13 @@ export class ConnectionService implements vscode.Disposable {
     return profileTarget(profile, await this.context.secrets.get(secretKey(profile.name)));
   }
 
+  /** A profile picked from the Connections view becomes the connection of the file in front. */
+  async choose(profile: ConnectionProfile): Promise<ConnectionProfile> {
+    await this.assign(profile, sqlDocument());
+    this.refreshStatus();
+    return profile;
+  }
+
   async select(): Promise<ConnectionProfile | undefined> {
     const { connections, problems } = readConfig();
     for (const p of problems) void vscode.window.showWarningMessage(`BufferLens: ${p}`);

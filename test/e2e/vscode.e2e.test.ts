@@ -128,6 +128,11 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     const item = page.locator('.monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' });
     await item.first().waitFor({ timeout: 30_000 });
     assert.match(await item.first().innerText(), /q\.sql/);
+    // The Connections view beside it lists the profile, as the connection of the file in front.
+    const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Connections' }) });
+    const connection = pane.locator('.monaco-list-row', { hasText: 'harness' });
+    await connection.first().waitFor({ timeout: 30_000 });
+    assert.match(await connection.first().innerText(), /this file · default · postgresql/);
     // Closed and reopened, the file's lens shows the last result again (from the history).
     await page.keyboard.press('F1');
     await page.keyboard.type('View: Close All Editors');
