@@ -16,6 +16,8 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
                      LEFT JOIN pg_attribute att ON att.attrelid = i.indrelid AND att.attnum = u.k) AS columns,
                   (SELECT option_value::int FROM pg_options_to_table(c.reloptions) WHERE option_name = 'fillfactor') AS fillfactor,
                   (SELECT sum(s.avg_width)::int FROM pg_stats s WHERE s.schemaname = cn.nspname AND s.tablename = c.relname) AS row_bytes,
+                  CASE WHEN c.relkind IN ('r', 'm', 'p') THEN pg_relation_size(c.oid, 'fsm') / current_setting('block_size')::int END AS fsm_pages,
+                  c.relallvisible::float8 / nullif(c.relpages, 0) AS all_visible,
                   coalesce(i.indisunique, false) AS unique
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o
@@ -49,6 +51,8 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
     } else if (rel.kind === 'table') {
       facts.fillfactor = Number(row?.fillfactor ?? 100);
       if (row?.row_bytes) facts.rowBytes = Number(row.row_bytes);
+      if (row?.fsm_pages !== null && row?.fsm_pages !== undefined) facts.fsmPages = Number(row.fsm_pages);
+      if (row?.all_visible !== null && row?.all_visible !== undefined) facts.allVisible = Math.min(1, Number(row.all_visible));
     }
     return facts;
   });

@@ -24,6 +24,10 @@ export interface PgRelationFacts {
   fillfactor?: number;
   /** For a table: a row's data bytes (pg_stats avg_width summed), for how many rows a full page holds. */
   rowBytes?: number;
+  /** For a table: blocks of its free-space map fork (0: none yet, as before its first VACUUM). */
+  fsmPages?: number;
+  /** For a table: the share of its pages the visibility map marks all-visible (relallvisible / relpages). */
+  allVisible?: number;
   /** Blocks cached before run 1, as [first, last] ranges. */
   cachedBefore: Array<[number, number]>;
 }

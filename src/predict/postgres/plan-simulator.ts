@@ -15,7 +15,7 @@ export { pageId, relationOf } from './geometry';
 export type { PlanSimulationNotes } from './simulation-notes';
 
 /** Heap pages one visibility-map page covers: two bits each in an 8 kB page less its header (MAPSIZE × 4). */
-const HEAP_BLOCKS_PER_VM_PAGE = (8192 - 24) * 4;
+export const HEAP_BLOCKS_PER_VM_PAGE = (8192 - 24) * 4;
 
 /** Blocks each participant of a parallel scan touched (leader first), those with none left out. */
 function participantShares(n: PlanNode): number[] | undefined {
@@ -91,10 +91,13 @@ export class PlanSimulator {
     const rows = input ? Math.round((input.actualRows ?? 0) * Math.max(1, input.actualLoops ?? 1)) : 0;
     const heap = { t, f: this.facts[t] };
     const indexes = this.facts.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'index' && f.table === heap.f.planName);
-    const context: WriteContext = { pool, heap, indexes, rows, rnd, notes };
+    // The same visibility-map pages the index-only scans consult; the free-space map past every fork.
+    const vmPage = (block: number) => pageId(this.facts.length + 1 + t, Math.floor(block / HEAP_BLOCKS_PER_VM_PAGE));
+    const fsmPage = (level: number) => pageId(2 * this.facts.length + 2 + t, level);
+    const context: WriteContext = { pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage };
     switch (n.operation) {
       case 'Insert':
-        return replayInsert(context, pageId(this.facts.length + 1, 0));
+        return replayInsert(context, pageId(3 * this.facts.length + 3, 0));
       case 'Update': {
         const scan = input ? scanOf(input, heap.f.planName) : undefined;
         const scanIndex = scan?.index === undefined ? undefined : this.relationIndex('index', scan.index);

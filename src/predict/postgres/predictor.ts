@@ -5,7 +5,7 @@ import type { PlanNode, WhatIf, WhatIfSeries } from '../../shared/report';
 import type { RunPrediction } from '../prediction';
 import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
 import { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
-import { PlanSimulator, pageId, relationOf, type PlanSimulationNotes } from './plan-simulator';
+import { HEAP_BLOCKS_PER_VM_PAGE, PlanSimulator, pageId, relationOf, type PlanSimulationNotes } from './plan-simulator';
 import type { PgPredictionSettings, PgRelationFacts } from './facts';
 
 export class PostgresPredictor {
@@ -56,6 +56,9 @@ export class PostgresPredictor {
       const page = new Int32Array(nbuffers).fill(-1);
       for (let b = 0; b < Math.min(nbuffers, seed.usage.length); b++) if (seed.usage[b] !== '-') page[b] = pageId(others, b);
       for (const [r, block, b] of seed.blocks) if (b < nbuffers) page[b] = pageId(r, block);
+      // The visibility-map and free-space-map pages of a cached table are among the other buffers.
+      const forks = this.forkPages();
+      for (let b = 0, k = 0; b < nbuffers && k < forks.length; b++) if (page[b] === pageId(others, b)) page[b] = forks[k++];
       pool.seed((b) => page[b], (b) => (b < seed.usage.length && seed.usage[b] !== '-' ? Number(seed.usage[b]) : 0));
       return pool;
     }
@@ -64,7 +67,22 @@ export class PostgresPredictor {
     this.facts.forEach((f, r) => {
       for (const [s, e] of f.cachedBefore) for (let b = s; b <= e; b++) pool.access(pageId(r, b));
     });
+    for (const p of this.forkPages()) pool.access(p);
     return pool;
+  }
+
+  /**
+   * A table with pages cached has its visibility map's and free-space map's pages cached too (every
+   * scan of it and every write consults them); residency reads the main fork only, so they are assumed.
+   */
+  private forkPages(): number[] {
+    const n = this.facts.length;
+    return this.facts.flatMap((f, t) => {
+      if (f.kind !== 'table' || f.cachedBefore.length === 0) return [];
+      const vm = f.allVisible !== undefined ? Array.from({ length: Math.max(1, Math.ceil(f.pages / HEAP_BLOCKS_PER_VM_PAGE)) }, (_, k) => pageId(n + 1 + t, k)) : [];
+      const fsm = (f.fsmPages ?? 0) > 0 ? [0, 1, 2].map((l) => pageId(2 * n + 2 + t, l)) : [];
+      return [...vm, ...fsm];
+    });
   }
 
   predictRun(plan: PlanNode): RunPrediction {

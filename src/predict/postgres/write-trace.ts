@@ -8,8 +8,9 @@
 //   and the leaf the key falls on, taken at random (keys uncorrelated with the index order).
 // UPDATE (heap_update): the old tuple's page, pinned by the scan below (a hit that does not raise its
 // usage count); the new version on the same page when it fits and no indexed column changes (HOT), else
-// on the target block, extended as it fills (the free-space map offers no page with room for the tuple
-// plus the fillfactor's reserve), with an entry in every index: the scan's own index at the leaf it holds,
+// on the target block, extended as it fills (the free-space map, searched from its root for each new
+// block where the table has one, offers no page with room for the tuple plus the fillfactor's reserve),
+// with an entry in every index; an all-visible old page has its visibility-map page pinned: the scan's own index at the leaf it holds,
 // any other at a random leaf; a unique index whose key did not change finds the old version's entry and
 // checks its tuple on the old page (_bt_check_unique), another hit.
 // DELETE (heap_delete): the old tuple's page, pinned, and nothing else.
@@ -31,7 +32,13 @@ export interface WriteContext {
   rows: number;
   rnd: SeededRandom;
   notes: PlanSimulationNotes;
+  /** Where the heap's visibility-map page of a block and its free-space map's levels are simulated. */
+  vmPage: (block: number) => number;
+  fsmPage: (level: number) => number;
 }
+
+/** Levels of a free-space map that fsm_search walks from its root to the leaf (three for any table below 2^32 blocks). */
+const FSM_LEVELS = 3;
 
 /** Tuples per heap block as the table holds them now (its statistics), which new blocks fill to as well. */
 function tuplesPerBlock(f: PgRelationFacts): number {
@@ -116,7 +123,8 @@ export interface UpdateShape {
   updatedColumns?: string[];
 }
 
-export function replayUpdate({ pool, heap, indexes, rows, rnd, notes }: WriteContext, shape: UpdateShape): void {
+export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext, shape: UpdateShape): void {
+  const vmPageOf = vmPage;
   if (rows <= 0) return;
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
@@ -143,12 +151,23 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes }: WriteCon
   const onPage = new Map<number, number>();
   // Loaded pages have no room beyond the reserve: the first version that leaves its page needs a new block.
   const target = new HeapTarget(pool, t, f.pages, perBlock, true);
+  // heap_update pins the old page's visibility-map page when the page is all-visible (after VACUUM);
+  // a version that leaves its page first asks the free-space map for a page with room, where it has one.
+  const allVisible = (f.allVisible ?? 0) >= 0.5;
+  const fsm = (f.fsmPages ?? 0) > 0;
+  if (allVisible || fsm) {
+    notes.assumptions.add(`${f.reportName}: ${[allVisible ? `${Math.round((f.allVisible ?? 0) * 100)} % of its pages all-visible, so each update pins its page's visibility-map page` : '', fsm ? `a free-space map of ${f.fsmPages} page(s), searched from its root (${FSM_LEVELS} levels) for each new block a version needs` : ''].filter(Boolean).join('; ')}`);
+  }
+  let placed = 0;
   for (let r = 0; r < rows; r++) {
     pool.repin();
     const page = shape.clustered ? Math.floor(r / perBlock) : rnd.int(Math.max(1, f.pages));
+    if (allVisible) pool.access(vmPageOf(page));
     const n = onPage.get(page) ?? 0;
     onPage.set(page, n + 1);
     if (hotEligible && n < hotPerPage) continue;
+    if (fsm && placed % perBlock === 0) for (let l = 0; l < FSM_LEVELS; l++) pool.access(fsmPage(l));
+    placed++;
     target.put();
     for (const s of shapes) {
       for (const p of s.descent) pool.access(p);
