@@ -95,7 +95,7 @@ function refusal(bound: BudgetBound, report: Report, runs: RunReport[]): string 
   if (bound.state === 'cold' && !report.runs[0]?.cold) {
     const major = Number(/^(\d+)/.exec(report.engine.version)?.[1] ?? 0);
     return pg && major >= 17
-      ? 'run 1 was not cold: the relations could not be evicted (pg_buffercache_evict needs the extension and superuser or pg_monitor rights)'
+      ? 'run 1 was not cold: the relations could not be evicted (pg_buffercache_evict needs the extension and a superuser)'
       : pg
         ? `run 1 was not cold: PostgreSQL ${major} cannot evict one relation; check cold bounds on PostgreSQL 17 or later, or right after a restart`
         : 'run 1 was not cold: InnoDB cannot evict one table; check cold bounds right after a restart with innodb_buffer_pool_load_at_startup=OFF, one statement per restart';
