@@ -104,6 +104,14 @@ describe('report view in Chromium', skipUnless(availability), () => {
       assert.deepEqual(row.slice(1, 6), ['cold', f(r1.measured.logicalReads), f(r1.predicted.logicalReads), f(r1.measured.physicalReads), f(r1.predicted.physicalReads)]);
       assert.equal(row.length, 7, `run, state, two metrics measured and predicted, time: ${row.join(' | ')}`);
       assert.match(await page.locator('section[aria-labelledby="runs-h"]').innerText(), /No read-ahead column: /);
+      // Every section is reachable from the keyboard: the contents' links move the focus to its heading,
+      // and tables take the focus to scroll.
+      const link = page.locator('nav.contents a', { hasText: 'Plan of run 1' });
+      await link.focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await page.evaluate('document.activeElement && document.activeElement.id'), 'plan-h');
+      assert.ok((await page.locator('nav.contents a').count()) >= 5, 'a link per section');
+      assert.equal(await page.locator('#runs-table').getAttribute('tabindex'), '0');
       // The plan tree opens and closes from the keyboard.
       const root = page.locator('.plan > details.plan-node > summary').first();
       assert.equal(await page.locator('.plan > details.plan-node').first().getAttribute('open'), '');

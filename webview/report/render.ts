@@ -4,7 +4,7 @@ import { formatCount } from '../../src/shared/format';
 import { reportView, type Cell, type ReportView } from '../../src/shared/report-view';
 import { planView, type PlanRow } from '../../src/shared/plan-view';
 import { compareView } from '../../src/shared/compare-view';
-import { el, section, table } from './dom';
+import { contents, el, section, table } from './dom';
 import { runsChart, whatIfChart } from './charts';
 
 /** A number, or "not reported" / "not modelled" with its reason as a tooltip. */
@@ -168,8 +168,8 @@ function warningsSection(view: ReportView): HTMLElement | undefined {
 export function renderReport(root: HTMLElement, report: Report, actions: { onExport?: (f: 'json' | 'markdown' | 'html') => void; onRerun?: () => void } = {}): void {
   // With actions it is the editor's panel, where command-line flags mean nothing.
   const view = reportView(report, actions.onExport || actions.onRerun ? 'editor' : 'page');
-  const parts = [header(report, view, actions.onExport, actions.onRerun), warningsSection(view), runsSection(report, view), residencySection(report, view), planSection(report), predictionSection(view), whatIfSection(view), settingsSection(view)];
-  root.replaceChildren(el('main', {}, ...parts.filter((p): p is HTMLElement => p !== undefined)));
+  const sections = [warningsSection(view), runsSection(report, view), residencySection(report, view), planSection(report), predictionSection(view), whatIfSection(view), settingsSection(view)].filter((p): p is HTMLElement => p !== undefined);
+  root.replaceChildren(el('main', {}, header(report, view, actions.onExport, actions.onRerun), contents(sections), ...sections));
 }
 
 export function renderComparison(root: HTMLElement, left: Report, right: Report): void {
