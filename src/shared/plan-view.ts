@@ -17,6 +17,8 @@ export interface PlanRow {
   share: number;
   /** Among the heaviest nodes (its own pages): shown highlighted, with its share. */
   heavy: boolean;
+  /** The engine gave no page counts for this node (a MariaDB table without r_engine_stats): not 0, not reported. */
+  notReported?: boolean;
   children: PlanRow[];
 }
 
@@ -91,6 +93,7 @@ function innodbTable(t: Json): PlanRow {
     share: 0,
     heavy: false,
     children: [],
+    ...(t.r_engine_stats === undefined ? { notReported: true } : {}),
   };
   if (nested && typeof nested === 'object') {
     const inner = fromInnodb(nested as Json, 'materialized / subquery');

@@ -45,6 +45,8 @@ test('a plan with a subquery nests its query block; MySQL text plans have no tre
   assert.deepEqual(v.root.children.map((c) => c.label), ['a: ALL', 'query block 2']);
   assert.equal(v.root.children[1].children[0].label, 'b: ref using k');
   assert.equal(v.root.totalPages, 25);
+  report.runs[0].enginePlan = { query_block: { nested_loop: [{ table: { table_name: 'c', access_type: 'const', r_rows: 1 } }] } };
+  assert.equal(planView(report)!.root.children[0].notReported, true, 'no r_engine_stats: not reported, never 0');
   report.runs[0].enginePlan = '-> Table scan on t (actual time=0.1..2 rows=100 loops=1)';
   assert.equal(planView(report), undefined);
 });

@@ -99,7 +99,9 @@ function residencySection(report: Report, view: ReportView): HTMLElement | undef
 /** One node: a <details> whose summary is focusable and opens or closes with Enter or Space. */
 function planNode(r: PlanRow, depth: number): HTMLElement {
   const pct = Math.round(r.share * 100);
-  const pages = `self ${formatCount(r.selfPages)} pages (${formatCount(r.selfRead)} read) · total ${formatCount(r.totalPages)} (${formatCount(r.totalRead)} read)`;
+  const pages = r.notReported
+    ? 'pages not reported: the engine gave no counts for this table'
+    : `self ${formatCount(r.selfPages)} pages (${formatCount(r.selfRead)} read) · total ${formatCount(r.totalPages)} (${formatCount(r.totalRead)} read)`;
   const summary = el(
     'summary',
     { class: r.heavy ? 'heavy' : '' },
