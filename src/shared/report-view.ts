@@ -179,12 +179,11 @@ export type Audience = 'editor' | 'page';
 
 /** A message without its parenthesised hints that name a command-line flag: what the editor shows. */
 export const editorWording = (text: string): string => text.replace(/ \((?:[^()]*?\s)?--[a-z][^()]*\)/g, '');
-const withoutFlags = editorWording;
 
 export function reportView(report: Report, audience: Audience = 'page'): ReportView {
   const view = buildView(report);
   if (audience === 'page') return view;
-  return { ...view, changes: withoutFlags(view.changes), warnings: view.warnings.map(withoutFlags), assumptions: view.assumptions.map(withoutFlags), unmodelled: view.unmodelled.map(withoutFlags) };
+  return { ...view, changes: editorWording(view.changes), warnings: view.warnings.map(editorWording), assumptions: view.assumptions.map(editorWording), unmodelled: view.unmodelled.map(editorWording) };
 }
 
 function buildView(report: Report): ReportView {

@@ -10,20 +10,15 @@ import { parseConnectionUrl } from '../../src/db/connection-url';
 import { measure } from '../../src/measure/measure';
 import type { Report } from '../../src/shared/report';
 import type { PredictFixtureInput } from '../predict/fixture-loop';
+import { SeededRandom } from '../../src/sim/random';
 
 export const TABLES = 4;
 export const ROWS = 150_000;
 
-/** A small seeded generator (mulberry32), so the corpus draws the same parameters every time. */
+/** The project's seeded generator as a function, so the corpus draws the same parameters every time. */
 export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new SeededRandom(seed);
+  return () => r.next();
 }
 
 export interface CorpusStatement {

@@ -12,7 +12,7 @@ import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts, InsertRun } from './facts';
 import { fullLeafShare, leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
 import { LeafSplits } from './leaf-splits';
-import { FIRST_WRITE_GETS, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, mergeLeaf, splitLeaf } from './row-costs';
+import { FIRST_WRITE_GETS, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, descend as descendIndex, mergeLeaf, splitLeaf } from './row-costs';
 import { SPACE } from './index-layout';
 
 /** InnoDB fills pages that are appended to in key order to 15/16 (btr_page_get_split_rec_to_right). */
@@ -47,10 +47,7 @@ export function replayInsert(
   const random = new SeededRandom(seedOf([run.table, run.rows], draw));
   const clusteredLeaf = new Int32Array(run.rows);
   const secondaryLeaf = secondary.map(() => new Int32Array(run.rows));
-  const descend = (l: IndexPages) => {
-    pool.access(l.root);
-    for (const p of l.internal) pool.access(p);
-  };
+  const descend = (l: IndexPages) => descendIndex(pool, l);
   assumptions.add(
     `${c.reportName}: ${run.rows.toLocaleString('en-US')} rows inserted (${run.rowsFrom}); ${c.autoIncrementKey ? `appended at the right-most leaf, a new page created every ${perNewPage.toLocaleString('en-US')} rows` : 'each into a random leaf (the key is not AUTO_INCREMENT)'}; an undo page per ${perUndoPage.toLocaleString('en-US')} rows`,
   );

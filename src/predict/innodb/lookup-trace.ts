@@ -7,6 +7,7 @@ import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
 import { seedOf, type IndexPages } from './index-pages';
 import type { InnodbIndexFacts } from './facts';
+import { descend as descendIndex } from './row-costs';
 
 export interface IndexLookup {
   table: string;
@@ -51,10 +52,7 @@ export function replayLookup(
   const leavesPerLoop = Math.min(f.leafPages, Math.max(1, Math.round(1 + (rows - 1) / perLeaf)));
   const lookups = !f.clustered && !a.usingIndex && clustered !== undefined;
   const random = new SeededRandom(seedOf([a.table, f.index, a.accessType, rows, loops], a.draw));
-  const descend = (pages: IndexPages) => {
-    pool.access(pages.root);
-    for (const p of pages.internal) pool.access(p);
-  };
+  const descend = (pages: IndexPages) => descendIndex(pool, pages);
   // Rows per loop are an average: spread the total over the loops so that fractions add up.
   let rowsDone = 0;
   const spanned = Math.min(f.leafPages, Math.ceil((rows * loops) / perLeaf));

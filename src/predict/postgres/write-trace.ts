@@ -124,7 +124,6 @@ export interface UpdateShape {
 }
 
 export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext, shape: UpdateShape): void {
-  const vmPageOf = vmPage;
   if (rows <= 0) return;
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
@@ -162,7 +161,7 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
   for (let r = 0; r < rows; r++) {
     pool.repin();
     const page = shape.clustered ? Math.floor(r / perBlock) : rnd.int(Math.max(1, f.pages));
-    if (allVisible) pool.access(vmPageOf(page));
+    if (allVisible) pool.access(vmPage(page));
     const n = onPage.get(page) ?? 0;
     onPage.set(page, n + 1);
     if (hotEligible && n < hotPerPage) continue;
