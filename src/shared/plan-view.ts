@@ -19,6 +19,8 @@ export interface PlanRow {
   heavy: boolean;
   /** The engine gave no page counts for this node (a MariaDB table without r_engine_stats): not 0, not reported. */
   notReported?: boolean;
+  /** A query block that only groups its tables: it requests no page itself, so only its total is shown. */
+  group?: boolean;
   children: PlanRow[];
 }
 
@@ -73,7 +75,7 @@ function fromInnodb(block: Json, title: string): PlanRow {
   };
   visit(block);
   const sum = (f: (r: PlanRow) => number) => children.reduce((a, r) => a + f(r), 0);
-  return { label: title, detail: block.r_total_time_ms !== undefined ? `${Number(block.r_total_time_ms).toFixed(1)} ms` : '', selfPages: 0, selfRead: 0, totalPages: sum((r) => r.totalPages), totalRead: sum((r) => r.totalRead), share: 0, heavy: false, children };
+  return { label: title, detail: block.r_total_time_ms !== undefined ? `${Number(block.r_total_time_ms).toFixed(1)} ms` : '', selfPages: 0, selfRead: 0, totalPages: sum((r) => r.totalPages), totalRead: sum((r) => r.totalRead), share: 0, heavy: false, group: true, children };
 }
 
 function innodbTable(t: Json): PlanRow {

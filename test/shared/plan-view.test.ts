@@ -33,6 +33,7 @@ test("MariaDB: the statement's tables with the pages the engine counted for them
   assert.equal(t.selfRead, 97 + 3520);
   assert.match(t.detail, /rows 100,000 × 1 · 3,520 read ahead/);
   assert.equal(t.heavy, true);
+  assert.equal(v.root.group, true, 'the query block only groups its tables: its total is shown, not a self count of 0');
   assert.equal(Math.round(t.share * 100), 100);
 });
 

@@ -101,7 +101,9 @@ function planNode(r: PlanRow, depth: number): HTMLElement {
   const pct = Math.round(r.share * 100);
   const pages = r.notReported
     ? 'pages not reported: the engine gave no counts for this table'
-    : `self ${formatCount(r.selfPages)} pages (${formatCount(r.selfRead)} read) · total ${formatCount(r.totalPages)} (${formatCount(r.totalRead)} read)`;
+    : r.group
+      ? `total ${formatCount(r.totalPages)} pages (${formatCount(r.totalRead)} read) in its tables`
+      : `self ${formatCount(r.selfPages)} pages (${formatCount(r.selfRead)} read) · total ${formatCount(r.totalPages)} (${formatCount(r.totalRead)} read)`;
   const summary = el(
     'summary',
     { class: r.heavy ? 'heavy' : '' },
