@@ -15,6 +15,7 @@ import { engineForDialect } from '../measure/engines';
 import { runCheck } from './check';
 import { BudgetSyntaxError } from '../shared/budget';
 import { checkJson, checkTable } from './check-output';
+import { runWorkloadCommand, WORKLOAD_DETAILS, WORKLOAD_USAGE } from './workload-command';
 
 export interface CliCommand {
   name: string;
@@ -272,6 +273,13 @@ export const COMMANDS: CliCommand[] = [
         for (const s of signals) process.off(s, onSignal);
       }
     },
+  },
+  {
+    name: 'workload',
+    summary: 'predict the pool-size curve of a statement mix, and measure it on the server',
+    usage: WORKLOAD_USAGE,
+    details: WORKLOAD_DETAILS,
+    run: (argv) => runWorkloadCommand(argv, urlOption),
   },
   {
     name: 'simulate',

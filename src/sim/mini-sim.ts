@@ -12,7 +12,8 @@ export interface MiniSimOptions {
   unitPages?: number;
 }
 
-function keep(page: number, unitPages: number, threshold: number): boolean {
+/** Whether the sampling unit of `page` is kept at a threshold out of 1,000,000. */
+export function keepsUnit(page: number, unitPages: number, threshold: number): boolean {
   const unit = Math.floor(page / unitPages);
   return (Math.imul(unit ^ (unit >>> 16), 0x45d9f3b) >>> 0) % 1_000_000 < threshold;
 }
@@ -21,10 +22,10 @@ export function sampleTrace(trace: Int32Array, options: MiniSimOptions): Int32Ar
   const unit = options.unitPages ?? 64;
   const threshold = Math.round(options.rate * 1_000_000);
   let n = 0;
-  for (let i = 0; i < trace.length; i++) if (keep(trace[i], unit, threshold)) n++;
+  for (let i = 0; i < trace.length; i++) if (keepsUnit(trace[i], unit, threshold)) n++;
   const out = new Int32Array(n);
   let j = 0;
-  for (let i = 0; i < trace.length; i++) if (keep(trace[i], unit, threshold)) out[j++] = trace[i];
+  for (let i = 0; i < trace.length; i++) if (keepsUnit(trace[i], unit, threshold)) out[j++] = trace[i];
   return out;
 }
 

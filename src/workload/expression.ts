@@ -1,0 +1,285 @@
+// pgbench's `\set` expressions: integer and double arithmetic, comparisons, boolean logic, CASE, and the
+// functions a workload uses to draw its parameters. Integers stay integers (5 / 2 is 2), as pgbench's
+// evaluator keeps them, so a key computed here is the key pgbench would send.
+import { drawExponential, drawGaussian, drawUniform, drawZipfian, type Uniform } from './distributions';
+
+export type Value = { int: true; v: number } | { int: false; v: number };
+
+export type Expr =
+  | { kind: 'number'; value: Value }
+  | { kind: 'variable'; name: string }
+  | { kind: 'unary'; op: '-' | 'not' | '~'; arg: Expr }
+  | { kind: 'binary'; op: string; left: Expr; right: Expr }
+  | { kind: 'call'; name: string; args: Expr[] }
+  | { kind: 'case'; whens: Array<[Expr, Expr]>; otherwise: Expr | undefined };
+
+export class ExpressionError extends Error {}
+
+const int = (v: number): Value => ({ int: true, v: Math.trunc(v) });
+const dbl = (v: number): Value => ({ int: false, v });
+
+type Token = { t: 'num'; value: Value } | { t: 'var'; name: string } | { t: 'id'; name: string } | { t: 'op'; op: string };
+
+function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  const re = /\s*(?:(\d+\.\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)|(\d+)|:([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)|(<=|>=|<>|!=|<<|>>|[-+*/%(),<>=&|#~]))/y;
+  let i = 0;
+  while (i < text.length) {
+    if (/^\s*$/.test(text.slice(i))) break;
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (!m) throw new ExpressionError(`unexpected "${text.slice(i).trim().slice(0, 12)}" in expression "${text.trim()}"`);
+    if (m[1] !== undefined) out.push({ t: 'num', value: dbl(Number(m[1])) });
+    else if (m[2] !== undefined) out.push({ t: 'num', value: int(Number(m[2])) });
+    else if (m[3] !== undefined) out.push({ t: 'var', name: m[3] });
+    else if (m[4] !== undefined) out.push({ t: 'id', name: m[4].toLowerCase() });
+    else out.push({ t: 'op', op: m[5] === '!=' ? '<>' : m[5] });
+    i = re.lastIndex;
+  }
+  return out;
+}
+
+/** Binding strength of each binary operator, as in pgbench's grammar (exprparse.y). */
+const PRECEDENCE: Record<string, number> = {
+  or: 1,
+  and: 2,
+  '=': 4, '<>': 4, '<': 4, '<=': 4, '>': 4, '>=': 4,
+  '|': 5, '#': 5, '&': 5, '<<': 5, '>>': 5,
+  '+': 6, '-': 6,
+  '*': 7, '/': 7, '%': 7,
+};
+
+export function parseExpression(text: string): Expr {
+  const tokens = tokenize(text);
+  let pos = 0;
+  const peek = (): Token | undefined => tokens[pos];
+  const isOp = (op: string): boolean => {
+    const t = peek();
+    return (t?.t === 'op' && t.op === op) || (t?.t === 'id' && t.name === op);
+  };
+  const expect = (op: string): void => {
+    if (!isOp(op)) throw new ExpressionError(`expected "${op}" in expression "${text.trim()}"`);
+    pos++;
+  };
+  const binaryOp = (): string | undefined => {
+    const t = peek();
+    if (t?.t === 'op' && PRECEDENCE[t.op]) return t.op;
+    if (t?.t === 'id' && (t.name === 'and' || t.name === 'or')) return t.name;
+    return undefined;
+  };
+  const parseBinary = (minPrec: number): Expr => {
+    let left = parseUnary();
+    for (;;) {
+      const op = binaryOp();
+      if (!op || PRECEDENCE[op] < minPrec) return left;
+      pos++;
+      left = { kind: 'binary', op, left, right: parseBinary(PRECEDENCE[op] + 1) };
+    }
+  };
+  const parseUnary = (): Expr => {
+    if (isOp('-')) {
+      pos++;
+      return { kind: 'unary', op: '-', arg: parseUnary() };
+    }
+    if (isOp('+')) {
+      pos++;
+      return parseUnary();
+    }
+    if (isOp('~')) {
+      pos++;
+      return { kind: 'unary', op: '~', arg: parseUnary() };
+    }
+    if (isOp('not')) {
+      pos++;
+      return { kind: 'unary', op: 'not', arg: parseBinary(3) };
+    }
+    return parsePrimary();
+  };
+  const parsePrimary = (): Expr => {
+    const t = peek();
+    if (!t) throw new ExpressionError(`expression "${text.trim()}" ends too early`);
+    pos++;
+    if (t.t === 'num') return { kind: 'number', value: t.value };
+    if (t.t === 'var') return { kind: 'variable', name: t.name };
+    if (t.t === 'op' && t.op === '(') {
+      const e = parseBinary(1);
+      expect(')');
+      return e;
+    }
+    if (t.t === 'id') {
+      if (t.name === 'true' || t.name === 'false') return { kind: 'number', value: int(t.name === 'true' ? 1 : 0) };
+      if (t.name === 'case') {
+        const whens: Array<[Expr, Expr]> = [];
+        while (isOp('when')) {
+          pos++;
+          const cond = parseBinary(1);
+          expect('then');
+          whens.push([cond, parseBinary(1)]);
+        }
+        let otherwise: Expr | undefined;
+        if (isOp('else')) {
+          pos++;
+          otherwise = parseBinary(1);
+        }
+        expect('end');
+        return { kind: 'case', whens, otherwise };
+      }
+      expect('(');
+      const args: Expr[] = [];
+      if (!isOp(')')) {
+        args.push(parseBinary(1));
+        while (isOp(',')) {
+          pos++;
+          args.push(parseBinary(1));
+        }
+      }
+      expect(')');
+      checkCall(t.name, args.length, text);
+      return { kind: 'call', name: t.name, args };
+    }
+    throw new ExpressionError(`unexpected "${t.t === 'op' ? t.op : ''}" in expression "${text.trim()}"`);
+  };
+  const e = parseBinary(1);
+  if (pos < tokens.length) throw new ExpressionError(`unexpected text after the expression "${text.trim()}"`);
+  return e;
+}
+
+const ARITY: Record<string, [number, number]> = {
+  abs: [1, 1], int: [1, 1], double: [1, 1], sqrt: [1, 1], exp: [1, 1], ln: [1, 1], pi: [0, 0],
+  pow: [2, 2], power: [2, 2], mod: [2, 2], least: [1, 99], greatest: [1, 99], debug: [1, 1],
+  random: [2, 2], random_exponential: [3, 3], random_gaussian: [3, 3], random_zipfian: [3, 3],
+};
+
+function checkCall(name: string, n: number, text: string): void {
+  const a = ARITY[name];
+  if (!a) throw new ExpressionError(`function ${name}() is not supported in "${text.trim()}" (supported: ${Object.keys(ARITY).join(', ')})`);
+  if (n < a[0] || n > a[1]) throw new ExpressionError(`${name}() takes ${a[0] === a[1] ? a[0] : `${a[0]} to ${a[1]}`} arguments in "${text.trim()}"`);
+}
+
+export interface EvalContext {
+  variables: Map<string, Value>;
+  random: Uniform;
+}
+
+const truthy = (x: Value): boolean => x.v !== 0;
+const bool = (b: boolean): Value => int(b ? 1 : 0);
+
+function asInt(x: Value, what: string): number {
+  if (x.int) return x.v;
+  if (!Number.isFinite(x.v)) throw new ExpressionError(`${what}: ${x.v} is not an integer`);
+  return Math.trunc(x.v);
+}
+
+export function evaluate(e: Expr, ctx: EvalContext): Value {
+  switch (e.kind) {
+    case 'number':
+      return e.value;
+    case 'variable': {
+      const v = ctx.variables.get(e.name);
+      if (!v) throw new ExpressionError(`variable :${e.name} is not set`);
+      return v;
+    }
+    case 'unary': {
+      const x = evaluate(e.arg, ctx);
+      if (e.op === '-') return x.int ? int(-x.v) : dbl(-x.v);
+      if (e.op === 'not') return bool(!truthy(x));
+      return int(~asInt(x, '~'));
+    }
+    case 'binary':
+      return binary(e.op, e.left, e.right, ctx);
+    case 'case': {
+      for (const [cond, then] of e.whens) if (truthy(evaluate(cond, ctx))) return evaluate(then, ctx);
+      return e.otherwise ? evaluate(e.otherwise, ctx) : int(0);
+    }
+    case 'call':
+      return call(e.name, e.args.map((a) => evaluate(a, ctx)), ctx);
+  }
+}
+
+function binary(op: string, le: Expr, re: Expr, ctx: EvalContext): Value {
+  if (op === 'and') return bool(truthy(evaluate(le, ctx)) && truthy(evaluate(re, ctx)));
+  if (op === 'or') return bool(truthy(evaluate(le, ctx)) || truthy(evaluate(re, ctx)));
+  const l = evaluate(le, ctx);
+  const r = evaluate(re, ctx);
+  const both = l.int && r.int;
+  switch (op) {
+    case '+': return both ? int(l.v + r.v) : dbl(l.v + r.v);
+    case '-': return both ? int(l.v - r.v) : dbl(l.v - r.v);
+    case '*': return both ? int(l.v * r.v) : dbl(l.v * r.v);
+    case '/':
+      if (r.v === 0) throw new ExpressionError('division by zero');
+      return both ? int(l.v / r.v) : dbl(l.v / r.v);
+    case '%':
+      if (!both) throw new ExpressionError('% takes integers');
+      if (r.v === 0) throw new ExpressionError('division by zero');
+      return int(l.v % r.v);
+    case '=': return bool(l.v === r.v);
+    case '<>': return bool(l.v !== r.v);
+    case '<': return bool(l.v < r.v);
+    case '<=': return bool(l.v <= r.v);
+    case '>': return bool(l.v > r.v);
+    case '>=': return bool(l.v >= r.v);
+    case '&': return int(asInt(l, '&') & asInt(r, '&'));
+    case '|': return int(asInt(l, '|') | asInt(r, '|'));
+    case '#': return int(asInt(l, '#') ^ asInt(r, '#'));
+    case '<<': return int(asInt(l, '<<') * 2 ** asInt(r, '<<'));
+    case '>>': return int(Math.floor(asInt(l, '>>') / 2 ** asInt(r, '>>')));
+  }
+  throw new ExpressionError(`operator ${op} is not supported`);
+}
+
+function call(name: string, a: Value[], ctx: EvalContext): Value {
+  switch (name) {
+    case 'abs': return a[0].int ? int(Math.abs(a[0].v)) : dbl(Math.abs(a[0].v));
+    case 'int': return int(asInt(a[0], 'int()'));
+    case 'double': return dbl(a[0].v);
+    case 'sqrt': return dbl(Math.sqrt(a[0].v));
+    case 'exp': return dbl(Math.exp(a[0].v));
+    case 'ln': return dbl(Math.log(a[0].v));
+    case 'pi': return dbl(Math.PI);
+    case 'pow':
+    case 'power': return dbl(a[0].v ** a[1].v);
+    case 'mod': return binaryValues('%', a[0], a[1]);
+    case 'debug': return a[0];
+    case 'least':
+    case 'greatest': {
+      const pick = name === 'least' ? Math.min(...a.map((x) => x.v)) : Math.max(...a.map((x) => x.v));
+      return a.every((x) => x.int) ? int(pick) : dbl(pick);
+    }
+    case 'random': return int(drawUniform(ctx.random, asInt(a[0], 'random()'), asInt(a[1], 'random()')));
+    case 'random_exponential': return int(drawExponential(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
+    case 'random_gaussian': return int(drawGaussian(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
+    case 'random_zipfian': return int(drawZipfian(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
+  }
+  throw new ExpressionError(`function ${name}() is not supported`);
+}
+
+function binaryValues(op: string, l: Value, r: Value): Value {
+  return binary(op, { kind: 'number', value: l }, { kind: 'number', value: r }, { variables: new Map(), random: { next: () => 0 } });
+}
+
+/** The variables an expression reads. */
+export function variablesOf(e: Expr, out = new Set<string>()): Set<string> {
+  switch (e.kind) {
+    case 'variable':
+      out.add(e.name);
+      break;
+    case 'unary':
+      variablesOf(e.arg, out);
+      break;
+    case 'binary':
+      variablesOf(e.left, out);
+      variablesOf(e.right, out);
+      break;
+    case 'call':
+      e.args.forEach((x) => variablesOf(x, out));
+      break;
+    case 'case':
+      e.whens.forEach(([c, t]) => (variablesOf(c, out), variablesOf(t, out)));
+      if (e.otherwise) variablesOf(e.otherwise, out);
+      break;
+    case 'number':
+      break;
+  }
+  return out;
+}

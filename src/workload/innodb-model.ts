@@ -1,0 +1,250 @@
+// A workload's access shapes on InnoDB (MySQL, MariaDB): each statement EXPLAINed with one draw of its
+// parameters, its access type reduced to shapes on the B-trees, and each index's geometry from
+// mysql.innodb_index_stats. Rows live in the clustered index: a secondary lookup descends it again per
+// row, at the row's primary key, which a secondary key does not predict (a stable pseudo-random leaf).
+import type { Connection } from 'mysql2/promise';
+import { InnodbPool } from '../sim/policies/innodb-lru';
+import { SeededRandom } from '../sim/random';
+import type { CompiledScript, CompiledStatement, CompiledWorkload } from './compiled';
+import type { Value } from './expression';
+import { keyCondition } from './key-binding';
+import { btreePath, type IndexPath, type TableLayout } from './layout';
+import { insertedKey, statementRole } from './postgres-model';
+import { executeScript, type WorkloadScript } from './script';
+import type { AccessShape, RowTarget } from './shapes';
+
+type Json = Record<string, unknown>;
+
+class NotModelled extends Error {}
+
+/** Each index's pages get their own range of page ids; a B-tree's first leaf is at page 64, past the fragment extent. */
+const SPACE = 0x1000000;
+const FIRST_LEAF = 64;
+/** Non-leaf pages, numbered apart from the leaves so no read-ahead area mixes them. */
+const NODE_PAGES = 0x800000;
+/** Undo log pages a write fills, in their own range. */
+const UNDO_RECORDS_PER_PAGE = 60;
+
+interface InnodbIndex {
+  name: string;
+  clustered: boolean;
+  unique: boolean;
+  firstColumn: string;
+  numeric: boolean;
+  keyMin: number;
+  keyMax: number;
+  path: IndexPath;
+  ascending: boolean;
+}
+
+interface InnodbTable {
+  name: string;
+  rows: number;
+  clustered: InnodbIndex;
+  secondaries: InnodbIndex[];
+}
+
+export class InnodbWorkloadModel {
+  private readonly tables = new Map<string, InnodbTable>();
+  private spaces = 0;
+  private pageSize = 16384;
+  private undo: TableLayout | undefined;
+
+  constructor(private readonly conn: Connection) {}
+
+  private async rows<T>(sql: string, values: unknown[] = []): Promise<T[]> {
+    const [r] = await this.conn.query(sql, values);
+    return r as T[];
+  }
+
+  async compile(scripts: WorkloadScript[], fixed: Map<string, Value>): Promise<CompiledWorkload> {
+    const [v] = await this.rows<Json>(`SELECT @@innodb_page_size AS ps, @@innodb_buffer_pool_size AS bytes, VERSION() AS version, @@innodb_old_blocks_pct AS old_pct, @@innodb_old_blocks_time AS old_time, @@innodb_read_ahead_threshold AS ra`);
+    this.pageSize = Number(v.ps);
+    const [status] = await this.rows<Json>(`SELECT VARIABLE_VALUE AS n FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_BUFFER_POOL_PAGES_TOTAL'`);
+    const configured = Math.round(Number(v.bytes) / this.pageSize);
+    const usable = Number(status?.n ?? configured) / configured;
+    const rnd = new SeededRandom(0x5eed);
+    const compiled: CompiledScript[] = [];
+    for (const script of scripts) {
+      const { sql } = executeScript(script, { variables: new Map(fixed), random: rnd });
+      const templates = script.commands.filter((c) => c.kind === 'sql') as Array<{ text: string; line: number }>;
+      const statements: CompiledStatement[] = [];
+      for (let i = 0; i < templates.length; i++) statements.push(await this.compileStatement(templates[i].text, templates[i].line, sql[i]));
+      compiled.push({ script, statements });
+    }
+    const relations = [...this.tables.values()].flatMap((t) => [t.clustered, ...t.secondaries].map((i) => ({ name: `${t.name}.${i.name}`, pages: i.path.leafPages })));
+    const version = String(v.version);
+    const product = /mariadb/i.test(version) ? 'mariadb' : 'mysql';
+    const options = { product, oldBlocksPct: Number(v.old_pct), oldBlocksTime: Number(v.old_time), readAheadThreshold: Number(v.ra) } as const;
+    return {
+      engine: 'innodb',
+      server: `${product === 'mariadb' ? 'MariaDB' : 'MySQL'} ${version.split('-')[0]}`,
+      scripts: compiled,
+      fixed,
+      poolPages: Number(status?.n ?? configured),
+      pageBytes: this.pageSize,
+      relations,
+      // What-if sizes keep the share of the configured pool the server gives the LRU list.
+      makePool: (pages) => new InnodbPool(pages, options),
+      notes: [
+        'Each statement was EXPLAINed with one draw of its parameters; every execution is taken to use that plan.',
+        'Keys are placed on each B-tree by their share of the first column\u2019s range; a secondary lookup\u2019s row is at a stable pseudo-random leaf of the clustered index.',
+        `Pool sizes count the pages InnoDB gives its LRU list (${(usable * 100).toFixed(1)} % of the configured size on this server).`,
+        'The change buffer, purge, the page cleaner and other sessions\u2019 pages are not in the workload model.',
+      ],
+    };
+  }
+
+  private async compileStatement(text: string, line: number, sample: string): Promise<CompiledStatement> {
+    const role = statementRole(text);
+    const stmt: CompiledStatement = { text, line, role, shapes: [], notes: [] };
+    if (role === 'control') return stmt;
+    try {
+      if (/^\s*insert\b/i.test(text) && /\bvalues\b/i.test(text)) await this.insertShapes(text, stmt);
+      else {
+        const [row] = await this.rows<{ EXPLAIN: string }>(`EXPLAIN FORMAT=JSON ${sample}`);
+        const plan = JSON.parse(Object.values(row)[0] as string) as Json;
+        await this.blockShapes(plan.query_block as Json, text, stmt, role === 'write');
+      }
+    } catch (err) {
+      if (err instanceof NotModelled) {
+        stmt.shapes = [];
+        stmt.notModelled = err.message;
+      } else if ((err as { sqlMessage?: string }).sqlMessage) {
+        stmt.notModelled = `EXPLAIN failed: ${(err as { sqlMessage: string }).sqlMessage}`;
+      } else throw err;
+    }
+    return stmt;
+  }
+
+  private async blockShapes(block: Json, text: string, stmt: CompiledStatement, write: boolean): Promise<void> {
+    if (!block) throw new NotModelled('EXPLAIN gave no query block');
+    const tables: Json[] = [];
+    if (block.table) tables.push(block.table as Json);
+    if (Array.isArray(block.nested_loop)) {
+      if (block.nested_loop.length > 1) throw new NotModelled('joins are not modelled in a workload yet');
+      for (const n of block.nested_loop as Json[]) tables.push(n.table as Json);
+    }
+    for (const k of ['ordering_operation', 'grouping_operation', 'filesort', 'duplicates_removal']) {
+      const inner = block[k] as Json | undefined;
+      if (inner) return this.blockShapes(inner, text, stmt, write);
+    }
+    if (tables.length === 0) {
+      if (block.message || block.const_row_not_found || block.table === undefined) return;
+      throw new NotModelled('the plan has no table access this model reads');
+    }
+    for (const t of tables) await this.tableShape(t, text, stmt, write);
+  }
+
+  private async tableShape(t: Json, text: string, stmt: CompiledStatement, write: boolean): Promise<void> {
+    const table = await this.table(String(t.table_name));
+    const access = String(t.access_type);
+    const limit = /\blimit\s+(\d+)\s*;?\s*$/i.exec(text) ? Number(/\blimit\s+(\d+)/i.exec(text)![1]) : undefined;
+    const rewrites = write ? 1 : 0;
+    if (access === 'ALL') {
+      const c = table.clustered;
+      stmt.shapes.push({ kind: 'scan', table: { name: table.name, pages: c.path.leafPages, rows: table.rows, page: (k) => c.path.leaf(k), correlated: true }, limit });
+      return;
+    }
+    const ix = [table.clustered, ...table.secondaries].find((i) => i.name === t.key);
+    if (!ix) throw new NotModelled(`index ${String(t.key)} of ${table.name} was not found`);
+    if (!ix.numeric) throw new NotModelled(`index ${ix.name} is on a non-numeric column (${ix.firstColumn}); only numeric keys are placed on their leaves`);
+    const rows: RowTarget | undefined = ix.clustered || t.using_index === true ? undefined : { kind: 'clustered', index: table.clustered.path, correlated: false };
+    const base = { index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, rows, rewrites, limit };
+    const cond = keyCondition(text, ix.firstColumn);
+    if (cond.kind === 'equal' && ['const', 'eq_ref', 'ref', 'system'].includes(access)) {
+      const rowsPerKey = ix.unique ? 1 : Math.max(1, Math.round(Number(t.rows) || 1));
+      stmt.shapes.push({ kind: 'lookup', key: cond.key, rowsPerKey, ...base });
+    } else if (cond.kind === 'range' || (access === 'range' && cond.kind === 'equal')) {
+      const from = cond.kind === 'range' ? cond.from : cond.key;
+      const to = cond.kind === 'range' ? cond.to : cond.key;
+      stmt.shapes.push({ kind: 'range', from: from ?? { constant: ix.keyMin }, to: to ?? { constant: ix.keyMax }, rowsPerKeyUnit: table.rows / Math.max(1, ix.keyMax - ix.keyMin + 1), ...base });
+    } else throw new NotModelled(`access ${access} on ${ix.name} with this condition is not modelled in a workload yet`);
+    if (write) {
+      stmt.shapes.push({ kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes: [] });
+      stmt.notes.push('A write is modelled as its row lookup, the clustered leaf rewritten and one undo record; secondary-index changes and the change buffer are not modelled.');
+    }
+  }
+
+  private async insertShapes(text: string, stmt: CompiledStatement): Promise<void> {
+    const m = /insert\s+into\s+`?([A-Za-z0-9_$]+)`?/i.exec(text);
+    if (!m) throw new NotModelled('the INSERT\u2019s table was not read');
+    const table = await this.table(m[1]);
+    const c = table.clustered;
+    const key = insertedKey(text, c);
+    const indexes = table.secondaries.map((ix) => ({ index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, key: insertedKey(text, ix) }));
+    // The clustered leaf the row goes to is the table's "heap" page here.
+    if (key === 'ascending') stmt.shapes.push({ kind: 'append', table: { name: table.name, pages: c.path.leafPages, rows: table.rows, page: (k) => c.path.leaf(k), correlated: true }, rowsPerPage: Math.max(1, c.path.perLeaf), indexes });
+    else {
+      stmt.shapes.push({ kind: 'lookup', index: c.path, keyMin: c.keyMin, keyMax: c.keyMax, key, rowsPerKey: 1, rewrites: 1 });
+      if (indexes.length) stmt.shapes.push({ kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes });
+    }
+    stmt.notes.push('An INSERT is modelled as the descent to its clustered leaf and to each secondary index\u2019s leaf; page splits are not modelled.');
+  }
+
+  private undoLog(): TableLayout {
+    if (!this.undo) {
+      const space = this.spaces++;
+      this.undo = { name: 'undo log', pages: 1, rows: 0, page: (k) => space * SPACE + FIRST_LEAF + k, correlated: true };
+    }
+    return this.undo;
+  }
+
+  private async table(name: string): Promise<InnodbTable> {
+    const known = this.tables.get(name);
+    if (known) return known;
+    const stats = await this.rows<Json>(
+      `SELECT s.index_name AS i, MAX(CASE WHEN s.stat_name = 'n_leaf_pages' THEN s.stat_value END) AS leaf,
+              MAX(CASE WHEN s.stat_name = 'size' THEN s.stat_value END) AS size, MAX(t.n_rows) AS n_rows
+         FROM mysql.innodb_index_stats s JOIN mysql.innodb_table_stats t ON t.database_name = s.database_name AND t.table_name = s.table_name
+        WHERE s.database_name = DATABASE() AND s.table_name = ? GROUP BY s.index_name`,
+      [name],
+    );
+    if (stats.length === 0) throw new NotModelled(`no index statistics for ${name} in mysql.innodb_index_stats (run ANALYZE TABLE ${name}, or grant SELECT on it)`);
+    const parts = await this.rows<Json>(
+      `SELECT s.INDEX_NAME AS i, s.COLUMN_NAME AS c, s.NON_UNIQUE AS nu, c.DATA_TYPE AS type, c.EXTRA AS extra
+         FROM information_schema.STATISTICS s JOIN information_schema.COLUMNS c
+           ON c.TABLE_SCHEMA = s.TABLE_SCHEMA AND c.TABLE_NAME = s.TABLE_NAME AND c.COLUMN_NAME = s.COLUMN_NAME
+        WHERE s.TABLE_SCHEMA = DATABASE() AND s.TABLE_NAME = ? AND s.SEQ_IN_INDEX = 1`,
+      [name],
+    );
+    const rows = Number(stats[0].n_rows) || 1;
+    const indexes: InnodbIndex[] = [];
+    for (const st of stats) {
+      const index = String(st.i);
+      const part = parts.find((p) => p.i === index) ?? (index === 'GEN_CLUST_INDEX' ? undefined : parts.find((p) => p.i === 'PRIMARY'));
+      const numeric = part !== undefined && /int|decimal|float|double|numeric/i.test(String(part.type));
+      let keyMin = 0;
+      let keyMax = 0;
+      if (numeric && part) {
+        const [mm] = await this.rows<Json>(`SELECT MIN(\`${String(part.c)}\`) AS lo, MAX(\`${String(part.c)}\`) AS hi FROM \`${name}\``);
+        keyMin = Number(mm.lo ?? 0);
+        keyMax = Number(mm.hi ?? 0);
+      }
+      const leafPages = Math.max(1, Number(st.leaf) || 1);
+      const size = Math.max(leafPages, Number(st.size) || leafPages);
+      const space = this.spaces++;
+      const perLeaf = Math.max(2, rows / leafPages);
+      const fanout = Math.max(2, Math.round(leafPages / Math.max(1, size - leafPages)));
+      const path = btreePath(index, (k) => space * SPACE + FIRST_LEAF + k, (level, k) => space * SPACE + NODE_PAGES + level * 0x10000 + k, leafPages, perLeaf, Math.max(fanout, 2));
+      indexes.push({
+        name: index,
+        clustered: index === 'PRIMARY' || index === 'GEN_CLUST_INDEX',
+        unique: index === 'PRIMARY' || Number(part?.nu ?? 1) === 0,
+        firstColumn: String(part?.c ?? ''),
+        numeric,
+        keyMin,
+        keyMax,
+        path,
+        ascending: /auto_increment/i.test(String(part?.extra ?? '')),
+      });
+    }
+    const clustered = indexes.find((i) => i.clustered);
+    if (!clustered) throw new NotModelled(`${name} has no clustered index statistics`);
+    const table: InnodbTable = { name, rows, clustered, secondaries: indexes.filter((i) => !i.clustered) };
+    this.tables.set(name, table);
+    return table;
+  }
+}
+
+export type { AccessShape };

@@ -1,0 +1,89 @@
+// One trace of page requests for a workload: transactions chosen by weight as pgbench chooses scripts,
+// each script's `\set` lines evaluated, each modelled statement's shapes emitted for those values.
+import { SeededRandom } from '../sim/random';
+import type { CompiledWorkload } from './compiled';
+import { evaluate, type Value } from './expression';
+import { ShapeEmitter } from './shapes';
+
+export interface WorkloadTrace {
+  accesses: Int32Array;
+  /** Per access: which statement (index into `statements`) requested it. */
+  statementOf: Uint16Array;
+  statements: Array<{ script: number; statement: number }>;
+  /** Index of the first access of transaction `warmup` (the measured part starts there). */
+  measuredFrom: number;
+  warmup: number;
+  transactions: number;
+  /** Per statement, executions in the measured part. */
+  executions: Float64Array;
+}
+
+class Growable {
+  pages = new Int32Array(1 << 16);
+  owners = new Uint16Array(1 << 16);
+  length = 0;
+
+  push(values: number[], owner: number): void {
+    if (this.length + values.length > this.pages.length) {
+      let n = this.pages.length * 2;
+      while (n < this.length + values.length) n *= 2;
+      const p = new Int32Array(n);
+      p.set(this.pages.subarray(0, this.length));
+      const o = new Uint16Array(n);
+      o.set(this.owners.subarray(0, this.length));
+      this.pages = p;
+      this.owners = o;
+    }
+    for (let i = 0; i < values.length; i++) {
+      this.pages[this.length] = values[i];
+      this.owners[this.length++] = owner;
+    }
+  }
+}
+
+export function buildTrace(w: CompiledWorkload, warmup: number, measured: number, seed = 1): WorkloadTrace {
+  const rnd = new SeededRandom(seed);
+  const statements: WorkloadTrace['statements'] = [];
+  const ids = w.scripts.map((s, si) => s.statements.map((_, i) => statements.push({ script: si, statement: i }) - 1));
+  const cumulative: number[] = [];
+  let total = 0;
+  for (const s of w.scripts) cumulative.push((total += s.script.weight));
+  const emitter = new ShapeEmitter();
+  const out = new Growable();
+  const buffer: number[] = [];
+  const executions = new Float64Array(statements.length);
+  let measuredFrom = 0;
+  const transactions = warmup + measured;
+  for (let t = 0; t < transactions; t++) {
+    if (t === warmup) measuredFrom = out.length;
+    const pick = rnd.next() * total;
+    let si = 0;
+    while (cumulative[si] <= pick) si++;
+    const script = w.scripts[si];
+    const vars = new Map<string, Value>(w.fixed);
+    const ctx = { variables: vars, random: rnd };
+    let k = 0;
+    for (const c of script.script.commands) {
+      if (c.kind === 'set') vars.set(c.name, evaluate(c.expr, ctx));
+      else if (c.kind === 'sql') {
+        const stmt = script.statements[k];
+        const id = ids[si][k++];
+        if (t >= warmup) executions[id]++;
+        if (stmt.notModelled) continue;
+        buffer.length = 0;
+        for (const shape of stmt.shapes) emitter.emit(shape, vars, buffer);
+        out.push(buffer, id);
+      }
+    }
+  }
+  if (warmup >= transactions) measuredFrom = out.length;
+  return {
+    accesses: out.pages.subarray(0, out.length),
+    statementOf: out.owners.subarray(0, out.length),
+    statements,
+    measuredFrom,
+    warmup,
+    transactions: measured,
+    executions,
+  };
+}

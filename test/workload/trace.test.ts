@@ -1,0 +1,123 @@
+// Shapes to page requests, the weighted mix, and the curve over pool sizes: pure, no server.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { btreePath, type TableLayout } from '../../src/workload/layout';
+import { ShapeEmitter, type AccessShape } from '../../src/workload/shapes';
+import { parseScript } from '../../src/workload/script';
+import type { CompiledWorkload } from '../../src/workload/compiled';
+import { buildTrace } from '../../src/workload/trace';
+import { poolCurve, sizeForHitRatio } from '../../src/workload/curve';
+import { PostgresPool } from '../../src/sim/policies/postgres-clock-sweep';
+import { lruMissRatioCurve } from '../../src/sim/lru-mrc';
+import { LruPool } from '../../src/sim/policies/lru';
+import type { Value } from '../../src/workload/expression';
+
+const ROWS = 100_000;
+const index = btreePath('t_pkey', (k) => 1_000_000 + k, (level, k) => 2_000_000 + level * 10_000 + k, 250, 400, 400);
+const heap: TableLayout = { name: 't', pages: 1600, rows: ROWS, page: (k) => k, correlated: true };
+const vars = (o: Record<string, number>) => new Map<string, Value>(Object.entries(o).map(([k, v]) => [k, { int: true, v }]));
+
+describe('access shapes', () => {
+  test('a unique lookup: the root, the leaf of its key, the heap page of its row', () => {
+    const out: number[] = [];
+    const lookup: AccessShape = { kind: 'lookup', index, keyMin: 1, keyMax: ROWS, key: { variable: 'id' }, rowsPerKey: 1, rows: { kind: 'heap', table: heap, correlated: true } };
+    new ShapeEmitter().emit(lookup, vars({ id: 50_001 }), out);
+    assert.deepEqual(out, [2_000_000, 1_000_125, 800]);
+    out.length = 0;
+    // Outside the key range: the descent, no row.
+    new ShapeEmitter().emit(lookup, vars({ id: ROWS + 5 }), out);
+    assert.equal(out.length, 2);
+  });
+
+  test('a range walks consecutive leaves and, correlated, consecutive heap pages; uncorrelated, a page per row', () => {
+    const out: number[] = [];
+    const range: AccessShape = { kind: 'range', index, keyMin: 1, keyMax: ROWS, from: { variable: 'a' }, to: { variable: 'b' }, rowsPerKeyUnit: 1, rows: { kind: 'heap', table: heap, correlated: true } };
+    new ShapeEmitter().emit(range, vars({ a: 1, b: 1200 }), out);
+    // 1,200 keys: leaves 0–2 (400 a leaf), heap pages 0–19 (62.5 rows a page).
+    assert.deepEqual(out.slice(1), [1_000_000, 1_000_001, 1_000_002, ...Array.from({ length: 20 }, (_, k) => k)]);
+    out.length = 0;
+    new ShapeEmitter().emit({ ...range, rows: { kind: 'heap', table: heap, correlated: false }, limit: 10 }, vars({ a: 1, b: 1200 }), out);
+    assert.equal(out.length, 2 + 10);
+    assert.ok(new Set(out.slice(2)).size >= 8, 'uncorrelated rows land on scattered pages');
+  });
+
+  test('appends fill the last page, then the next', () => {
+    const emitter = new ShapeEmitter();
+    const append: AccessShape = { kind: 'append', table: heap, rowsPerPage: 3, indexes: [] };
+    const out: number[] = [];
+    for (let i = 0; i < 7; i++) emitter.emit(append, new Map(), out);
+    assert.deepEqual(out, [1599, 1599, 1599, 1600, 1600, 1600, 1601]);
+  });
+});
+
+function workload(text: string): CompiledWorkload {
+  const scripts = parseScript(text, 'w.sql');
+  return {
+    engine: 'postgresql',
+    server: 'test',
+    scripts: scripts.map((script) => ({
+      script,
+      statements: script.commands.filter((c) => c.kind === 'sql').map((c) => ({
+        text: (c as { text: string }).text,
+        line: c.line,
+        role: 'read' as const,
+        notes: [],
+        shapes: [{ kind: 'lookup' as const, index, keyMin: 1, keyMax: ROWS, key: { variable: /:(\w+)/.exec((c as { text: string }).text)![1] }, rowsPerKey: 1, rows: { kind: 'heap' as const, table: heap, correlated: false } }],
+      })),
+    })),
+    fixed: new Map(),
+    poolPages: 512,
+    pageBytes: 8192,
+    relations: [{ name: 't', pages: 1600 }, { name: 't_pkey', pages: 250 }],
+    makePool: (pages) => new PostgresPool(pages),
+    notes: [],
+  };
+}
+
+describe('the workload trace and its curve', () => {
+  test('scripts are chosen by weight, and per-statement executions are counted in the measured part', () => {
+    const w = workload('\\set a random(1, 100000)\n-- bufferlens: weight 3\nSELECT 1 FROM t WHERE id = :a;\n-- bufferlens: weight 1\nSELECT 2 FROM t WHERE id = :a;\n');
+    const trace = buildTrace(w, 1000, 20_000, 9);
+    const [a, b] = trace.executions;
+    assert.equal(a + b, 20_000);
+    assert.ok(Math.abs(a / (a + b) - 0.75) < 0.02, `share ${a / (a + b)}`);
+    assert.equal(trace.accesses.length - trace.measuredFrom, 20_000 * 3);
+  });
+
+  test('a uniform mix: misses fall as the pool grows; replayed through LRU the curve is the exact stack-distance curve', () => {
+    const w = workload('\\set a random(1, 100000)\nSELECT 1 FROM t WHERE id = :a;\n');
+    const trace = buildTrace(w, 0, 50_000, 3);
+    const sizes = [64, 256, 512, 1024, 2048, 4096];
+    const curve = poolCurve(w, trace, sizes);
+    for (let i = 1; i < sizes.length; i++) assert.ok(curve.points[i].missRatio <= curve.points[i - 1].missRatio + 1e-9);
+    assert.equal(curve.points[2].current, true);
+    const lru = poolCurve({ ...w, makePool: (p) => new LruPool(p) }, trace, sizes);
+    const exact = lruMissRatioCurve(trace.accesses, sizes);
+    lru.points.forEach((p, i) => assert.ok(Math.abs(p.missRatio - exact.missRatios[i]) < 1e-12));
+    // Past the data (1,850 pages) only first touches miss.
+    const distinct = new Set(trace.accesses).size;
+    assert.equal(curve.points[5].misses, distinct);
+  });
+
+  test('the size serving a share of the requests is interpolated between the sizes tried', () => {
+    const pts = [0.5, 0.9, 0.98, 1].map((h, i) => ({ poolPages: 2 ** i * 100, poolBytes: 2 ** i * 100 * 8192, current: false, requests: 1, misses: 1 - h, hitRatio: h, missRatio: 1 - h, readsPerTransaction: 0, perStatement: [] }));
+    const at95 = sizeForHitRatio(pts, 0.95)!;
+    assert.ok(at95.poolBytes > pts[1].poolBytes && at95.poolBytes < pts[2].poolBytes);
+    const at999 = sizeForHitRatio(pts, 0.999)!.poolBytes;
+    assert.ok(at999 > pts[2].poolBytes && at999 < pts[3].poolBytes);
+    assert.equal(sizeForHitRatio(pts.slice(0, 3), 0.99), undefined);
+  });
+
+  test('above the full-simulation limit the curve is replayed by miniature simulation, close to the full one', () => {
+    // Sampling keeps whole 64-page units: it needs many of them, so a table of 200,000 pages.
+    const big: TableLayout = { name: 'big', pages: 200_000, rows: 12_800_000, page: (k) => k, correlated: true };
+    const w = workload('\\set a random(1, 100000)\nSELECT 1 FROM t WHERE id = :a;\n');
+    w.scripts[0].statements[0].shapes = [{ kind: 'lookup', index, keyMin: 1, keyMax: ROWS, key: { variable: 'a' }, rowsPerKey: 1, rows: { kind: 'heap', table: big, correlated: false } }];
+    const trace = buildTrace(w, 100_000, 400_000, 4);
+    const sizes = [20_000, 100_000];
+    const full = poolCurve(w, trace, sizes);
+    const sampled = poolCurve(w, trace, sizes, { fullAccesses: 300_000 });
+    assert.ok(sampled.sampleRate < 0.25);
+    sampled.points.forEach((p, i) => assert.ok(Math.abs(p.missRatio - full.points[i].missRatio) < 0.03, `${p.missRatio} vs ${full.points[i].missRatio}`));
+  });
+});
