@@ -10,6 +10,7 @@ import { BudgetDiagnostics } from './views/budget-diagnostics';
 import { startLanguageClient, type LanguageClientHandle } from './views/language-client';
 import { ReportsViewProvider } from './views/reports-view';
 import { ConnectionItem, ConnectionsViewProvider } from './views/connections-view';
+import { WorkloadCommands } from './views/workload-commands';
 
 let client: LanguageClientHandle | undefined;
 
@@ -53,6 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const budgets = new BudgetDiagnostics();
   context.subscriptions.push(budgets);
   const editor = new EditorCommands(context, connections, store, view, lsp, budgets);
+  const workload = new WorkloadCommands(context, connections);
   registerCommands(context, {
     [COMMAND.measureStatementAtCursor]: () => editor.measureAtCursor(),
     [COMMAND.measureSelection]: () => editor.measureSelection(),
@@ -70,6 +72,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     [COMMAND.deleteReport]: (item) => editor.remove(item),
     [COMMAND.measureRange]: (statement) => editor.measureStatement(statement),
     [COMMAND.openReport]: (id) => editor.open(id),
+    // From the lens a command gets the document's URI as a string.
+    [COMMAND.predictWorkload]: (uri) => workload.predict(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri instanceof vscode.Uri ? uri : undefined),
+    [COMMAND.runWorkload]: (uri) => workload.run(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri instanceof vscode.Uri ? uri : undefined),
   });
   context.subscriptions.push(
     connections,

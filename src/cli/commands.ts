@@ -15,6 +15,7 @@ import { engineForDialect } from '../measure/engines';
 import { runCheck } from './check';
 import { BudgetSyntaxError } from '../shared/budget';
 import { checkJson, checkTable } from './check-output';
+import { workloadReportProblems, type WorkloadReport } from '../shared/workload-report';
 import { runWorkloadCommand, WORKLOAD_DETAILS, WORKLOAD_USAGE } from './workload-command';
 
 export interface CliCommand {
@@ -193,7 +194,7 @@ export const COMMANDS: CliCommand[] = [
     name: 'report',
     summary: 'render a saved JSON report as one self-contained HTML page',
     usage: 'bufferlens report --html OUT.html [--theme light|dark] REPORT.json',
-    details: ['The page is self-contained (script, styles and data inline) and loads nothing from the network.'],
+    details: ['The page is self-contained (script, styles and data inline) and loads nothing from the network.', 'REPORT.json is a measurement report or a workload report (workload predict|run --json).'],
     async run(argv) {
       const { values, positionals } = parse(argv, { html: { type: 'string' }, theme: { type: 'string' } }, { min: 1, max: 1, what: 'REPORT.json' });
       if (typeof values.html !== 'string') throw new UsageError('missing --html OUT.html');
@@ -205,6 +206,13 @@ export const COMMANDS: CliCommand[] = [
       } catch (err) {
         if (err instanceof UsageError) throw err;
         throw new UsageError(`${positionals[0]} is not JSON: ${(err as Error).message}`);
+      }
+      if ((parsed as { bufferlensWorkload?: unknown } | null)?.bufferlensWorkload !== undefined) {
+        const wp = workloadReportProblems(parsed);
+        if (wp.length) throw new UsageError(`${positionals[0]} is not a valid BufferLens workload report: ${wp.join('; ')}`);
+        writeFileSync(values.html, standaloneHtml({ type: 'showWorkload', report: parsed as WorkloadReport }, join(__dirname, '..', 'media'), theme));
+        process.stdout.write(`${values.html}\n`);
+        return 0;
       }
       const problems = reportProblems(parsed);
       if (problems.length) throw new UsageError(`${positionals[0]} is not a valid BufferLens report (schemaVersion 1): ${problems.join('; ')}`);

@@ -1,15 +1,7 @@
 // The readable form of a workload report: the curve with the current size marked, the sizes that serve
 // 95 % and 99 % of the requests, the measured point, and each statement's share.
-import type { WorkloadReport } from '../workload/workload-report';
-
-const MiB = 1048576;
-
-export function sizeText(bytes: number): string {
-  if (bytes >= 1024 * MiB) return `${(bytes / (1024 * MiB)).toFixed(bytes >= 10 * 1024 * MiB ? 0 : 1)} GiB`;
-  return `${(bytes / MiB).toFixed(bytes >= 10 * MiB ? 0 : 1)} MiB`;
-}
-
-const pct = (x: number): string => `${(x * 100).toFixed(x > 0.999 && x < 1 ? 2 : 1)} %`;
+import type { WorkloadReport } from '../shared/workload-report';
+import { percent as pct, sizeText } from '../shared/workload-view';
 
 export function workloadTable(r: WorkloadReport): string {
   const lines: string[] = [];

@@ -16,7 +16,7 @@ export function standaloneHtml(message: HostToReport, mediaDir: string, theme: '
   const script = readFileSync(join(mediaDir, 'dist', 'report.js'), 'utf8').replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
   const css = readFileSync(join(mediaDir, 'report.css'), 'utf8');
   const nonce = randomBytes(16).toString('base64');
-  const title = message.type === 'showReport' ? 'BufferLens report' : message.type === 'showComparison' ? 'BufferLens comparison' : 'BufferLens';
+  const title = message.type === 'showReport' ? 'BufferLens report' : message.type === 'showComparison' ? 'BufferLens comparison' : message.type === 'showWorkload' ? 'BufferLens workload' : 'BufferLens';
   return htmlPage({
     csp: `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:`,
     title,

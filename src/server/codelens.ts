@@ -4,6 +4,9 @@ import type { Span } from '../sql/statement';
 import { refusalOf } from './refusal';
 import { LENS_COMMAND, statementKey, type MeasuredStatement, type ServerSettings, type StatementResult } from '../shared/lsp';
 
+/** A line only a workload script has: pgbench's \set, or a BufferLens weight annotation. */
+const WORKLOAD_LINE = /^\s*(\\set\s+[A-Za-z_]\w*\s|--\s*bufferlens:\s*weight\s+\d)/im;
+
 export interface DocumentLike {
   uri: string;
   getText(): string;
@@ -14,6 +17,18 @@ export function buildLenses(doc: DocumentLike, spans: readonly Span[], settings:
   if (!settings.codeLensEnabled) return [];
   const text = doc.getText();
   const lenses: CodeLens[] = [];
+  // A pgbench-style workload file (\set lines, weight annotations): one lens above all for the whole mix.
+  if (WORKLOAD_LINE.test(text)) {
+    const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    lenses.push({
+      range: top,
+      command: settings.hasConnection
+        ? { title: 'Predict the pool-size curve of this workload', command: LENS_COMMAND.predictWorkload, arguments: [doc.uri] }
+        : { title: 'Add a connection to predict this workload', command: LENS_COMMAND.addConnection, arguments: [] },
+    });
+    // Its statements hold :variables only the workload's draws give values: measured one by one they would fail.
+    return lenses;
+  }
   for (const s of spans) {
     const range = { start: doc.positionAt(s.start), end: doc.positionAt(s.end) };
     const statement: MeasuredStatement = { uri: doc.uri, sql: text.slice(s.start, s.end), range, dialect: settings.dialect };

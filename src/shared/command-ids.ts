@@ -16,6 +16,8 @@ export const COMMAND = {
   deleteReport: 'bufferlens.deleteReport',
   measureRange: 'bufferlens.measureRange',
   openReport: 'bufferlens.openReport',
+  predictWorkload: 'bufferlens.predictWorkload',
+  runWorkload: 'bufferlens.runWorkload',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

@@ -1,11 +1,13 @@
 // Messages between the extension host and the report webview. Both sides switch on `type` and end in
 // assertNever; the host validates every message from the webview with isReportToHost (webview input is untrusted).
 import type { Report } from './report';
+import type { WorkloadReport } from './workload-report';
 
 /** Host → webview. */
 export type HostToReport =
   | { type: 'showReport'; report: Report }
   | { type: 'showComparison'; left: Report; right: Report }
+  | { type: 'showWorkload'; report: WorkloadReport }
   | { type: 'error'; message: string };
 
 /** Webview → host. */

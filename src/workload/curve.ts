@@ -28,10 +28,13 @@ export interface PoolCurve {
 
 const MiB = 1048576;
 
-/** Pool sizes to try: powers of two MiB (and halfway steps) from 8 MiB to twice the data, and the current size. */
+/**
+ * Pool sizes to try: powers of two MiB (and halfway steps) from 8 MiB to twice the data, and the current
+ * size with its double and quadruple (the question users ask first).
+ */
 export function defaultSizes(w: CompiledWorkload): number[] {
   const dataBytes = w.relations.reduce((a, r) => a + r.pages, 0) * w.pageBytes;
-  const out = new Set<number>([w.poolPages]);
+  const out = new Set<number>([w.poolPages, 2 * w.poolPages, 4 * w.poolPages]);
   for (let mb = 8; mb <= Math.max(16, (2 * dataBytes) / MiB); mb *= 2) {
     out.add(Math.round((mb * MiB) / w.pageBytes));
     out.add(Math.round((1.5 * mb * MiB) / w.pageBytes));

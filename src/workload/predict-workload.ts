@@ -12,7 +12,8 @@ import { usesVariable, WorkloadInputError } from './load-scripts';
 import { PostgresWorkloadModel } from './postgres-model';
 import type { WorkloadScript } from './script';
 import { buildTrace } from './trace';
-import { workloadReport, type WorkloadReport } from './workload-report';
+import { workloadReport } from './workload-report';
+import type { WorkloadReport } from '../shared/workload-report';
 
 export interface PredictWorkloadOptions {
   scripts: WorkloadScript[];

@@ -12,7 +12,7 @@ import type { CompiledWorkload } from './compiled';
 import type { Value } from './expression';
 import { WorkloadInputError } from './load-scripts';
 import { executeScript } from './script';
-import type { WorkloadMeasurement } from './workload-report';
+import type { WorkloadMeasurement } from '../shared/workload-report';
 
 export interface RunWorkloadOptions {
   sessions: number;

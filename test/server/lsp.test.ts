@@ -114,3 +114,13 @@ test('a connection belongs to a document: a file on a MariaDB connection is spli
   assert.equal(await count(pgDoc), 2, 'psql keeps the dollar-quoted body in one statement');
   assert.equal(await count(myDoc), 3, 'the mysql client splits at the semicolon inside it');
 });
+
+test('a workload file (pgbench \\set lines) gets one lens for the whole mix, no statement lenses that could only fail', async () => {
+  const wuri = 'file:///work/mix.sql';
+  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: wuri, languageId: 'sql', version: 1, text: '\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\nSELECT 1;\n' } });
+  const l = (await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: wuri } })) as CodeLens[];
+  assert.equal(l.length, 1);
+  assert.equal(l[0].command?.title, 'Predict the pool-size curve of this workload');
+  assert.equal(l[0].command?.command, 'bufferlens.predictWorkload');
+  assert.deepEqual(l[0].command?.arguments, [wuri]);
+});

@@ -115,3 +115,57 @@ function drawWhatIf(canvas: HTMLCanvasElement, series: NonNullable<Report['whatI
     },
   });
 }
+
+export interface CurveChartData {
+  labels: string[];
+  /** Hit ratio per size, 0–1. */
+  predicted: number[];
+  currentIndex: number;
+  /** The measured point: which size, and its hit ratio. */
+  measured: { index: number; hitRatio: number } | null;
+}
+
+/** A workload's hit ratio by pool size: the predicted line, the pool now marked, the measured point apart. */
+export function curveChart(canvas: HTMLCanvasElement, data: CurveChartData): Chart {
+  return tracked(() => drawCurve(canvas, data));
+}
+
+function drawCurve(canvas: HTMLCanvasElement, d: CurveChartData): Chart {
+  const c = palette();
+  const pct = (x: number) => Math.round(x * 10000) / 100;
+  const datasets: Array<Record<string, unknown>> = [
+    {
+      label: 'predicted hit ratio (%)',
+      data: d.predicted.map(pct),
+      borderColor: c.measured[0],
+      backgroundColor: c.measured[0],
+      pointRadius: d.predicted.map((_, i) => (i === d.currentIndex ? 7 : 3)),
+      pointStyle: d.predicted.map((_, i) => (i === d.currentIndex ? 'rectRot' : 'circle')),
+    },
+  ];
+  if (d.measured) {
+    datasets.push({
+      label: 'measured (%)',
+      data: d.labels.map((_, i) => (i === d.measured!.index ? pct(d.measured!.hitRatio) : null)),
+      borderColor: c.line,
+      backgroundColor: c.line,
+      showLine: false,
+      pointRadius: 8,
+      pointStyle: 'triangle',
+    });
+  }
+  return new Chart(canvas, {
+    type: 'line',
+    data: { labels: d.labels, datasets: datasets as never },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: { legend: { labels: { color: c.text } } },
+      scales: {
+        x: { ticks: { color: c.text }, grid: { color: c.grid }, title: { display: true, text: 'pool size (◆ the pool now)', color: c.text } },
+        y: { max: 100, ticks: { color: c.text }, grid: { color: c.grid }, title: { display: true, text: 'hit ratio (%)', color: c.text } },
+      },
+    },
+  });
+}

@@ -5,6 +5,7 @@ import type { HostToReport, ReportToHost } from '../../src/shared/protocol';
 import { assertNever } from '../../src/shared/assert-never';
 import { renderComparison, renderReport } from './render';
 import { redrawCharts } from './charts';
+import { renderWorkload } from './workload';
 
 interface VsCodeApi {
   postMessage(message: ReportToHost): void;
@@ -21,6 +22,9 @@ function show(message: HostToReport): void {
       break;
     case 'showComparison':
       renderComparison(root, message.left, message.right);
+      break;
+    case 'showWorkload':
+      renderWorkload(root, message.report);
       break;
     case 'error': {
       const p = document.createElement('p');

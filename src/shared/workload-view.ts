@@ -1,0 +1,78 @@
+// The workload report's view-model: what the editor's Workload report and the terminal show, from one
+// place. Pure, so it is tested without a browser; the webview and the CLI only lay it out.
+import type { WorkloadReport } from './workload-report';
+
+const MiB = 1048576;
+
+export function sizeText(bytes: number): string {
+  if (bytes >= 1024 * MiB) return `${(bytes / (1024 * MiB)).toFixed(bytes >= 10 * 1024 * MiB ? 0 : 1)} GiB`;
+  return `${(bytes / MiB).toFixed(bytes >= 10 * MiB ? 0 : 1)} MiB`;
+}
+
+export const percent = (x: number): string => `${(x * 100).toFixed(x > 0.999 && x < 1 ? 2 : 1)} %`;
+
+export interface WorkloadView {
+  title: string;
+  meta: string;
+  /** The answers first: how big a pool serves 99 % / 95 %, and what 4× the pool now would do. */
+  answers: string[];
+  curve: Array<{ size: string; poolBytes: number; hitRatio: number; hit: string; reads: string; readsPerSecond: string | null; current: boolean }>;
+  measured: { size: string; poolBytes: number; hitRatio: number; text: string; predicted: string | null } | null;
+  statements: Array<{ where: string; sql: string; share: string; requests: string; reads: string; notModelled: string | null; notes: string[] }>;
+  notes: string[];
+}
+
+export function workloadView(r: WorkloadReport): WorkloadView {
+  const now = r.curve.find((p) => p.current);
+  const answers: string[] = [];
+  const largest = r.curve[r.curve.length - 1];
+  const s99 = r.sizeFor.hitRatio99;
+  answers.push(s99 !== null ? `≈ ${sizeText(s99)} serves 99 % of this mix's page requests from the pool.` : `Even ${sizeText(largest.poolBytes)} does not serve 99 % of this mix's page requests from the pool.`);
+  if (r.sizeFor.hitRatio95 !== null) answers.push(`≈ ${sizeText(r.sizeFor.hitRatio95)} serves 95 %.`);
+  const four = now && r.curve.find((p) => p.poolPages === now.poolPages * 4);
+  if (now && four) {
+    const fewer = now.readsPerTransaction > 0 ? 1 - four.readsPerTransaction / now.readsPerTransaction : 0;
+    answers.push(
+      now.readsPerTransaction === 0
+        ? `The pool now (${sizeText(now.poolBytes)}) already serves every request after warm-up: 4× would not help.`
+        : `4× the pool now (${sizeText(now.poolBytes)} → ${sizeText(four.poolBytes)}): ${(fewer * 100).toFixed(0)} % fewer pages read, ${now.readsPerTransaction.toFixed(2)} → ${four.readsPerTransaction.toFixed(2)} per transaction; hit ratio ${percent(now.hitRatio)} → ${percent(four.hitRatio)}.`,
+    );
+  }
+  const m = r.measured;
+  return {
+    title: `Workload: ${r.scripts.map((s) => `${s.name.replace(/^.*[\\/]/, '')}${s.weight !== 1 ? ` @${s.weight}` : ''}`).join(', ')}`,
+    meta: `${r.server} · data ${sizeText(r.data.bytes)} · pool now ${sizeText(r.currentPool.bytes)} · ${r.simulation.warmupTransactions.toLocaleString('en-US')} warm-up and ${r.simulation.transactions.toLocaleString('en-US')} counted transactions simulated from an empty pool`,
+    answers,
+    curve: r.curve.map((p) => ({
+      size: sizeText(p.poolBytes),
+      poolBytes: p.poolBytes,
+      hitRatio: p.hitRatio,
+      hit: percent(p.hitRatio),
+      reads: p.readsPerTransaction.toFixed(3),
+      readsPerSecond: p.readsPerSecond === undefined ? null : Math.round(p.readsPerSecond).toLocaleString('en-US'),
+      current: p.current,
+    })),
+    measured: m
+      ? {
+          size: sizeText(m.poolBytes),
+          poolBytes: m.poolBytes,
+          hitRatio: m.hitRatio,
+          text: `Measured at ${sizeText(m.poolBytes)}: hit ratio ${percent(m.hitRatio)}, ${m.readsPerTransaction.toFixed(3)} pages read per transaction (${m.transactions.toLocaleString('en-US')} transactions after ${m.warmupTransactions.toLocaleString('en-US')} warm-up, ${m.sessions} sessions, ${Math.round(m.transactionsPerSecond).toLocaleString('en-US')} per second).`,
+          predicted: now ? `Predicted for the same transactions: hit ratio ${percent(now.hitRatio)}, ${now.readsPerTransaction.toFixed(3)} pages read per transaction.` : null,
+        }
+      : null,
+    statements: r.statements
+      .map((s, i) => ({ s, at: now?.statements[i] ?? null }))
+      .filter(({ s }) => s.role !== 'control')
+      .map(({ s, at }) => ({
+        where: `${s.script.replace(/^.*[\\/]/, '')}:${s.line}`,
+        sql: s.sql.replace(/\s+/g, ' '),
+        share: percent(s.executions),
+        requests: s.notModelled ? 'not modelled' : at ? at.requestsPerExecution.toFixed(1) : 'not run',
+        reads: s.notModelled ? 'not modelled' : at ? at.readsPerExecution.toFixed(3) : 'not run',
+        notModelled: s.notModelled ?? null,
+        notes: s.notes,
+      })),
+    notes: [...r.notes, ...(m?.notes ?? [])],
+  };
+}

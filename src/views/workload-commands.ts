@@ -1,0 +1,114 @@
+// The Workload report in the editor: the open file read as a pgbench script (its `\set` lines, its
+// statements, its weights), predicted on the file's connection, shown in a report tab per file. Run
+// Workload also drives it against the server and puts the measured point on the curve.
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import type { ConnectionService } from './connections';
+import { ReportPanel } from './report-panel';
+import { parseScript, ScriptError, type WorkloadScript } from '../workload/script';
+import { usesVariable, WorkloadInputError } from '../workload/load-scripts';
+import { compileWorkload, predictCompiled, type PredictWorkloadOptions } from '../workload/predict-workload';
+import { runWorkload } from '../workload/run-workload';
+import { isAuthFailure } from '../db/errors';
+import type { Value } from '../workload/expression';
+
+export class WorkloadCommands {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly connections: ConnectionService,
+  ) {}
+
+  /** The script of the open file, or undefined after saying why (with the line to go to). */
+  private async script(uri?: vscode.Uri): Promise<{ doc: vscode.TextDocument; scripts: WorkloadScript[] } | undefined> {
+    const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+    if (!doc) {
+      void vscode.window.showInformationMessage('BufferLens: open a workload file (a pgbench script: \\set lines and SQL statements) first.');
+      return undefined;
+    }
+    try {
+      return { doc, scripts: parseScript(doc.getText(), basename(doc.uri.fsPath)) };
+    } catch (err) {
+      if (!(err instanceof ScriptError)) throw err;
+      const choice = await vscode.window.showErrorMessage(`BufferLens: ${err.message}`, 'Go to Line');
+      if (choice) {
+        const editor = await vscode.window.showTextDocument(doc);
+        const pos = new vscode.Position(Math.max(0, err.line - 1), 0);
+        editor.selection = new vscode.Selection(pos, pos);
+        editor.revealRange(new vscode.Range(pos, pos));
+      }
+      return undefined;
+    }
+  }
+
+  async predict(uri?: vscode.Uri): Promise<void> {
+    await this.show(uri, false);
+  }
+
+  async run(uri?: vscode.Uri): Promise<void> {
+    await this.show(uri, true);
+  }
+
+  private async show(uri: vscode.Uri | undefined, measure: boolean): Promise<void> {
+    const input = await this.script(uri);
+    if (!input) return;
+    const profile = this.connections.active(input.doc.uri) ?? (await this.connections.select());
+    if (!profile) return;
+    if (measure) {
+      const ok = await vscode.window.showWarningMessage(
+        `BufferLens: run this workload on ${profile.name} for 10 s of warm-up and 30 s of measurement, with 4 sessions?`,
+        { modal: true, detail: 'Reads run in read-only transactions; a script that writes runs in transactions that are rolled back (on PostgreSQL each leaves dead row versions until VACUUM). The load is real: prefer a test server.' },
+        'Run Workload',
+      );
+      if (!ok) return;
+    }
+    const target = await this.connections.target(profile);
+    const options: PredictWorkloadOptions = { scripts: input.scripts, fixed: new Map<string, Value>() };
+    try {
+      const report = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `BufferLens: ${measure ? 'running' : 'predicting'} the workload on ${profile.name}`, cancellable: true },
+        async (progress, token) => {
+          const abort = new AbortController();
+          token.onCancellationRequested(() => abort.abort());
+          progress.report({ message: 'reading plans and catalogs' });
+          const compiled = await this.compile(target, options);
+          if (!compiled || abort.signal.aborted) return undefined;
+          if (!measure) {
+            progress.report({ message: 'replaying the mix at each pool size' });
+            return predictCompiled(compiled, options);
+          }
+          progress.report({ message: 'warming up, then measuring (40 s)' });
+          const measured = await runWorkload(compiled, target, { sessions: 4, warmupSeconds: 10, seconds: 30, commit: false, signal: abort.signal });
+          progress.report({ message: 'predicting the same transactions' });
+          const r = predictCompiled(compiled, { ...options, warmup: measured.warmupTransactions, transactions: Math.max(1, measured.transactions), tps: Math.round(measured.transactionsPerSecond) });
+          r.measured = measured;
+          return r;
+        },
+      );
+      if (!report) return;
+      ReportPanel.open(this.context.extensionUri, `BufferLens: workload ${basename(input.doc.uri.fsPath)}`, { type: 'showWorkload', report }, () => undefined, `workload\u0000${input.doc.uri.toString()}`);
+    } catch (err) {
+      const message = (err as Error).message;
+      if (message === 'cancelled') return;
+      if (isAuthFailure(err)) {
+        const choice = await vscode.window.showErrorMessage(`BufferLens: ${message}`, 'Re-enter Password', 'Edit Connection');
+        if (choice === 'Re-enter Password' && (await this.connections.setPassword(profile))) return this.show(uri ?? input.doc.uri, measure);
+        if (choice === 'Edit Connection') await this.connections.edit(profile);
+        return;
+      }
+      void vscode.window.showErrorMessage(`BufferLens: ${message}`);
+    }
+  }
+
+  /** Compiles, asking for pgbench's :scale when the script needs it and the server cannot tell. */
+  private async compile(target: Parameters<typeof compileWorkload>[0], options: PredictWorkloadOptions) {
+    try {
+      return await compileWorkload(target, options);
+    } catch (err) {
+      if (!(err instanceof WorkloadInputError) || !usesVariable(options.scripts, 'scale') || options.fixed.has('scale')) throw err;
+      const scale = await vscode.window.showInputBox({ title: 'The workload uses :scale', prompt: 'pgbench_branches could not be counted: what scale is the data?', validateInput: (v) => (/^\d+$/.test(v) && Number(v) > 0 ? undefined : 'a whole number, like 10') });
+      if (!scale) return undefined;
+      options.fixed.set('scale', { int: true, v: Number(scale) });
+      return compileWorkload(target, options);
+    }
+  }
+}

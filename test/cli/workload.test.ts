@@ -1,0 +1,134 @@
+// `bufferlens workload predict|run` by running the CLI against a private PostgreSQL holding pgbench's
+// schema: the curve, the measured point beside the prediction for the same transactions, the writes
+// rolled back, and the refusals.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdtempSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { Client } from 'pg';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, systemPostgres } from '../support/engines';
+import { cli } from '../support/cli';
+import type { WorkloadReport } from '../../src/shared/workload-report';
+
+const availability = systemPostgres();
+const SCALE = 2;
+
+/** pgbench -i's schema and rows (scale 2: 200,000 accounts), as SQL. */
+const PGBENCH_INIT = [
+  'CREATE TABLE pgbench_branches (bid int NOT NULL PRIMARY KEY, bbalance int, filler char(88)) WITH (fillfactor = 100)',
+  'CREATE TABLE pgbench_tellers (tid int NOT NULL PRIMARY KEY, bid int, tbalance int, filler char(84)) WITH (fillfactor = 100)',
+  'CREATE TABLE pgbench_accounts (aid int NOT NULL, bid int, abalance int, filler char(84)) WITH (fillfactor = 100)',
+  'CREATE TABLE pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))',
+  `INSERT INTO pgbench_branches SELECT g, 0 FROM generate_series(1, ${SCALE}) g`,
+  `INSERT INTO pgbench_tellers SELECT g, (g - 1) / 10 + 1, 0 FROM generate_series(1, ${10 * SCALE}) g`,
+  `INSERT INTO pgbench_accounts SELECT g, (g - 1) / 100000 + 1, 0, '' FROM generate_series(1, ${100_000 * SCALE}) g`,
+  'ALTER TABLE pgbench_accounts ADD PRIMARY KEY (aid)',
+  'VACUUM (FREEZE, ANALYZE)',
+];
+
+describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
+  let server: LocalPostgres;
+  let dir: string;
+  before(async () => {
+    // 16 MB of shared buffers against about 30 MB of accounts: the pool size matters.
+    server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '16MB', autovacuum: 'off' } });
+    const c = new Client({ connectionString: server.url() });
+    await c.connect();
+    for (const q of PGBENCH_INIT) await c.query(q);
+    await c.end();
+    dir = mkdtempSync(join(tmpdir(), 'bufferlens-workload-test-'));
+  });
+  after(async () => server?.stop());
+
+  const query = async (sql: string) => {
+    const c = new Client({ connectionString: server.url() });
+    await c.connect();
+    try {
+      return (await c.query(sql)).rows;
+    } finally {
+      await c.end();
+    }
+  };
+
+  test('predict: a curve from 8 MiB to twice the data with the pool now marked, misses falling as it grows, :scale read from pgbench_branches', () => {
+    const r = cli('workload', 'predict', '--url', server.url(), '--builtin', 'select-only', '--json');
+    assert.equal(r.code, 0, r.err);
+    const report = JSON.parse(r.out) as WorkloadReport;
+    assert.equal(report.engine, 'postgresql');
+    assert.equal(report.statements.length, 1);
+    assert.equal(report.statements[0].notModelled, undefined);
+    const now = report.curve.filter((p) => p.current);
+    assert.equal(now.length, 1);
+    assert.equal(now[0].poolBytes, 16 * 1048576);
+    for (let i = 1; i < report.curve.length; i++) {
+      assert.ok(report.curve[i].poolBytes > report.curve[i - 1].poolBytes);
+      assert.ok(report.curve[i].readsPerTransaction <= report.curve[i - 1].readsPerTransaction * 1.02 + 0.001);
+    }
+    // A lookup: the root, the leaf (200,000 keys need no middle level at this size), the heap page.
+    assert.ok(now[0].requestsPerTransaction >= 3 && now[0].requestsPerTransaction <= 4, String(now[0].requestsPerTransaction));
+    assert.ok(now[0].hitRatio > 0.3 && now[0].hitRatio < 0.95, String(now[0].hitRatio));
+    assert.ok(report.sizeFor.hitRatio99 !== null && report.sizeFor.hitRatio99 > 16 * 1048576);
+    mkdirSync('test-output/workload', { recursive: true });
+    writeFileSync('test-output/workload/select-only-predict.json', JSON.stringify(report, null, 1) + '\n');
+    const text = cli('workload', 'predict', '--url', server.url(), '--builtin', 'select-only');
+    assert.match(text.out, /serves 99 % of this mix's page requests/);
+    assert.match(text.out, /▸ 16 MiB/);
+  });
+
+  test('run: the measured hit ratio at the pool now within 10 % (on the miss ratio) of the prediction for the same transactions', () => {
+    const r = cli('workload', 'run', '--url', server.url(), '--builtin', 'select-only', '--sessions', '2', '--warmup-transactions', '30000', '--transactions', '30000', '--json');
+    assert.equal(r.code, 0, r.err);
+    const report = JSON.parse(r.out) as WorkloadReport;
+    const m = report.measured!;
+    assert.equal(m.transactions, 30000);
+    assert.equal(m.errors, 0);
+    const p = report.curve.find((x) => x.current)!;
+    const error = Math.abs(1 - p.hitRatio - (1 - m.hitRatio)) / (1 - m.hitRatio);
+    assert.ok(error < 0.1, `miss ratio measured ${(1 - m.hitRatio).toFixed(4)}, predicted ${(1 - p.hitRatio).toFixed(4)}`);
+    assert.ok(Math.abs(m.requests / m.transactions - p.requestsPerTransaction) < 0.5, `${m.requests / m.transactions} vs ${p.requestsPerTransaction}`);
+    writeFileSync('test-output/workload/select-only-run.json', JSON.stringify(report, null, 1) + '\n');
+  });
+
+  test('run: a writing script is rolled back, every transaction, and says what that leaves', async () => {
+    const before = await query('SELECT sum(abalance)::int AS s, (SELECT count(*)::int FROM pgbench_history) AS h FROM pgbench_accounts');
+    const r = cli('workload', 'run', '--url', server.url(), '--builtin', 'tpcb-like', '--sessions', '2', '--warmup-transactions', '200', '--transactions', '500', '--json');
+    assert.equal(r.code, 0, r.err);
+    const report = JSON.parse(r.out) as WorkloadReport;
+    assert.equal(report.measured!.committed, false);
+    assert.match(report.measured!.notes.join(' '), /rolled back.*dead row version/);
+    assert.deepEqual(await query('SELECT sum(abalance)::int AS s, (SELECT count(*)::int FROM pgbench_history) AS h FROM pgbench_accounts'), before);
+    assert.equal((await query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens'"))[0].n, 0);
+  });
+
+  test('refusals: --commit without naming the database disposable, a statement that is no DML, a bad script with its line', () => {
+    const commit = cli('workload', 'run', '--url', server.url(), '--builtin', 'tpcb-like', '--commit');
+    assert.equal(commit.code, 2);
+    assert.match(commit.err, /--disposable postgres/);
+    const ddl = join(dir, 'ddl.sql');
+    writeFileSync(ddl, 'SELECT 1;\nTRUNCATE pgbench_history;\n');
+    const refused = cli('workload', 'run', '--url', server.url(), ddl, '--transactions', '5');
+    assert.equal(refused.code, 2);
+    assert.match(refused.err, /ddl.sql:2: a workload runs SELECT, INSERT, UPDATE and DELETE statements; "TRUNCATE"/);
+    const bad = join(dir, 'bad.sql');
+    writeFileSync(bad, 'SELECT 1;\n\\set x random(1,\n');
+    const broken = cli('workload', 'predict', '--url', server.url(), bad);
+    assert.equal(broken.code, 2);
+    assert.match(broken.err, /bad.sql:2: /);
+  });
+
+  test('a statement the model cannot reduce is named as not modelled, and the curve says it covers the others', () => {
+    const mix = join(dir, 'mix.sql');
+    writeFileSync(mix, '\\set aid random(1, 100000 * :scale)\n-- bufferlens: weight 3\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n-- bufferlens: weight 1\nSELECT count(*) FROM pgbench_accounts a JOIN pgbench_branches b USING (bid) WHERE a.aid = :aid;\n');
+    const r = cli('workload', 'predict', '--url', server.url(), mix, '--json');
+    assert.equal(r.code, 0, r.err);
+    const report = JSON.parse(r.out) as WorkloadReport;
+    assert.deepEqual(report.scripts.map((s) => s.weight), [3, 1]);
+    assert.equal(report.statements[0].notModelled, undefined);
+    assert.match(report.statements[1].notModelled ?? '', /not modelled/);
+    assert.match(report.notes[0], /1 of 2 statements are not modelled/);
+    const at = report.curve.find((p) => p.current)!;
+    assert.equal(at.statements[1], null);
+  });
+});
