@@ -55,6 +55,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(budgets);
   const editor = new EditorCommands(context, connections, store, view, lsp, budgets);
   const workload = new WorkloadCommands(context, connections);
+  context.subscriptions.push(workload);
   registerCommands(context, {
     [COMMAND.measureStatementAtCursor]: () => editor.measureAtCursor(),
     [COMMAND.measureSelection]: () => editor.measureSelection(),
@@ -74,6 +75,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     [COMMAND.openReport]: (id) => editor.open(id),
     // From the lens a command gets the document's URI as a string.
     [COMMAND.predictWorkload]: (uri) => workload.predict(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri instanceof vscode.Uri ? uri : undefined),
+    [COMMAND.tryDemoWorkload]: () => workload.tryDemo(),
+    [COMMAND.stopDemoDatabase]: () => workload.stopDemo(),
     [COMMAND.runWorkload]: (uri) => workload.run(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri instanceof vscode.Uri ? uri : undefined),
   });
   context.subscriptions.push(

@@ -35,7 +35,7 @@ export function workloadTable(r: WorkloadReport): string {
     if (s.role === 'control') return;
     const at = now?.statements[i];
     const what = s.notModelled ? `not modelled: ${s.notModelled}` : at ? `${at.requestsPerExecution.toFixed(1)} pages requested, ${at.readsPerExecution.toFixed(3)} read per execution at the pool now` : 'not executed in the simulation';
-    lines.push(`  ${s.script}:${s.line}  ${s.sql.replace(/\s+/g, ' ').slice(0, 70)}`);
+    lines.push(`  ${s.script.replace(/#\d+$/, '')}:${s.line}  ${s.sql.replace(/\s+/g, ' ').slice(0, 70)}`);
     lines.push(`      ${pct(s.executions)} of executions · ${what}`);
   });
   if (r.notes.length) {

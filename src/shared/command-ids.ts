@@ -18,6 +18,8 @@ export const COMMAND = {
   openReport: 'bufferlens.openReport',
   predictWorkload: 'bufferlens.predictWorkload',
   runWorkload: 'bufferlens.runWorkload',
+  tryDemoWorkload: 'bufferlens.tryDemoWorkload',
+  stopDemoDatabase: 'bufferlens.stopDemoDatabase',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

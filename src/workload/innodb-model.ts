@@ -58,7 +58,7 @@ export class InnodbWorkloadModel {
   }
 
   async compile(scripts: WorkloadScript[], fixed: Map<string, Value>): Promise<CompiledWorkload> {
-    const [v] = await this.rows<Json>(`SELECT @@innodb_page_size AS ps, @@innodb_buffer_pool_size AS bytes, VERSION() AS version, @@innodb_old_blocks_pct AS old_pct, @@innodb_old_blocks_time AS old_time, @@innodb_read_ahead_threshold AS ra`);
+    const [v] = await this.rows<Json>(`SELECT @@innodb_page_size AS ps, @@innodb_buffer_pool_size AS bytes, VERSION() AS version, @@innodb_old_blocks_pct AS old_pct, @@innodb_old_blocks_time AS old_time, @@innodb_read_ahead_threshold AS ra, @@innodb_lru_scan_depth AS scan_depth`);
     this.pageSize = Number(v.ps);
     const [status] = await this.rows<Json>(`SELECT VARIABLE_VALUE AS n FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_BUFFER_POOL_PAGES_TOTAL'`);
     const configured = Math.round(Number(v.bytes) / this.pageSize);
@@ -75,7 +75,11 @@ export class InnodbWorkloadModel {
     const relations = [...this.tables.values()].flatMap((t) => [t.clustered, ...t.secondaries].map((i) => ({ name: `${t.name}.${i.name}`, pages: i.path.leafPages })));
     const version = String(v.version);
     const product = /mariadb/i.test(version) ? 'mariadb' : 'mysql';
-    const options = { product, oldBlocksPct: Number(v.old_pct), oldBlocksTime: Number(v.old_time), readAheadThreshold: Number(v.ra) } as const;
+    // MariaDB 10.5+'s page cleaner keeps innodb_lru_scan_depth pages free: in a small pool most of it.
+    const [major, minor] = version.split(/[.-]/).map(Number);
+    const cleaner = product === 'mariadb' && (major > 10 || (major === 10 && minor >= 5)) ? { pageCleaner: { lruScanDepth: Number(v.scan_depth ?? 1536) } } : {};
+    const options = { product, oldBlocksPct: Number(v.old_pct), oldBlocksTime: Number(v.old_time), readAheadThreshold: Number(v.ra), ...cleaner } as const;
+    const writes = compiled.some((c) => c.statements.some((st) => st.role === 'write'));
     return {
       engine: 'innodb',
       server: `${product === 'mariadb' ? 'MariaDB' : 'MySQL'} ${version.split('-')[0]}`,
@@ -85,12 +89,19 @@ export class InnodbWorkloadModel {
       pageBytes: this.pageSize,
       relations,
       // What-if sizes keep the share of the configured pool the server gives the LRU list.
-      makePool: (pages) => new InnodbPool(pages, options),
+      makePool: (pages, msPerAccess) => {
+        const pool = new InnodbPool(pages, { ...options, ...(msPerAccess ? { msPerAccess } : {}) });
+        // The cleaner wakes once a second of requests, or on demand while writes leave dirty pages; without
+        // a known pace, a second is 100,000 requests (the model's default 0.01 ms each).
+        if (cleaner.pageCleaner) pool.paceCleaner(writes, 1000 / (msPerAccess ?? 0.01));
+        return pool;
+      },
       notes: [
         'Each statement was EXPLAINed with one draw of its parameters; every execution is taken to use that plan.',
         'Keys are placed on each B-tree by their share of the first column\u2019s range; a secondary lookup\u2019s row is at a stable pseudo-random leaf of the clustered index.',
         `Pool sizes count the pages InnoDB gives its LRU list (${(usable * 100).toFixed(1)} % of the configured size on this server).`,
-        'The change buffer, purge, the page cleaner and other sessions\u2019 pages are not in the workload model.',
+        ...(cleaner.pageCleaner ? [`The page cleaner keeps up to ${cleaner.pageCleaner.lruScanDepth.toLocaleString('en-US')} pages free (innodb_lru_scan_depth), waking once a second of requests, or on demand while writes leave dirty pages or when the pool is under 1.5 times that depth.`] : []),
+        'The change buffer, purge, the system tablespace\u2019s pages and other sessions\u2019 pages are not in the workload model.',
       ],
     };
   }

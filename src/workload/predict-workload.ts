@@ -78,7 +78,9 @@ export function predictCompiled(w: CompiledWorkload, options: PredictWorkloadOpt
   const warmup = options.warmup ?? transactionsFor(w, span, seed);
   const transactions = options.transactions ?? transactionsFor(w, span, seed);
   const trace = buildTrace(w, warmup, transactions, seed);
-  const curve = poolCurve(w, trace, sizes);
+  // At a known rate, time-based rules see the real pace: requests per transaction × transactions per second.
+  const perTx = trace.accesses.length / Math.max(1, warmup + transactions);
+  const curve = poolCurve(w, trace, sizes, options.tps ? { accessesPerSecond: options.tps * perTx } : {});
   return workloadReport(w, trace, curve, seed, options.tps);
 }
 

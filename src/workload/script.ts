@@ -152,7 +152,7 @@ export function parseScript(text: string, source: string, weight = 1): WorkloadS
       const first = shared.find((c) => c.kind !== 'set')!;
       throw new ScriptError('a statement before the first "-- bufferlens: weight N" line belongs to no weighted script', source, first.line);
     }
-    scripts = groups.slice(1).map((g) => ({ name: `${source}:${g.line}`, weight: g.weight, commands: [...shared, ...g.commands] }));
+    scripts = groups.slice(1).map((g, i) => ({ name: `${source}#${i + 1}`, weight: g.weight, commands: [...shared, ...g.commands] }));
     for (let i = 0; i < scripts.length; i++) {
       if (!scripts[i].commands.some((c) => c.kind === 'sql')) throw new ScriptError('this weight annotation has no SQL command after it', source, groups[i + 1].line);
     }

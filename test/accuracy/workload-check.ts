@@ -172,7 +172,7 @@ export async function checkInnodb(binaries: InnodbServerBinaries, poolsMb: numbe
         // Sizes count the LRU's pages: the share of the configured size this server gives its LRU list.
         const usable = compiled.poolPages / ((mb * MB) / compiled.pageBytes);
         const lruBytes = (s: number) => Math.round(((s * MB) / compiled.pageBytes) * usable) * compiled.pageBytes;
-        const report = predictCompiled(compiled, { ...options, warmup: m.warmupTransactions, transactions: m.transactions, sizes: sizes.map((s) => (s === mb ? compiled.poolPages * compiled.pageBytes : lruBytes(s))) });
+        const report = predictCompiled(compiled, { ...options, warmup: m.warmupTransactions, transactions: m.transactions, tps: m.transactionsPerSecond, sizes: sizes.map((s) => (s === mb ? compiled.poolPages * compiled.pageBytes : lruBytes(s))) });
         const p = report.curve.find((x) => x.poolPages === compiled.poolPages)!;
         const point: CheckPoint = {
           poolMb: mb,

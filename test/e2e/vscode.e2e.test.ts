@@ -144,4 +144,28 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     await page.locator('.codelens-decoration a', { hasText: 'logical' }).waitFor({ timeout: 60_000 });
     await page.close();
   });
+  test('a newcomer asks "would 4× the pool help?": Try the Demo Workload answers in the editor, no connection to set up', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const started = Date.now();
+    await page.keyboard.press('F1');
+    await page.keyboard.type('BufferLens: Try the Demo Workload');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Try the Demo Workload' }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    const frame = await findInFrames(page, 'ul.answers', 90_000);
+    const answers = await frame.locator('ul.answers').innerText();
+    assert.match(answers, /4× the pool now \(16 MiB → 64 MiB\): \d+ % fewer pages read/);
+    assert.match(answers, /serves 99 % of this mix's page requests from the pool/);
+    assert.ok(Date.now() - started < 60_000, `answered in ${Math.round((Date.now() - started) / 1000)} s`);
+    // The workload file is open beside the report, as a pgbench script.
+    await page.locator('.tab', { hasText: 'demo-workload.sql' }).first().waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: join('test-output', 'e2e-workload.png') });
+    await page.keyboard.press('F1');
+    await page.keyboard.type('BufferLens: Stop Demo Database');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Stop Demo Database' }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.notifications-toasts', { hasText: 'the demo database stopped' }).first().waitFor({ timeout: 30_000 });
+    await page.close();
+  });
 });

@@ -98,8 +98,8 @@ describe('pgbench scripts', () => {
     assert.deepEqual(splitWeight('x.sql'), ['x.sql', 1]);
     const scripts = parseScript('\\set id random(1, 1000)\n-- bufferlens: weight 9\nSELECT * FROM t WHERE id = :id;\n-- bufferlens: weight 1\n\\set n random(1, 5)\nUPDATE t SET v = :n WHERE id = :id;\n', 'mix.sql');
     assert.deepEqual(scripts.map((s) => [s.name, s.weight, s.commands.map((c) => c.kind).join(',')]), [
-      ['mix.sql:2', 9, 'set,sql'],
-      ['mix.sql:4', 1, 'set,set,sql'],
+      ['mix.sql#1', 9, 'set,sql'],
+      ['mix.sql#2', 1, 'set,set,sql'],
     ]);
   });
 
