@@ -315,11 +315,11 @@ export const COMMANDS: CliCommand[] = [
   {
     name: 'bench',
     summary: 'benchmark the buffer-pool simulator against a plain LRU baseline',
-    usage: 'bufferlens bench [--json] [--accesses N]',
-    details: ['--accesses N   trace length per run (default 10,000,000)'],
+    usage: 'bufferlens bench [--json] [--accesses N] [--workload-accesses N]',
+    details: ['--accesses N            trace length per run (default 10,000,000)', '--workload-accesses N   requests of the generated workload whose pool-size curve is timed (default 10,000,000; 0 leaves it out)'],
     async run(argv) {
-      const { values } = parse(argv, { json: { type: 'boolean' }, accesses: { type: 'string' } }, { min: 0, max: 0, what: '' });
-      return runBench(values.json === true, intOption(values.accesses, 'accesses', 1000, 100_000_000) ?? 10_000_000);
+      const { values } = parse(argv, { json: { type: 'boolean' }, accesses: { type: 'string' }, 'workload-accesses': { type: 'string' } }, { min: 0, max: 0, what: '' });
+      return runBench(values.json === true, intOption(values.accesses, 'accesses', 1000, 100_000_000) ?? 10_000_000, intOption(values['workload-accesses'], 'workload-accesses', 0, 200_000_000) ?? 10_000_000);
     },
   },
   {

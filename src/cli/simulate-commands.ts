@@ -5,6 +5,7 @@ import { makeModel, MODEL_NAMES, type ModelName } from '../sim/models';
 import { parseTrace, type TraceFormat } from '../sim/trace-format';
 import { replay } from '../sim/simulate';
 import { runBenchmark } from '../sim/benchmark';
+import { runWorkloadBench } from '../workload/workload-bench';
 
 export function runSimulate(o: { model: ModelName; pool: number; trace: string; format: TraceFormat; json: boolean }): number {
   let bytes: Buffer;
@@ -46,11 +47,12 @@ function poolMemory(): Record<string, number> {
   return out;
 }
 
-export function runBench(json: boolean, accesses: number): number {
+export function runBench(json: boolean, accesses: number, workloadAccesses = 10_000_000): number {
   const memory = poolMemory(); // first, before the traces make garbage
   const { results, mrcSeconds } = runBenchmark(accesses);
+  const workload = workloadAccesses > 0 ? runWorkloadBench(workloadAccesses) : [];
   if (json) {
-    process.stdout.write(JSON.stringify({ results, lruCurveSeconds: mrcSeconds, lruCurveAccesses: accesses, bytesPerMillionPagePool: memory }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ results, lruCurveSeconds: mrcSeconds, lruCurveAccesses: accesses, bytesPerMillionPagePool: memory, workloadCurves: workload }, null, 2) + '\n');
     return 0;
   }
   const lines = ['trace       model                 pool      M acc/s  × baseline  miss ratio'];
@@ -61,6 +63,9 @@ export function runBench(json: boolean, accesses: number): number {
   }
   lines.push(`all-sizes LRU miss-ratio curve of the ${accesses.toLocaleString('en-US')}-access miss-heavy trace: ${mrcSeconds.toFixed(2)} s`);
   lines.push('(the Map-based LRU baseline runs on the first 1,000,000 accesses of each trace)');
+  for (const r of workload) {
+    lines.push(`workload curve, ${r.model}: ${r.accesses.toLocaleString('en-US')} requests, trace ${r.traceSeconds.toFixed(1)} s, ${r.sizes} pool sizes ${r.curveSeconds.toFixed(1)} s${r.sampleRate < 1 ? ` (miniature simulation of ${(r.sampleRate * 100).toFixed(0)} %${r.sampledError !== undefined ? `, largest miss-ratio error against full simulation ${r.sampledError.toFixed(4)}` : ''})` : ''}`);
+  }
   lines.push(`memory of a 1,048,576-page pool: ${Object.entries(memory).map(([k, v]) => `${k} ${(v / 1048576).toFixed(0)} MiB`).join(', ')}`);
   process.stdout.write(lines.join('\n') + '\n');
   return 0;

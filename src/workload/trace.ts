@@ -2,7 +2,8 @@
 // each script's `\set` lines evaluated, each modelled statement's shapes emitted for those values.
 import { SeededRandom } from '../sim/random';
 import type { CompiledWorkload } from './compiled';
-import { evaluate, type Value } from './expression';
+import { compileExpression, type EvalContext, type Value } from './expression';
+import type { AccessShape } from './shapes';
 import { ShapeEmitter } from './shapes';
 
 export interface WorkloadTrace {
@@ -48,6 +49,22 @@ export function buildTrace(w: CompiledWorkload, warmup: number, measured: number
   const cumulative: number[] = [];
   let total = 0;
   for (const s of w.scripts) cumulative.push((total += s.script.weight));
+  // Each script as a list of steps, its expressions compiled once: the loop below runs millions of times.
+  type Step = { set: string; fn: (ctx: EvalContext) => Value } | { statement: number; shapes: AccessShape[] | null };
+  const programs: Step[][] = w.scripts.map((script, si) => {
+    let k = 0;
+    const steps: Step[] = [];
+    for (const c of script.script.commands) {
+      if (c.kind === 'set') steps.push({ set: c.name, fn: compileExpression(c.expr) });
+      else if (c.kind === 'sql') {
+        const stmt = script.statements[k];
+        steps.push({ statement: ids[si][k++], shapes: stmt.notModelled ? null : stmt.shapes });
+      }
+    }
+    return steps;
+  });
+  const vars = new Map<string, Value>();
+  const ctx: EvalContext = { variables: vars, random: rnd };
   const emitter = new ShapeEmitter();
   const out = new Growable();
   const buffer: number[] = [];
@@ -59,20 +76,16 @@ export function buildTrace(w: CompiledWorkload, warmup: number, measured: number
     const pick = rnd.next() * total;
     let si = 0;
     while (cumulative[si] <= pick) si++;
-    const script = w.scripts[si];
-    const vars = new Map<string, Value>(w.fixed);
-    const ctx = { variables: vars, random: rnd };
-    let k = 0;
-    for (const c of script.script.commands) {
-      if (c.kind === 'set') vars.set(c.name, evaluate(c.expr, ctx));
-      else if (c.kind === 'sql') {
-        const stmt = script.statements[k];
-        const id = ids[si][k++];
-        if (t >= warmup) executions[id]++;
-        if (stmt.notModelled) continue;
+    vars.clear();
+    for (const [k, v] of w.fixed) vars.set(k, v);
+    for (const step of programs[si]) {
+      if ('set' in step) vars.set(step.set, step.fn(ctx));
+      else {
+        if (t >= warmup) executions[step.statement]++;
+        if (!step.shapes) continue;
         buffer.length = 0;
-        for (const shape of stmt.shapes) emitter.emit(shape, vars, buffer);
-        out.push(buffer, id);
+        for (const shape of step.shapes) emitter.emit(shape, vars, buffer);
+        out.push(buffer, step.statement);
       }
     }
   }
