@@ -24,6 +24,12 @@ const FIRST_LEAF = 64;
 const NODE_PAGES = 0x800000;
 /** Undo log pages a write fills, in their own range. */
 const UNDO_RECORDS_PER_PAGE = 60;
+/**
+ * A writing transaction's pages beyond its rows: its first change reads the rollback segment's header,
+ * the undo log's header and its first page (FIRST_WRITE_GETS of the single-statement model), and its
+ * commit the undo log's and the segment's headers again. Always cached on a running server.
+ */
+const TRANSACTION_WRITE_PAGES = 5;
 
 interface InnodbIndex {
   name: string;
@@ -70,6 +76,11 @@ export class InnodbWorkloadModel {
       const templates = script.commands.filter((c) => c.kind === 'sql') as Array<{ text: string; line: number }>;
       const statements: CompiledStatement[] = [];
       for (let i = 0; i < templates.length; i++) statements.push(await this.compileStatement(templates[i].text, templates[i].line, sql[i]));
+      const firstWrite = statements.find((st) => st.role === 'write' && !st.notModelled);
+      if (firstWrite) {
+        firstWrite.shapes.push({ kind: 'pages', pages: this.systemPages() });
+        firstWrite.notes.push(`The transaction's first change and its commit: ${TRANSACTION_WRITE_PAGES} gets of the rollback segment's and the undo log's headers, which stay cached.`);
+      }
       compiled.push({ script, statements });
     }
     const relations = [...this.tables.values()].flatMap((t) => [t.clustered, ...t.secondaries].map((i) => ({ name: `${t.name}.${i.name}`, pages: i.path.leafPages })));
@@ -185,12 +196,26 @@ export class InnodbWorkloadModel {
     const key = insertedKey(text, c);
     const indexes = table.secondaries.map((ix) => ({ index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, key: insertedKey(text, ix) }));
     // The clustered leaf the row goes to is the table's "heap" page here.
-    if (key === 'ascending') stmt.shapes.push({ kind: 'append', table: { name: table.name, pages: c.path.leafPages, rows: table.rows, page: (k) => c.path.leaf(k), correlated: true }, rowsPerPage: Math.max(1, c.path.perLeaf), indexes });
-    else {
+    if (key === 'ascending') {
+      // An ascending key lands on the last leaf, reached from the root like any other.
+      stmt.shapes.push({ kind: 'lookup', index: c.path, keyMin: c.keyMin, keyMax: c.keyMax, key: { constant: c.keyMax }, rowsPerKey: 1, rewrites: 0 });
+      if (indexes.length) stmt.shapes.push({ kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes });
+    } else {
       stmt.shapes.push({ kind: 'lookup', index: c.path, keyMin: c.keyMin, keyMax: c.keyMax, key, rowsPerKey: 1, rewrites: 1 });
       if (indexes.length) stmt.shapes.push({ kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes });
     }
     stmt.notes.push('An INSERT is modelled as the descent to its clustered leaf and to each secondary index\u2019s leaf; page splits are not modelled.');
+  }
+
+  private system: number[] | undefined;
+
+  /** The rollback segment's and undo log's header pages, in a space of their own. */
+  private systemPages(): number[] {
+    if (!this.system) {
+      const space = this.spaces++;
+      this.system = Array.from({ length: TRANSACTION_WRITE_PAGES }, (_, k) => space * SPACE + 3 + (k % 3));
+    }
+    return this.system;
   }
 
   private undoLog(): TableLayout {

@@ -53,7 +53,9 @@ export async function compileWorkload(target: ConnectionTarget, options: Predict
   }
   const conn = await connectMysql(target);
   try {
-    await conn.query('START TRANSACTION READ ONLY');
+    // MySQL and MariaDB refuse even EXPLAIN of an UPDATE in a read-only transaction. EXPLAIN without
+    // ANALYZE does not run the statement; the transaction is rolled back all the same.
+    await conn.query('START TRANSACTION');
     await pgbenchScale(async (sql) => Number(((await conn.query(sql))[0] as Array<{ n: number }>)[0].n), options);
     return await new InnodbWorkloadModel(conn).compile(options.scripts, options.fixed);
   } finally {

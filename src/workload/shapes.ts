@@ -74,6 +74,7 @@ export class ShapeEmitter {
         const leaf = shape.index.leafNumber(f);
         const extraLeaves = Math.floor(Math.max(0, rows - 1) / shape.index.perLeaf);
         for (let k = 1; k <= extraLeaves; k++) out.push(shape.index.leaf(leaf + k));
+        if (!shape.rows && shape.rewrites) for (let r = 0; r < shape.rewrites; r++) out.push(out[out.length - 1]);
         this.rows(shape.rows, key, f, rows, shape.rewrites ?? 0, out);
         return;
       }
@@ -95,6 +96,7 @@ export class ShapeEmitter {
         const first = shape.index.leafNumber(f0);
         const last = shape.index.leafNumber(f1);
         for (let k = first + 1; k <= last; k++) out.push(shape.index.leaf(k));
+        if (!shape.rows && shape.rewrites) for (let r = 0; r < shape.rewrites; r++) out.push(out[out.length - 1]);
         this.rangeRows(shape.rows, lo, f0, f1, rows, shape.rewrites ?? 0, out);
         return;
       }
