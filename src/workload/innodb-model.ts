@@ -9,9 +9,9 @@ import type { CompiledScript, CompiledStatement, CompiledWorkload } from './comp
 import type { Value } from './expression';
 import { keyCondition } from './key-binding';
 import { btreePath, type IndexPath, type TableLayout } from './layout';
-import { insertedKey, statementRole } from './postgres-model';
+import { insertedKey, statementRole } from './statement-text';
 import { executeScript, type WorkloadScript } from './script';
-import type { AccessShape, RowTarget } from './shapes';
+import type { RowTarget } from './shapes';
 
 type Json = Record<string, unknown>;
 
@@ -283,4 +283,3 @@ export class InnodbWorkloadModel {
   }
 }
 
-export type { AccessShape };

@@ -6,11 +6,12 @@ import { PostgresPool } from '../sim/policies/postgres-clock-sweep';
 import { SeededRandom } from '../sim/random';
 import { pageId } from '../predict/postgres/geometry';
 import { HEAP_BLOCKS_PER_VM_PAGE } from '../predict/postgres/plan-simulator';
-import type { CompiledScript, CompiledStatement, CompiledWorkload, StatementRole } from './compiled';
+import type { CompiledScript, CompiledStatement, CompiledWorkload } from './compiled';
+import { insertedKey, statementRole } from './statement-text';
 import { btreePath, type IndexPath, type TableLayout } from './layout';
 import { keyCondition } from './key-binding';
 import { executeScript, type WorkloadScript } from './script';
-import type { AccessShape, RowTarget } from './shapes';
+import type { RowTarget } from './shapes';
 import type { Value } from './expression';
 
 type Json = Record<string, unknown>;
@@ -38,13 +39,6 @@ interface PgTable {
   allVisible: number;
   rowsPerPage: number;
   indexes: PgIndex[];
-}
-
-const CONTROL = /^\s*(begin|start\s+transaction|end|commit|rollback|abort)\b/i;
-const WRITE = /^\s*(insert|update|delete|merge)\b/i;
-
-export function statementRole(sql: string): StatementRole {
-  return CONTROL.test(sql) ? 'control' : WRITE.test(sql) ? 'write' : 'read';
 }
 
 export class PostgresWorkloadModel {
@@ -272,19 +266,3 @@ export class PostgresWorkloadModel {
 function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
-
-/** Which variable an INSERT puts in an index's first column: `INSERT INTO t (a, b) VALUES (:x, :y)`. */
-export function insertedKey(text: string, ix: { firstColumn: string; ascending: boolean }): { variable: string } | { constant: number } | 'ascending' {
-  if (ix.ascending) return 'ascending';
-  const m = /insert\s+into\s+[^(]+\(([^)]*)\)\s*values\s*\(([^)]*)\)/i.exec(text);
-  if (m) {
-    const cols = m[1].split(',').map((c) => c.trim().replace(/"/g, '').toLowerCase());
-    const vals = m[2].split(',').map((v) => v.trim());
-    const v = vals[cols.indexOf(ix.firstColumn.toLowerCase())];
-    if (v?.startsWith(':')) return { variable: v.slice(1) };
-    if (v !== undefined && /^-?\d+(\.\d+)?$/.test(v)) return { constant: Number(v) };
-  }
-  return 'ascending';
-}
-
-export type { AccessShape };
