@@ -8,6 +8,7 @@ import { fixedVariables, loadScripts, WorkloadInputError } from '../workload/loa
 import { compileWorkload, predictCompiled, type PredictWorkloadOptions } from '../workload/predict-workload';
 import { runWorkload } from '../workload/run-workload';
 import { ScriptError } from '../workload/script';
+import { workloadFromStatistics } from '../workload/from-statistics';
 
 const MiB = 1048576;
 
@@ -21,7 +22,7 @@ function sizesOption(value: string | boolean | undefined): number[] | undefined 
   return [...new Set(out)].sort((a, b) => a - b);
 }
 
-export const WORKLOAD_USAGE = 'bufferlens workload predict|run --url URL [--builtin NAME[@W]]… [FILE[@W]]… [--set name=value]… [--json] [--out FILE]';
+export const WORKLOAD_USAGE = 'bufferlens workload predict|run --url URL [--builtin NAME[@W]]… [FILE[@W]]… [--set name=value]… [--json] [--out FILE]\n       bufferlens workload from-stats --url URL [--top N] [--out FILE]';
 
 export const WORKLOAD_DETAILS = [
   'A workload is pgbench custom scripts (\\set name random(1, 100000 * :scale), random_zipfian, random_exponential,',
@@ -37,12 +38,15 @@ export const WORKLOAD_DETAILS = [
   'run      also drives the workload with --sessions N (default 4) for --warmup SECONDS (default 10) and',
   '         --duration SECONDS (default 30), reads only in read-only transactions, writes rolled back unless',
   '         --commit --disposable DB names the URL\'s database; then predicts the same transactions',
+  'from-stats  writes a workload of the server\'s top statements by calls (pg_stat_statements; MySQL/MariaDB',
+  '         performance_schema digests), each parameter drawn uniformly over its indexed column\'s range',
   'Exit 0 on success, 2 on bad input, 1 when the server fails.',
 ];
 
 export async function runWorkloadCommand(argv: string[], urlOption: (v: string | boolean | undefined) => ConnectionTarget): Promise<number> {
   const [mode, ...rest] = argv;
-  if (mode !== 'predict' && mode !== 'run') throw new UsageError('workload takes predict or run');
+  if (mode === 'from-stats') return fromStats(rest, urlOption);
+  if (mode !== 'predict' && mode !== 'run') throw new UsageError('workload takes predict, run or from-stats');
   const { values, positionals } = parse(
     rest,
     {
@@ -106,5 +110,19 @@ export async function runWorkloadCommand(argv: string[], urlOption: (v: string |
     throw err;
   } finally {
     for (const s of signals) process.off(s, onSignal);
+  }
+}
+
+async function fromStats(argv: string[], urlOption: (v: string | boolean | undefined) => ConnectionTarget): Promise<number> {
+  const { values } = parse(argv, { url: { type: 'string' }, top: { type: 'string' }, out: { type: 'string' } }, { min: 0, max: 0, what: '' });
+  const target = urlOption(values.url);
+  try {
+    const text = await workloadFromStatistics(target, intOption(values.top, 'top', 1, 1000) ?? 10);
+    if (typeof values.out === 'string') writeFileSync(values.out, text);
+    process.stdout.write(typeof values.out === 'string' ? `${values.out}\n` : terminalSafe(text));
+    return 0;
+  } catch (err) {
+    if (err instanceof WorkloadInputError) throw new UsageError(err.message);
+    throw err;
   }
 }

@@ -26,6 +26,16 @@ export interface WorkloadView {
   notes: string[];
 }
 
+/** Scripts by file: one file's weighted statements once, with their weights ("mix.sql, weights 8 and 2"). */
+function scriptsTitle(scripts: WorkloadReport['scripts']): string {
+  const byFile = new Map<string, number[]>();
+  for (const s of scripts) {
+    const file = s.name.replace(/^.*[\\/]/, '').replace(/#\d+$/, '');
+    byFile.set(file, [...(byFile.get(file) ?? []), s.weight]);
+  }
+  return [...byFile].map(([file, w]) => (w.length > 1 ? `${file}, weights ${w.slice(0, -1).join(', ')} and ${w[w.length - 1]}` : w[0] !== 1 ? `${file} @${w[0]}` : file)).join('; ');
+}
+
 export function workloadView(r: WorkloadReport): WorkloadView {
   const now = r.curve.find((p) => p.current);
   const answers: string[] = [];
@@ -44,7 +54,7 @@ export function workloadView(r: WorkloadReport): WorkloadView {
   }
   const m = r.measured;
   return {
-    title: `Workload: ${r.scripts.map((s) => `${s.name.replace(/^.*[\\/]/, '')}${s.weight !== 1 ? ` @${s.weight}` : ''}`).join(', ')}`,
+    title: `Workload: ${scriptsTitle(r.scripts)}`,
     meta: `${r.server} · data ${sizeText(r.data.bytes)} · pool now ${sizeText(r.currentPool.bytes)} · ${r.simulation.warmupTransactions.toLocaleString('en-US')} warm-up and ${r.simulation.transactions.toLocaleString('en-US')} counted transactions simulated from an empty pool`,
     answers,
     curve: r.curve.map((p) => ({

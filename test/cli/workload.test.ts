@@ -3,7 +3,7 @@
 // rolled back, and the refusals.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdtempSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Client } from 'pg';
@@ -26,6 +26,7 @@ const PGBENCH_INIT = [
   `INSERT INTO pgbench_accounts SELECT g, (g - 1) / 100000 + 1, 0, '' FROM generate_series(1, ${100_000 * SCALE}) g`,
   'ALTER TABLE pgbench_accounts ADD PRIMARY KEY (aid)',
   'VACUUM (FREEZE, ANALYZE)',
+  'CREATE EXTENSION pg_stat_statements',
 ];
 
 describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
@@ -33,7 +34,7 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
   let dir: string;
   before(async () => {
     // 16 MB of shared buffers against about 30 MB of accounts: the pool size matters.
-    server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '16MB', autovacuum: 'off' } });
+    server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '16MB', autovacuum: 'off', shared_preload_libraries: 'pg_stat_statements' } });
     const c = new Client({ connectionString: server.url() });
     await c.connect();
     for (const q of PGBENCH_INIT) await c.query(q);
@@ -130,5 +131,36 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
     assert.match(report.notes[0], /1 of 2 statements are not modelled/);
     const at = report.curve.find((p) => p.current)!;
     assert.equal(at.statements[1], null);
+  });
+
+  test('from-stats: the server\'s top statements by calls become a weighted workload, parameters over their columns\' ranges', async () => {
+    await query('SELECT pg_stat_statements_reset()');
+    for (let i = 1; i <= 30; i++) await query(`SELECT abalance FROM pgbench_accounts WHERE aid = ${i * 1000}`);
+    for (let i = 1; i <= 10; i++) await query(`SELECT count(*) FROM pgbench_accounts WHERE aid BETWEEN ${i * 100} AND ${i * 100 + 50}`);
+    await query('SELECT count(*) FROM pgbench_history WHERE delta > 5');
+    const file = join(dir, 'from-stats.sql');
+    const r = cli('workload', 'from-stats', '--url', server.url(), '--top', '5', '--out', file);
+    assert.equal(r.code, 0, r.err);
+    const text = readFileSync(file, 'utf8');
+    assert.match(text, /-- bufferlens: weight 30\n\\set s\d_p1 random\(1, 200000\)\nSELECT abalance FROM pgbench_accounts WHERE aid = :s\d_p1;/);
+    assert.match(text, /-- bufferlens: weight 10\n\\set s\d_p1 random\(1, 200000\)\n\\set s\d_p2 random\(1, 200000\)\nSELECT count\(\*\) FROM pgbench_accounts WHERE aid BETWEEN :s\d_p1 AND :s\d_p2;/);
+    assert.match(text, /left out \(pgbench_history.delta is not a numeric column with an index/);
+    assert.match(text, /left out \(it reads no table of the database\): SELECT pg_stat_statements_reset\(\)/);
+    // The written workload predicts as any other.
+    const p = cli('workload', 'predict', '--url', server.url(), file, '--json');
+    assert.equal(p.code, 0, p.err);
+    const report = JSON.parse(p.out) as WorkloadReport;
+    assert.deepEqual(report.scripts.map((s) => s.weight).sort((a, b) => b - a).slice(0, 2), [30, 10]);
+  });
+
+  test('from-stats without pg_stat_statements says what to set up', async () => {
+    await query('DROP EXTENSION pg_stat_statements');
+    try {
+      const r = cli('workload', 'from-stats', '--url', server.url());
+      assert.equal(r.code, 2);
+      assert.match(r.err, /shared_preload_libraries = 'pg_stat_statements' and CREATE EXTENSION pg_stat_statements/);
+    } finally {
+      await query('CREATE EXTENSION pg_stat_statements');
+    }
   });
 });

@@ -148,8 +148,12 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    // The workbench takes the keyboard once a file is open (and the extension is active for SQL files).
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+    await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
     const started = Date.now();
     await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
     await page.keyboard.type('BufferLens: Try the Demo Workload');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Try the Demo Workload' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
@@ -162,6 +166,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     await page.locator('.tab', { hasText: 'demo-workload.sql' }).first().waitFor({ timeout: 15_000 });
     await page.screenshot({ path: join('test-output', 'e2e-workload.png') });
     await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
     await page.keyboard.type('BufferLens: Stop Demo Database');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Stop Demo Database' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');

@@ -42,3 +42,8 @@ test('a workload report read from a file is checked before it is rendered', () =
   assert.deepEqual(workloadReportProblems({ bufferlensWorkload: 2 }), ['bufferlensWorkload is not 1']);
   assert.ok(workloadReportProblems({ ...report, curve: [{ poolBytes: 'x' }] }).length > 0);
 });
+
+test('the title names each file once, with the weights of its statements', () => {
+  const mix = { ...report, scripts: [{ name: '/w/mix.sql#1', weight: 8 }, { name: '/w/mix.sql#2', weight: 2 }, { name: 'builtin:select-only', weight: 3 }] };
+  assert.equal(workloadView(mix).title, 'Workload: mix.sql, weights 8 and 2; builtin:select-only @3');
+});

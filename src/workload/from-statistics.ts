@@ -1,0 +1,140 @@
+// A workload from what the server already counts: the top statements of pg_stat_statements (PostgreSQL)
+// or performance_schema's statement digests (MySQL, MariaDB), weighted by their calls. The servers keep
+// a statement's shape, not its parameters: each placeholder compared with a numeric column becomes a
+// `\set` drawing uniformly over that column's range (read from its index's ends), which the file says so
+// the user can change it. A placeholder with no such column leaves its statement out, with the reason.
+import type { Client } from 'pg';
+import type { Connection } from 'mysql2/promise';
+import type { ConnectionTarget } from '../db/connection-url';
+import { connectPostgres } from '../db/postgres';
+import { connectMysql } from '../db/mysql';
+import { WorkloadInputError } from './load-scripts';
+
+export interface CountedStatement {
+  text: string;
+  calls: number;
+}
+
+/** A column's range, or undefined when it is not numeric or has no index to read its ends from. */
+type RangeOf = (table: string, column: string) => Promise<[number, number] | undefined>;
+
+const PLACEHOLDER = /\$(\d+)|\?/g;
+const DML = /^\s*(select|insert|update|delete|with|replace)\b/i;
+
+/** The table a statement reads or writes first: FROM, UPDATE, INTO or JOIN's first name. */
+function firstTable(text: string): string | undefined {
+  const m = /\b(?:from|update|into)\s+(?:only\s+)?`?"?([A-Za-z_][A-Za-z0-9_$]*)/i.exec(text);
+  return m?.[1];
+}
+
+/** Rewrites one counted statement as a weighted script, or says why it cannot be. */
+export async function generalise(s: CountedStatement, index: number, rangeOf: RangeOf): Promise<{ script: string } | { skipped: string }> {
+  const table = firstTable(s.text);
+  // Monitoring and maintenance calls (SELECT pg_stat_statements_reset()) are no part of the workload.
+  if (!table || /^(pg_|information_schema$|performance_schema$)/i.test(table)) return { skipped: 'it reads no table of the database' };
+  const sets: string[] = [];
+  let n = 0;
+  let failure: string | undefined;
+  const placeholders: Array<{ at: number; length: number; name: string }> = [];
+  for (const m of s.text.matchAll(PLACEHOLDER)) {
+    n++;
+    const before = s.text.slice(0, m.index);
+    const col = /([A-Za-z_][A-Za-z0-9_]*)"?`?\s*(?:=|<=|>=|<|>|between|in\s*\()\s*(?:\$\d+\s+and\s+|\?\s+and\s+)?$/i.exec(before)?.[1];
+    const name = `s${index}_p${m[1] ?? n}`;
+    if (!table || !col) {
+      failure ??= `placeholder ${m[0]} is not compared with a column`;
+      continue;
+    }
+    const range = await rangeOf(table, col);
+    if (!range) {
+      failure ??= `${table}.${col} is not a numeric column with an index to read its range from`;
+      continue;
+    }
+    if (!sets.some((x) => x.startsWith(`\\set ${name} `))) sets.push(`\\set ${name} random(${range[0]}, ${range[1]})`);
+    placeholders.push({ at: m.index!, length: m[0].length, name });
+  }
+  if (failure) return { skipped: failure };
+  let text = s.text;
+  for (const p of [...placeholders].reverse()) text = text.slice(0, p.at) + `:${p.name}` + text.slice(p.at + p.length);
+  return { script: [`-- bufferlens: weight ${Math.max(1, Math.round(s.calls))}`, ...sets, `${text.trim().replace(/;?\s*$/, '')};`].join('\n') };
+}
+
+export async function workloadFromStatistics(target: ConnectionTarget, top: number): Promise<string> {
+  const counted: CountedStatement[] = [];
+  let rangeOf: RangeOf;
+  let source: string;
+  let close: () => Promise<void>;
+  if (target.engine === 'postgresql') {
+    const c: Client = await connectPostgres(target);
+    close = () => c.end();
+    try {
+      const r = await c.query(
+        `SELECT query, calls::float8 AS calls FROM pg_stat_statements
+          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND toplevel
+          ORDER BY calls DESC`,
+      );
+      for (const row of r.rows) if (DML.test(row.query) && counted.length < top) counted.push({ text: row.query, calls: row.calls });
+    } catch (err) {
+      await close();
+      throw new WorkloadInputError(`pg_stat_statements could not be read (${(err as Error).message}): it needs shared_preload_libraries = 'pg_stat_statements' and CREATE EXTENSION pg_stat_statements`);
+    }
+    source = 'pg_stat_statements';
+    rangeOf = async (table, column) => {
+      const ok = await c.query(
+        `SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+          WHERE i.indrelid = to_regclass($1) AND a.attname = $2 AND a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype, 'numeric'::regtype)`,
+        [table, column],
+      );
+      if (ok.rows.length === 0) return undefined;
+      const m = await c.query(`SELECT min("${column.replace(/"/g, '""')}")::float8 AS lo, max("${column.replace(/"/g, '""')}")::float8 AS hi FROM "${table.replace(/"/g, '""')}"`);
+      return m.rows[0].lo === null ? undefined : [Math.floor(m.rows[0].lo), Math.ceil(m.rows[0].hi)];
+    };
+  } else {
+    const c: Connection = await connectMysql(target);
+    close = () => c.end();
+    try {
+      const [rows] = await c.query(
+        `SELECT DIGEST_TEXT AS query, COUNT_STAR AS calls FROM performance_schema.events_statements_summary_by_digest
+          WHERE SCHEMA_NAME = DATABASE() AND DIGEST_TEXT IS NOT NULL ORDER BY COUNT_STAR DESC`,
+      );
+      for (const row of rows as Array<{ query: string; calls: number }>) if (DML.test(row.query) && counted.length < top) counted.push({ text: row.query, calls: Number(row.calls) });
+    } catch (err) {
+      await close();
+      throw new WorkloadInputError(`performance_schema's statement digests could not be read (${(err as { sqlMessage?: string }).sqlMessage ?? (err as Error).message}): MariaDB needs performance_schema = ON at server start`);
+    }
+    source = 'performance_schema.events_statements_summary_by_digest';
+    rangeOf = async (table, column) => {
+      const [ix] = await c.query(
+        `SELECT 1 FROM information_schema.STATISTICS s JOIN information_schema.COLUMNS c USING (TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME)
+          WHERE s.TABLE_SCHEMA = DATABASE() AND s.TABLE_NAME = ? AND s.COLUMN_NAME = ? AND s.SEQ_IN_INDEX = 1 AND c.DATA_TYPE IN ('tinyint', 'smallint', 'mediumint', 'int', 'bigint', 'decimal')`,
+        [table, column],
+      );
+      if ((ix as unknown[]).length === 0) return undefined;
+      const [m] = await c.query(`SELECT MIN(\`${column}\`) AS lo, MAX(\`${column}\`) AS hi FROM \`${table}\``);
+      const row = (m as Array<{ lo: number | null; hi: number | null }>)[0];
+      return row.lo === null || row.hi === null ? undefined : [Math.floor(Number(row.lo)), Math.ceil(Number(row.hi))];
+    };
+  }
+  try {
+    if (counted.length === 0) throw new WorkloadInputError(`${source} has no SELECT, INSERT, UPDATE or DELETE statements for this database yet`);
+    const parts: string[] = [];
+    const skipped: string[] = [];
+    for (const [i, s] of counted.entries()) {
+      const g = await generalise(s, i + 1, rangeOf);
+      if ('script' in g) parts.push(g.script);
+      else skipped.push(`--   left out (${g.skipped}): ${s.text.replace(/\s+/g, ' ').slice(0, 100)}`);
+    }
+    if (parts.length === 0) throw new WorkloadInputError(`none of the top ${counted.length} statements could be turned into a workload:\n${skipped.join('\n')}`);
+    return [
+      `-- A BufferLens workload from ${source}: its top ${counted.length} statements by calls, weighted by them.`,
+      '-- The server keeps no parameters: each is drawn uniformly over its column\u2019s range. Change a \\set line',
+      '-- (random_zipfian, random_exponential, …) where the real keys are skewed.',
+      ...skipped,
+      '',
+      parts.join('\n\n'),
+      '',
+    ].join('\n');
+  } finally {
+    await close();
+  }
+}
