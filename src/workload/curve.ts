@@ -1,7 +1,7 @@
 // The pool-size curve of a workload: its trace replayed through the engine's model at each size, from an
 // empty pool (a restarted server), counting requests and misses after the warm-up transactions. Traces
-// longer than `fullAccesses` are replayed by miniature simulation (mini-sim.ts): the pages of a sample of
-// 64-page units, through a pool scaled by the same rate.
+// longer than `fullAccesses` (10 M by default) are replayed by miniature simulation (mini-sim.ts): the
+// pages of a sample of 64-page units, through a pool scaled by the same rate.
 import type { CompiledWorkload } from './compiled';
 import type { WorkloadTrace } from './trace';
 import { keepsUnit } from '../sim/mini-sim';
@@ -35,16 +35,19 @@ const MiB = 1048576;
 export function defaultSizes(w: CompiledWorkload): number[] {
   const dataBytes = w.relations.reduce((a, r) => a + r.pages, 0) * w.pageBytes;
   const out = new Set<number>([w.poolPages, 2 * w.poolPages, 4 * w.poolPages]);
-  for (let mb = 8; mb <= Math.max(16, (2 * dataBytes) / MiB); mb *= 2) {
+  const top = Math.max(16, (2 * dataBytes) / MiB);
+  // Halfway steps while the curve stays short; on large data the powers of two alone.
+  const halves = Math.log2(top / 8) <= 8;
+  for (let mb = 8; mb <= top; mb *= 2) {
     out.add(Math.round((mb * MiB) / w.pageBytes));
-    out.add(Math.round((1.5 * mb * MiB) / w.pageBytes));
+    if (halves) out.add(Math.round((1.5 * mb * MiB) / w.pageBytes));
   }
   return [...out].sort((a, b) => a - b);
 }
 
 export function poolCurve(w: CompiledWorkload, trace: WorkloadTrace, sizes: number[], options: { fullAccesses?: number; /** Page requests per second of the real workload, when known. */ accessesPerSecond?: number } = {}): PoolCurve {
   const t0 = performance.now();
-  const full = options.fullAccesses ?? 40_000_000;
+  const full = options.fullAccesses ?? 10_000_000;
   const rate = trace.accesses.length > full ? full / trace.accesses.length : 1;
   let accesses = trace.accesses;
   let owners = trace.statementOf;

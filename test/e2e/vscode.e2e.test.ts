@@ -56,9 +56,11 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
   let dir: string;
   let port: number;
   let tableBlocks: number;
+  let pgBinaries: Parameters<typeof LocalPostgres.start>[0]['binaries'];
 
   before(async () => {
     const [pgBin, chromium, server] = need(availability) as [Parameters<typeof LocalPostgres.start>[0]['binaries'], string, CodeServer];
+    pgBinaries = pgBin;
     dir = mkdtempSync(join(tmpdir(), 'bufferlens-e2e-'));
     pg = await LocalPostgres.start({ binaries: pgBin, settings: { shared_buffers: '16MB' } });
     const c = new Client({ connectionString: pg.url() });
@@ -172,5 +174,52 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     await page.keyboard.press('Enter');
     await page.locator('.notifications-toasts', { hasText: 'the demo database stopped' }).first().waitFor({ timeout: 30_000 });
     await page.close();
+  });
+  test('Add Connection from the palette with a wrong password: nothing is saved until it connects, and Re-enter Password fixes it', async () => {
+    // A server that checks passwords (the harness one trusts loopback).
+    const secure = await LocalPostgres.start({ binaries: pgBinaries, hostAuth: 'scram-sha-256' });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      const c = new Client({ connectionString: secure.socketUrl() });
+      await c.connect();
+      await c.query("ALTER USER postgres PASSWORD 'right-one'");
+      await c.end();
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+      await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
+      const input = page.locator('.quick-input-widget input');
+      const answer = async (title: string, text: string | null) => {
+        await page.locator('.quick-input-widget', { hasText: title }).waitFor({ timeout: 15_000 });
+        if (text !== null) await page.keyboard.type(text);
+        await page.keyboard.press('Enter');
+      };
+      await page.keyboard.press('F1');
+      await input.waitFor({ timeout: 15_000 });
+      await page.keyboard.type('BufferLens: Add Connection');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Add Connection' }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await answer('engine', 'PostgreSQL');
+      await answer('a name', 'secure');
+      await answer('host', null);
+      await answer('port', String(secure.port));
+      await answer('user@database', null);
+      await answer('password', 'wrong-one');
+      // It does not connect: a modal says why and offers the fix.
+      const dialog = page.locator('.monaco-dialog-box', { hasText: 'secure does not connect' });
+      await dialog.waitFor({ timeout: 30_000 });
+      assert.match(await dialog.innerText(), /password authentication failed/);
+      await dialog.locator('.monaco-button', { hasText: 'Re-enter Password' }).click();
+      await answer('Password for secure', 'right-one');
+      // Saved once it connects, and listed in the Connections view; Test Connection runs on it.
+      await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
+      const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Connections' }) });
+      await pane.locator('.monaco-list-row', { hasText: 'secure' }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.notifications-toasts', { hasText: /secure/ }).first().waitFor({ timeout: 30_000 });
+      assert.doesNotMatch(await page.locator('.notifications-toasts').innerText(), /does not connect/);
+    } finally {
+      await page.close();
+      await secure.stop();
+    }
   });
 });
