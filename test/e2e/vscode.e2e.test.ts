@@ -175,6 +175,40 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     await page.locator('.notifications-toasts', { hasText: 'the demo database stopped' }).first().waitFor({ timeout: 30_000 });
     await page.close();
   });
+  test('two measurements of a statement compared from the palette: the comparison opens beside the file', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+      // A second measurement of the statement the first test measured: the history holds two reports of it.
+      const lens = page.locator('.codelens-decoration a', { hasText: 'Measure buffer I/O' });
+      await lens.waitFor({ timeout: 90_000 });
+      await lens.click();
+      await findInFrames(page, '#runs-table', 90_000);
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
+      await page.keyboard.type('BufferLens: Compare Reports');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Compare Reports' }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' });
+      await rows.nth(1).waitFor({ timeout: 15_000 });
+      for (const i of [0, 1]) await rows.nth(i).locator('.quick-input-list-checkbox, input[type=checkbox], .monaco-checkbox').first().click();
+      assert.match(await page.locator('.quick-input-widget').innerText(), /2 Selected/);
+      await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
+      const frame = await (async () => {
+        const deadline = Date.now() + 60_000;
+        for (;;) {
+          for (const f of page.frames()) if (await f.locator('h1', { hasText: 'Compare reports' }).count().catch(() => 0)) return f;
+          if (Date.now() > deadline) throw new Error('no comparison view');
+          await sleep(300);
+        }
+      })();
+      assert.match(await frame.locator('main').innerText(), /Same statement\.[\s\S]*Pages per run, before → after/);
+    } finally {
+      await page.close();
+    }
+  });
   test('Add Connection from the palette with a wrong password: nothing is saved until it connects, and Re-enter Password fixes it', async () => {
     // A server that checks passwords (the harness one trusts loopback).
     const secure = await LocalPostgres.start({ binaries: pgBinaries, hostAuth: 'scram-sha-256' });
