@@ -258,11 +258,12 @@ export class InnodbWorkloadModel {
         keyMax = Number(mm.hi ?? 0);
       }
       const leafPages = Math.max(1, Number(st.leaf) || 1);
-      const size = Math.max(leafPages, Number(st.size) || leafPages);
       const space = this.spaces++;
       const perLeaf = Math.max(2, rows / leafPages);
-      const fanout = Math.max(2, Math.round(leafPages / Math.max(1, size - leafPages)));
-      const path = btreePath(index, (k) => space * SPACE + FIRST_LEAF + k, (level, k) => space * SPACE + NODE_PAGES + level * 0x10000 + k, leafPages, perLeaf, Math.max(fanout, 2));
+      // Node pointers of a numeric key are about 14 bytes (key, child page number, record header, slot):
+      // the statistics' size counts reserved extents too, so it cannot tell the levels.
+      const fanout = Math.max(2, Math.floor((this.pageSize * 0.9) / 14));
+      const path = btreePath(index, (k) => space * SPACE + FIRST_LEAF + k, (level, k) => space * SPACE + NODE_PAGES + level * 0x10000 + k, leafPages, perLeaf, fanout);
       indexes.push({
         name: index,
         clustered: index === 'PRIMARY' || index === 'GEN_CLUST_INDEX',

@@ -13,6 +13,7 @@ import type { Value } from './expression';
 import { WorkloadInputError } from './load-scripts';
 import { executeScript } from './script';
 import type { WorkloadMeasurement } from '../shared/workload-report';
+import { writtenTables } from '../measure/innodb/statement-kind';
 
 export interface RunWorkloadOptions {
   sessions: number;
@@ -152,8 +153,37 @@ async function drive(w: CompiledWorkload, target: ConnectionTarget, o: RunWorklo
   return { transactions: done, errors, seconds: (performance.now() - t0) / 1000, ...(firstError ? { firstError } : {}) };
 }
 
+/**
+ * On MySQL and MariaDB a rollback undoes only transactional tables: a write to a MyISAM (or other
+ * non-transactional) table, or through a trigger that may write one, is refused unless committing. The
+ * catalogs say what each written table is; the text only names it.
+ */
+async function checkMysqlWriteSet(w: CompiledWorkload, target: ConnectionTarget): Promise<void> {
+  const written = new Map<string, string>();
+  for (const s of w.scripts) for (const st of s.statements) if (WRITE.test(st.text)) for (const t of writtenTables(st.text)) written.set(t, `${s.script.name.replace(/#\d+$/, '')}:${st.line}`);
+  if (written.size === 0) return;
+  const c = await connectMysql(target);
+  try {
+    for (const [name, where] of written) {
+      const [schema, table] = name.includes('.') ? name.split('.') : [null, name];
+      const [rows] = await c.query(
+        `SELECT t.ENGINE AS engine, (SELECT COUNT(*) FROM information_schema.TRIGGERS g WHERE g.EVENT_OBJECT_SCHEMA = t.TABLE_SCHEMA AND g.EVENT_OBJECT_TABLE = t.TABLE_NAME) AS triggers
+           FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = COALESCE(?, DATABASE()) AND t.TABLE_NAME = ?`,
+        [schema, table],
+      );
+      const row = (rows as Array<{ engine: string | null; triggers: number }>)[0];
+      if (!row) continue; // the server names a missing table when the statement runs
+      if (row.engine && row.engine.toUpperCase() !== 'INNODB') throw new WorkloadInputError(`${where}: ${name} is a ${row.engine} table, which a rollback cannot undo; run the workload on InnoDB tables, or commit on a disposable database`);
+      if (Number(row.triggers) > 0) throw new WorkloadInputError(`${where}: ${name} has triggers, which may write where a rollback cannot undo; commit on a disposable database to run it`);
+    }
+  } finally {
+    await c.end();
+  }
+}
+
 export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget, o: RunWorkloadOptions): Promise<WorkloadMeasurement> {
   const { writes } = checkWorkloadStatements(w, o.commit);
+  if (writes && !o.commit && target.engine === 'mysql') await checkMysqlWriteSet(w, target);
   const seed = o.seed ?? 1;
   const warm = await drive(w, target, o, writes, { seconds: o.warmupSeconds, transactions: o.warmupTransactions }, seed);
   const before = await settledCounters(target);
