@@ -2,29 +2,25 @@
 // schema `pgbench -i` creates; `:scale` is the number of rows in pgbench_branches.
 import { parseScript, type WorkloadScript } from './script';
 
-const TPCB_LIKE = `\\set aid random(1, 100000 * :scale)
+// The parameters and the account update that open both read-write scripts.
+const DRAWS_AND_ACCOUNT = `\\set aid random(1, 100000 * :scale)
 \\set bid random(1, 1 * :scale)
 \\set tid random(1, 10 * :scale)
 \\set delta random(-5000, 5000)
 BEGIN;
 UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
-UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
-INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+`;
+
+const HISTORY_AND_END = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
 END;
 `;
 
-const SIMPLE_UPDATE = `\\set aid random(1, 100000 * :scale)
-\\set bid random(1, 1 * :scale)
-\\set tid random(1, 10 * :scale)
-\\set delta random(-5000, 5000)
-BEGIN;
-UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
-END;
-`;
+const TPCB_LIKE = `${DRAWS_AND_ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+${HISTORY_AND_END}`;
+
+const SIMPLE_UPDATE = `${DRAWS_AND_ACCOUNT}${HISTORY_AND_END}`;
 
 const SELECT_ONLY = `\\set aid random(1, 100000 * :scale)
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;

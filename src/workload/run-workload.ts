@@ -14,6 +14,7 @@ import { WorkloadInputError } from './load-scripts';
 import { executeScript } from './script';
 import type { WorkloadMeasurement } from '../shared/workload-report';
 import { writtenTables } from '../measure/innodb/statement-kind';
+import { statementRole } from './statement-text';
 
 export interface RunWorkloadOptions {
   sessions: number;
@@ -37,7 +38,6 @@ interface DriverSession {
   close(): Promise<void>;
 }
 
-const WRITE = /^\s*(insert|update|delete|replace|merge)\b/i;
 const READ = /^\s*(select|with|table|values)\b/i;
 const CONTROL = /^\s*(begin|start\s+transaction|end|commit|rollback|abort)\s*;?\s*$/i;
 
@@ -47,7 +47,7 @@ export function checkWorkloadStatements(w: CompiledWorkload, commit: boolean): {
   for (const s of w.scripts) {
     for (const st of s.statements) {
       if (CONTROL.test(st.text)) continue;
-      if (WRITE.test(st.text)) writes = true;
+      if (statementRole(st.text) === 'write') writes = true;
       else if (!READ.test(st.text)) {
         throw new WorkloadInputError(`${s.script.name}:${st.line}: a workload runs SELECT, INSERT, UPDATE and DELETE statements; "${st.text.trim().split(/\s+/)[0]}" is none of them${commit ? '' : ', and could not be rolled back if it committed implicitly'}`);
       }
@@ -160,7 +160,7 @@ async function drive(w: CompiledWorkload, target: ConnectionTarget, o: RunWorklo
  */
 async function checkMysqlWriteSet(w: CompiledWorkload, target: ConnectionTarget): Promise<void> {
   const written = new Map<string, string>();
-  for (const s of w.scripts) for (const st of s.statements) if (WRITE.test(st.text)) for (const t of writtenTables(st.text)) written.set(t, `${s.script.name.replace(/#\d+$/, '')}:${st.line}`);
+  for (const s of w.scripts) for (const st of s.statements) if (statementRole(st.text) === 'write') for (const t of writtenTables(st.text)) written.set(t, `${s.script.name.replace(/#\d+$/, '')}:${st.line}`);
   if (written.size === 0) return;
   const c = await connectMysql(target);
   try {

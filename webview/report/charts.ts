@@ -54,6 +54,20 @@ function palette() {
   };
 }
 
+/** A line chart's options in the theme's colours: an x axis titled by what varies, a y axis as given. */
+function lineOptions(c: ReturnType<typeof palette>, xTitle: string, y: Record<string, unknown>) {
+  return {
+    animation: false as const,
+    responsive: true,
+    maintainAspectRatio: false,
+    plugins: { legend: { labels: { color: c.text } } },
+    scales: {
+      x: { ticks: { color: c.text }, grid: { color: c.grid }, title: { display: true, text: xTitle, color: c.text } },
+      y: { ticks: { color: c.text }, grid: { color: c.grid }, ...y },
+    },
+  };
+}
+
 export function runsChart(canvas: HTMLCanvasElement, report: Report): Chart {
   return tracked(() => drawRuns(canvas, report));
 }
@@ -103,16 +117,7 @@ function drawWhatIf(canvas: HTMLCanvasElement, series: NonNullable<Report['whatI
         },
       ],
     },
-    options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      plugins: { legend: { labels: { color: c.text } } },
-      scales: {
-        x: { ticks: { color: c.text }, grid: { color: c.grid }, title: { display: true, text: series.setting, color: c.text } },
-        y: { min: 0, max: 100, ticks: { color: c.text }, grid: { color: c.grid } },
-      },
-    },
+    options: lineOptions(c, series.setting, { min: 0, max: 100 }),
   });
 }
 
@@ -157,15 +162,6 @@ function drawCurve(canvas: HTMLCanvasElement, d: CurveChartData): Chart {
   return new Chart(canvas, {
     type: 'line',
     data: { labels: d.labels, datasets: datasets as never },
-    options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      plugins: { legend: { labels: { color: c.text } } },
-      scales: {
-        x: { ticks: { color: c.text }, grid: { color: c.grid }, title: { display: true, text: 'pool size (◆ the pool now)', color: c.text } },
-        y: { max: 100, ticks: { color: c.text }, grid: { color: c.grid }, title: { display: true, text: 'hit ratio (%)', color: c.text } },
-      },
-    },
+    options: lineOptions(c, 'pool size (◆ the pool now)', { max: 100, title: { display: true, text: 'hit ratio (%)', color: c.text } }),
   });
 }
