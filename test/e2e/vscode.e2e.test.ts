@@ -186,15 +186,26 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       await lens.waitFor({ timeout: 90_000 });
       await lens.click();
       await findInFrames(page, '#runs-table', 90_000);
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
-      await page.keyboard.type('BufferLens: Compare Reports');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Compare Reports' }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
-      const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' });
-      await rows.nth(1).waitFor({ timeout: 15_000 });
-      for (const i of [0, 1]) await rows.nth(i).locator('.quick-input-list-checkbox, input[type=checkbox], .monaco-checkbox').first().click();
-      assert.match(await page.locator('.quick-input-widget').innerText(), /2 Selected/);
+      // The new report's webview may take focus a moment after it shows, which closes a quick pick opened
+      // meanwhile: pick again until two reports stay selected.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('F1');
+          await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
+          await page.keyboard.type('BufferLens: Compare Reports');
+          await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Compare Reports' }).first().waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' });
+          await rows.nth(1).waitFor({ timeout: 15_000 });
+          for (const i of [0, 1]) await rows.nth(i).locator('.quick-input-list-checkbox, input[type=checkbox], .monaco-checkbox').first().click({ timeout: 5_000 });
+          assert.match(await page.locator('.quick-input-widget').innerText({ timeout: 5_000 }), /2 Selected/);
+          break;
+        } catch (e) {
+          if (attempt === 3) throw e;
+          await sleep(1_000);
+        }
+      }
       await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
       const frame = await (async () => {
         const deadline = Date.now() + 60_000;
