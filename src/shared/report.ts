@@ -32,7 +32,11 @@ export interface PlanNode {
   /** ModifyTable: Insert, Update, Delete or Merge. */
   operation?: string;
   relation?: string;
+  /** The name the statement gives the relation (its alias, or the relation's name). */
+  alias?: string;
   index?: string;
+  /** Index scans: the condition on the index as EXPLAIN prints it, e.g. "(id = a.k)". */
+  indexCond?: string;
   workersPlanned?: number;
   workersLaunched?: number;
   actualRows?: number;

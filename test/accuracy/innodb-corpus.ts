@@ -75,7 +75,8 @@ async function mixedWorkload(c: Connection, rand: () => number, count: number): 
 
 export interface CorpusRun {
   pool: string;
-  state: 'cold' | 'warm';
+  /** cold, warm, or the corpus's own states (PostgreSQL: after a table-wide update, vacuumed). */
+  state: string;
   shape: string;
   sql: string;
   run: number;
@@ -99,7 +100,7 @@ export interface CorpusResult {
   inputs: Array<{ name: string; input: PredictFixtureInput }>;
 }
 
-const pagesRead = (r: Report['runs'][number]['measured']): number | null =>
+export const pagesRead = (r: Report['runs'][number]['measured']): number | null =>
   r.physicalReads === null ? null : r.physicalReads + (r.readAhead ?? 0);
 
 /** The band of a run's prediction, where the draws disagree. */

@@ -14,8 +14,7 @@ export interface PredictFixtureInput {
   runs: unknown[];
 }
 
-export function predictFixture(input: PredictFixtureInput): ReportPrediction {
-  const options = { whatIf: true };
+export function predictFixture(input: PredictFixtureInput, options: { whatIf: boolean } = { whatIf: true }): ReportPrediction {
   return input.engine === 'postgresql'
     ? predictPostgres({ ...(input.facts as Omit<PgPredictionInput, 'runs'>), runs: input.runs as PgPredictionInput['runs'] }, options)
     : predictInnodb({ ...(input.facts as Omit<InnodbPredictionInput, 'runs'>), runs: input.runs as InnodbPredictionInput['runs'] }, options);

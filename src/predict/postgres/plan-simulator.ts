@@ -10,6 +10,7 @@ import type { PgRelationFacts } from './facts';
 import { descentPages, indexGeometry, pageId } from './geometry';
 import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, type WriteContext } from './write-trace';
+import { lookupOrder, outerReference, type LookupOrder } from './lookup-order';
 
 export { pageId, relationOf } from './geometry';
 export type { PlanSimulationNotes } from './simulation-notes';
@@ -30,6 +31,8 @@ const formatNumber = (n: number) => Math.round(n).toLocaleString('en-US');
 
 export class PlanSimulator {
   private readonly byName = new Map<string, number>();
+  /** A nested loop's inner index scans: in which order the outer rows ask them for keys. */
+  private readonly lookupOrders = new Map<PlanNode, LookupOrder>();
 
   constructor(
     private readonly facts: PgRelationFacts[],
@@ -57,6 +60,11 @@ export class PlanSimulator {
     const childWorkers = launched ?? workers;
     // Execution order: a hash join builds its hash table from the inner side first.
     const children = n.nodeType === 'Hash Join' ? [...n.children].reverse() : n.children;
+    if (n.nodeType === 'Nested Loop' && n.children.length === 2) {
+      const inner = findNode(n.children[1], (c) => (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan') && outerReference(c.indexCond) !== undefined);
+      const order = inner && lookupOrder(n.children[0], inner, this.facts);
+      if (inner && order) this.lookupOrders.set(inner, order);
+    }
     switch (n.nodeType) {
       case 'Seq Scan':
         this.seqScan(pool, n, notes, n.parallelAware ? childWorkers + 1 : 1, this.workersOverride === undefined ? participantShares(n) : undefined);
@@ -153,6 +161,7 @@ export class PlanSimulator {
   }
 
   private indexScan(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
+    if (!n.parallelAware && (n.actualLoops ?? 1) > 1) return this.repeatedIndexScan(pool, n, notes, rnd);
     const tuples = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * Math.max(1, n.actualLoops ?? 1);
     // A parallel scan's participants share one walk, so its heap visits follow one position too.
     const loops = n.parallelAware ? 1 : Math.max(1, n.actualLoops ?? 1);
@@ -182,6 +191,50 @@ export class PlanSimulator {
       // Consecutive entries on the same heap page reuse the pinned buffer (ReleaseAndReadBuffer): no request.
       if (block !== last) pool.access(pageId(t, block));
       last = block;
+    }
+  }
+
+  /**
+   * An index scan started once per outer row (a nested loop's inner side): every loop descends from the
+   * root, reads its leaf and pins the heap page of its first row anew, since a rescan releases the pins.
+   * Where each loop's key lands follows the order the outer rows arrive in (lookup-order.ts): the next
+   * entries after the previous key, or anywhere in the index. Where the first key lands is drawn.
+   */
+  private repeatedIndexScan(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
+    const i = this.relationIndex('index', n.index);
+    if (i === undefined) return void notes.unmodelled.add(`${n.nodeType} using ${n.index}: index facts missing`);
+    const f = this.facts[i];
+    const g = indexGeometry(f);
+    const loops = Math.max(1, n.actualLoops ?? 1);
+    const order = this.lookupOrders.get(n) ?? { ordered: 0, stride: 1, why: 'what feeds its lookups is not known: they are taken in random order' };
+    notes.assumptions.add(`${f.reportName}: ${loops.toLocaleString('en-US')} lookups, ${order.why}`);
+    // The visibility-map page stays pinned across rescans: asked anew only where the heap page falls under another.
+    if (n.nodeType === 'Index Only Scan') this.visibilityChecks(pool, n, notes, ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * loops, 1);
+    const entries = Math.max(1, f.tuples);
+    const perLeaf = f.tuples > 0 ? f.tuples / g.leafPages : 1;
+    // EXPLAIN gives rows per loop, and heap fetches of an index-only scan in total.
+    const perLoop = (n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0);
+    const leaves = Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
+    const heapPerLoop = n.nodeType === 'Index Only Scan' ? (n.heapFetches ?? 0) / loops : perLoop;
+    const t = this.relationIndex('table', n.relation);
+    if (t === undefined && heapPerLoop > 0) notes.unmodelled.add(`${n.nodeType} on ${n.relation}: table facts missing`);
+    const live = t === undefined ? undefined : this.liveRows(this.facts[t], notes);
+    const heapOrdered = (f.correlation ?? 0) ** 2;
+    let pos = rnd.int(Math.max(1, entries - Math.ceil(loops * order.stride)));
+    let heapDue = 0;
+    for (let l = 0; l < loops; l++) {
+      if (l > 0) pos = rnd.next() < order.ordered ? (pos + order.stride) % entries : rnd.int(entries);
+      for (const p of descentPages(i, g.height)) pool.access(p);
+      const leaf = Math.min(g.leafPages - leaves, Math.floor(pos / perLeaf));
+      for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + leaf + k));
+      if (t === undefined || !live) continue;
+      heapDue += heapPerLoop;
+      let last = -1;
+      for (; heapDue >= 1; heapDue--) {
+        const block = rnd.next() < heapOrdered ? live.first + Math.min(live.pages - 1, Math.floor((pos / entries) * live.pages)) : live.first + rnd.int(live.pages);
+        if (block !== last) pool.access(pageId(t, block));
+        last = block;
+      }
     }
   }
 
@@ -259,6 +312,15 @@ export class PlanSimulator {
     const stride = blocks > 0 ? f.pages / blocks : 1;
     for (let k = 0; k < blocks; k++) pool.access(pageId(t, Math.floor(k * stride)));
   }
+}
+
+function findNode(n: PlanNode, ok: (n: PlanNode) => boolean): PlanNode | undefined {
+  if (ok(n)) return n;
+  for (const c of n.children) {
+    const hit = findNode(c, ok);
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
 /** The scan node under a write that reads the written table (the first one found). */
