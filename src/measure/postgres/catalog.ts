@@ -18,6 +18,9 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
                   (SELECT sum(s.avg_width)::int FROM pg_stats s WHERE s.schemaname = cn.nspname AND s.tablename = c.relname) AS row_bytes,
                   CASE WHEN c.relkind IN ('r', 'm', 'p') THEN pg_relation_size(c.oid, 'fsm') / current_setting('block_size')::int END AS fsm_pages,
                   c.relallvisible::float8 / nullif(c.relpages, 0) AS all_visible,
+                  pg_stat_get_dead_tuples(c.oid)::float8 AS dead_tuples,
+                  pg_stat_get_tuples_updated(c.oid)::float8 AS updated,
+                  pg_stat_get_tuples_hot_updated(c.oid)::float8 AS hot_updated,
                   coalesce(i.indisunique, false) AS unique
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o
@@ -53,6 +56,9 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
       if (row?.row_bytes) facts.rowBytes = Number(row.row_bytes);
       if (row?.fsm_pages !== null && row?.fsm_pages !== undefined) facts.fsmPages = Number(row.fsm_pages);
       if (row?.all_visible !== null && row?.all_visible !== undefined) facts.allVisible = Math.min(1, Number(row.all_visible));
+      // The statistics collector's counts (estimates, cumulative since the statistics were reset).
+      if (row?.dead_tuples !== null && row?.dead_tuples !== undefined) facts.deadTuples = Number(row.dead_tuples);
+      if (row?.updated !== null && row?.updated !== undefined) facts.rowsUpdated = { all: Number(row.updated), hot: Number(row.hot_updated ?? 0) };
     }
     return facts;
   });

@@ -28,6 +28,10 @@ export interface PgRelationFacts {
   fsmPages?: number;
   /** For a table: the share of its pages the visibility map marks all-visible (relallvisible / relpages). */
   allVisible?: number;
+  /** For a table: dead row versions not yet vacuumed (pg_stat n_dead_tup, an estimate). */
+  deadTuples?: number;
+  /** For a table: rows updated since the statistics were reset, and how many of them HOT (same page, no index entry). */
+  rowsUpdated?: { all: number; hot: number };
   /** Blocks cached before run 1, as [first, last] ranges. */
   cachedBefore: Array<[number, number]>;
 }

@@ -7,10 +7,11 @@ import { scanOnce } from '../../sim/scenarios/postgres-scan';
 import { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
 
-import { descentPages, indexGeometry, pageId } from './geometry';
+import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
 import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, type WriteContext } from './write-trace';
 import { lookupOrder, outerReference, type LookupOrder } from './lookup-order';
+import { deadEntriesPerRow, deadVersions, liveRows, type DeadVersions, type LiveRows } from './heap-layout';
 
 export { pageId, relationOf } from './geometry';
 export type { PlanSimulationNotes } from './simulation-notes';
@@ -27,12 +28,15 @@ function participantShares(n: PlanNode): number[] | undefined {
   return shares.length ? shares : undefined;
 }
 
-const formatNumber = (n: number) => Math.round(n).toLocaleString('en-US');
 
 export class PlanSimulator {
   private readonly byName = new Map<string, number>();
   /** A nested loop's inner index scans: in which order the outer rows ask them for keys. */
   private readonly lookupOrders = new Map<PlanNode, LookupOrder>();
+  /** Runs replayed so far: the dead versions a run meets depend on what the runs before it left. */
+  private runsDone = 0;
+  /** Per table: the aborted versions per updated row that the previous rolled-back run left, with index entries. */
+  private readonly leftovers = new Map<number, number>();
 
   constructor(
     private readonly facts: PgRelationFacts[],
@@ -53,6 +57,7 @@ export class PlanSimulator {
   /** Replays one execution of the plan. The generator is seeded per run, so repeated runs request the same pages. */
   run(pool: PostgresPool, root: PlanNode, notes: PlanSimulationNotes): void {
     this.node(pool, root, notes, new SeededRandom(0x5eed + this.draw * 0x9e3779b1), 1);
+    this.runsDone++;
   }
 
   private node(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom, workers: number): void {
@@ -111,7 +116,12 @@ export class PlanSimulator {
         const scanIndex = scan?.index === undefined ? undefined : this.relationIndex('index', scan.index);
         const correlation = scanIndex === undefined ? null : (this.facts[scanIndex].correlation ?? null);
         const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= 0.5);
-        return replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        const leftoverPerRow = this.runsDone > 0 ? (this.leftovers.get(t) ?? 0) : 0;
+        const moved = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        // Rolled back, each moved row leaves its new version dead, with an entry in every index, for the next
+        // run's scan. (An INSERT's aborted rows are dead too, but the same INSERT run again does not read them.)
+        if (rows > 0) this.leftovers.set(t, moved / rows);
+        return;
       }
       case 'Delete':
         return replayDelete(context);
@@ -174,23 +184,36 @@ export class PlanSimulator {
     if (t === undefined) return void notes.unmodelled.add(`${n.nodeType} on ${n.relation}: table facts missing`);
     const f = this.facts[t];
     const c = idx === undefined ? null : (this.facts[idx].correlation ?? null);
-    const ordered = c === null ? 0 : c * c;
+    const ordered = orderedShare(c);
     notes.assumptions.add(
       `${f.reportName}: correlation ${c === null ? 'unknown (no statistics)' : c.toFixed(2)} → heap visited ${ordered > 0.8 ? 'in block order' : ordered < 0.2 ? 'in random order' : `${Math.round(ordered * 100)} % in block order`}`,
     );
-    const live = this.liveRows(f, notes);
+    const live = liveRows(f, this.ring.blockSize ?? 8192, this.draw, notes);
     const perPage = live.perPage;
+    const dead = this.deadOf(t, live, ordered, notes);
+    // An index-only scan's heap fetches count the dead versions' entries as well.
+    const liveVisits = n.nodeType === 'Index Only Scan' && dead ? heapTuples / (1 + dead.perRow) : heapTuples;
+    const unsettled = n.nodeType === 'Index Only Scan' && ordered < 0.8 ? this.notAllVisible(t, tuples, heapTuples, notes) : undefined;
     let position = live.first + (loops === 1 ? 0 : rnd.int(live.pages));
     let last = -1;
-    for (let k = 0; k < heapTuples; k++) {
+    let deadDue = 0;
+    for (let k = 0; k < liveVisits; k++) {
       let block: number;
-      if (rnd.next() < ordered) {
+      if (unsettled) block = unsettled[rnd.int(unsettled.length)];
+      else if (rnd.next() < ordered) {
         position += 1 / perPage;
         block = live.first + (Math.floor(position - live.first) % Math.max(1, live.pages));
       } else block = live.first + rnd.int(Math.max(1, live.pages));
       // Consecutive entries on the same heap page reuse the pinned buffer (ReleaseAndReadBuffer): no request.
       if (block !== last) pool.access(pageId(t, block));
       last = block;
+      if (!dead) continue;
+      // The index entries of dead versions of the same keys, between the live ones: each on a page of its own.
+      for (deadDue += dead.perRow; deadDue >= 1; deadDue--) {
+        const d = dead.block((block - live.first) / Math.max(1, live.pages), rnd);
+        if (d !== last) pool.access(pageId(t, d));
+        last = d;
+      }
     }
   }
 
@@ -218,12 +241,21 @@ export class PlanSimulator {
     const heapPerLoop = n.nodeType === 'Index Only Scan' ? (n.heapFetches ?? 0) / loops : perLoop;
     const t = this.relationIndex('table', n.relation);
     if (t === undefined && heapPerLoop > 0) notes.unmodelled.add(`${n.nodeType} on ${n.relation}: table facts missing`);
-    const live = t === undefined ? undefined : this.liveRows(this.facts[t], notes);
-    const heapOrdered = (f.correlation ?? 0) ** 2;
+    const live = t === undefined ? undefined : liveRows(this.facts[t], this.ring.blockSize ?? 8192, this.draw, notes);
+    const heapOrdered = orderedShare(f.correlation);
+    const dead = t === undefined || !live || n.nodeType === 'Index Only Scan' ? undefined : this.deadOf(t, live, heapOrdered, notes);
+    // A rescan first marks the entries the previous loop found dead (_bt_killitems): its leaf once more.
+    if (dead) notes.assumptions.add(`${f.reportName}: each rescan reads the previous loop's leaf again to mark the dead entries it met`);
     let pos = rnd.int(Math.max(1, entries - Math.ceil(loops * order.stride)));
     let heapDue = 0;
+    let deadDue = 0;
+    let prev = pos;
+    let metDead = false;
     for (let l = 0; l < loops; l++) {
       if (l > 0) pos = rnd.next() < order.ordered ? (pos + order.stride) % entries : rnd.int(entries);
+      if (metDead) pool.access(pageId(i, g.firstLeaf + Math.min(g.leafPages - 1, Math.floor(prev / perLeaf))));
+      metDead = false;
+      prev = pos;
       for (const p of descentPages(i, g.height)) pool.access(p);
       const leaf = Math.min(g.leafPages - leaves, Math.floor(pos / perLeaf));
       for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + leaf + k));
@@ -234,30 +266,44 @@ export class PlanSimulator {
         const block = rnd.next() < heapOrdered ? live.first + Math.min(live.pages - 1, Math.floor((pos / entries) * live.pages)) : live.first + rnd.int(live.pages);
         if (block !== last) pool.access(pageId(t, block));
         last = block;
+        for (deadDue += dead?.perRow ?? 0; dead && deadDue >= 1; deadDue--) {
+          const d = dead.block((block - live.first) / Math.max(1, live.pages), rnd);
+          if (d !== last) pool.access(pageId(t, d));
+          last = d;
+          metDead = true;
+        }
       }
     }
   }
 
   /**
-   * Where a table's live rows are. A heap with room for far more rows than it has (a table-wide update's
-   * new versions, a mass delete) may hold them spread over every page (random deletes, random updates:
-   * reltuples / relpages per page) or packed into the pages an update appended (after VACUUM, the old half
-   * empty): nothing in the catalogs tells which. The first draw takes them spread; the other draws packed
-   * at the heap's end, so the band covers both (measured: a range after a table-wide update and VACUUM read
-   * 715 blocks, spread predicts 1,209, packed about 720).
+   * The pages an index-only scan's heap fetches go to: those the visibility map does not mark all-visible,
+   * that is the pages written since the last VACUUM. Their number follows from the fetches (each such page
+   * holds the scan's share of entries); which they are, no view shows (pg_class.relallvisible is only
+   * counted again by VACUUM and ANALYZE). The shown draw takes them anywhere in the heap; pages written
+   * lately were read into the pool to be written, so other draws take them among the cached pages.
    */
-  private liveRows(f: PgRelationFacts, notes: PlanSimulationNotes): { first: number; pages: number; perPage: number } {
-    const spread = { first: 0, pages: Math.max(1, f.pages), perPage: f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 1 };
-    if (!f.rowBytes || f.tuples <= 0 || f.pages <= 0) return spread;
-    // A heap tuple: a 24-byte header and the data, 8-byte aligned, and a 4-byte line pointer.
-    const tuple = 24 + Math.ceil(f.rowBytes / 8) * 8 + 4;
-    const capacity = Math.max(1, Math.floor(((this.ring.blockSize ?? 8192) - 24) * ((f.fillfactor ?? 100) / 100) / tuple));
-    if (spread.perPage >= 0.75 * capacity) return spread;
-    const pages = Math.min(f.pages, Math.ceil(f.tuples / capacity));
-    notes.assumptions.add(
-      `${f.reportName}: room for ${formatNumber(capacity * f.pages)} rows, ${formatNumber(f.tuples)} live: where they are is drawn, spread over all ${formatNumber(f.pages)} pages (${spread.perPage.toFixed(1)} a page, the prediction shown) or packed into the last ${formatNumber(pages)} (${capacity} a page, as an update's versions after VACUUM): the band covers both`,
-    );
-    return this.draw % 2 === 1 ? { first: f.pages - pages, pages, perPage: capacity } : spread;
+  private notAllVisible(t: number, entries: number, fetches: number, notes: PlanSimulationNotes): number[] | undefined {
+    const f = this.facts[t];
+    if (f.pages <= 0) return undefined;
+    const cached = f.cachedBefore.reduce((a, [s, e]) => a + e - s + 1, 0);
+    const perPage = Math.max(1, entries / Math.min(f.pages, Math.max(1, entries)));
+    const count = Math.max(1, Math.min(f.pages, Math.ceil(fetches / perPage)));
+    const fromCache = this.draw % 2 === 1 ? Math.min(count, cached) : 0;
+    const blocks: number[] = [];
+    const flat = f.cachedBefore.flatMap(([s, e]) => (e - s < 1_000_000 ? Array.from({ length: e - s + 1 }, (_, k) => s + k) : []));
+    for (let k = 0; k < fromCache && flat.length; k++) blocks.push(flat[Math.floor((k * flat.length) / fromCache)]);
+    const rnd = new SeededRandom(0x4a11 + t + this.draw * 0x9e3779b1);
+    while (blocks.length < count) blocks.push(rnd.int(f.pages));
+    notes.assumptions.add(`${f.reportName}: ${fetches.toLocaleString('en-US')} heap fetches go to about ${count.toLocaleString('en-US')} pages not all-visible (written since the last VACUUM): which ones is drawn, anywhere in the heap (the prediction shown) or among its cached pages, where pages written lately are (the band)`);
+    return blocks;
+  }
+
+  /** The dead versions a scan of table t meets in this run (heap-layout.ts). */
+  private deadOf(t: number, live: LiveRows, ordered: number, notes: PlanSimulationNotes): DeadVersions | undefined {
+    const f = this.facts[t];
+    const counted = this.runsDone > 0 && (this.draw & 2) !== 0 ? 0 : deadEntriesPerRow(f);
+    return deadVersions(f, live, ordered, { counted, left: this.runsDone > 0 ? (this.leftovers.get(t) ?? 0) : 0 }, notes);
   }
 
   /**
@@ -272,7 +318,7 @@ export class PlanSimulator {
     const f = this.facts[t];
     const idx = this.relationIndex('index', n.index);
     const c = idx === undefined ? null : (this.facts[idx].correlation ?? null);
-    const ordered = c === null ? 0 : c * c;
+    const ordered = orderedShare(c);
     const vmPages = Math.max(1, Math.ceil(f.pages / HEAP_BLOCKS_PER_VM_PAGE));
     // The map is the table's fork: its pages are simulated apart from every relation's (past the facts).
     const vm = (page: number) => pageId(this.facts.length + 1 + t, page);

@@ -121,10 +121,13 @@ export interface UpdateShape {
   /** Rows on one page come one after the other (a sequential or correlated scan). */
   clustered: boolean;
   updatedColumns?: string[];
+  /** Dead versions per row that a previous rolled-back run of this UPDATE left under the same keys. */
+  leftoverPerRow?: number;
 }
 
-export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext, shape: UpdateShape): void {
-  if (rows <= 0) return;
+/** Returns how many rows got a new version on another page, with an entry in every index (not HOT). */
+export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext, shape: UpdateShape): number {
+  if (rows <= 0) return 0;
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
   const fillfactor = f.fillfactor ?? 100;
@@ -172,9 +175,14 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
       for (const p of s.descent) pool.access(p);
       if (s.i === shape.scanIndex) pool.repin();
       else pool.readBuffer(pageId(s.i, s.g.firstLeaf + rnd.int(s.g.leafPages)), -1, true);
-      if (s.checksOldVersion) pool.repin();
+      if (s.checksOldVersion) {
+        pool.repin();
+        // _bt_check_unique checks every version under the key: a previous run's aborted one on its appended page.
+        for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++) pool.access(pageId(t, f.pages + Math.floor(r / perBlock)));
+      }
     }
   }
+  return placed;
 }
 
 export function replayDelete({ pool, heap, rows, notes }: WriteContext): void {

@@ -1,0 +1,96 @@
+// Where a heap's row versions are, as far as the catalogs and the statistics tell: the live rows (spread
+// over the pages, or packed where an update appended them) and the dead versions an index still points
+// at. Pure: facts in, positions out.
+import type { SeededRandom } from '../../sim/random';
+import type { PgRelationFacts } from './facts';
+import type { PlanSimulationNotes } from './simulation-notes';
+
+const formatNumber = (n: number) => Math.round(n).toLocaleString('en-US');
+
+export interface LiveRows {
+  first: number;
+  pages: number;
+  perPage: number;
+}
+
+export interface DeadVersions {
+  /** Dead versions reached per live row. */
+  perRow: number;
+  /** The block of the next dead version, given where the live row just visited sits in the live rows (0–1). */
+  block: (liveFraction: number, rnd: SeededRandom) => number;
+}
+
+/**
+ * Where a table's live rows are. A heap with room for far more rows than it has (a table-wide update's
+ * new versions, a mass delete) may hold them spread over every page (random deletes, random updates:
+ * reltuples / relpages per page) or packed into the pages an update appended (after VACUUM, the old half
+ * empty): the catalogs do not say which. The statistics give two hints: dead versions that fill the rest of
+ * the heap (a table-wide update, not yet vacuumed: the live rows packed after them), and as many rows
+ * updated off their pages as the table has (the versions appended together, packed). Otherwise the first
+ * draw takes them spread; the band covers both (measured: a range after a table-wide update and VACUUM
+ * read 715 blocks, spread predicts 1,209, packed about 720).
+ */
+export function liveRows(f: PgRelationFacts, blockSize: number, draw: number, notes: PlanSimulationNotes): LiveRows {
+  const spread = { first: 0, pages: Math.max(1, f.pages), perPage: f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 1 };
+  if (!f.rowBytes || f.tuples <= 0 || f.pages <= 0) return spread;
+  // A heap tuple: a 24-byte header and the data, 8-byte aligned, and a 4-byte line pointer.
+  const tuple = 24 + Math.ceil(f.rowBytes / 8) * 8 + 4;
+  const capacity = Math.max(1, Math.floor((blockSize - 24) * ((f.fillfactor ?? 100) / 100) / tuple));
+  if (spread.perPage >= 0.75 * capacity) return spread;
+  const pages = Math.min(f.pages, Math.ceil(f.tuples / capacity));
+  const packed = { first: f.pages - pages, pages, perPage: capacity };
+  // Dead versions counted where the live ones are not: the heap is full, the live rows packed after them.
+  if ((f.deadTuples ?? 0) > 0.2 * f.tuples && spread.perPage * (1 + deadEntriesPerRow(f)) >= 0.75 * capacity) {
+    notes.assumptions.add(`${f.reportName}: ${formatNumber(f.tuples)} live rows and ${formatNumber(f.deadTuples ?? 0)} dead versions fill its ${formatNumber(f.pages)} pages: the live ones taken packed into the last ${formatNumber(pages)}, as a table-wide update appends them`);
+    return packed;
+  }
+  // Every row updated off its page since the statistics began: the versions were appended together, packed.
+  const packedFirst = f.rowsUpdated !== undefined && f.rowsUpdated.all - f.rowsUpdated.hot >= 0.9 * f.tuples;
+  notes.assumptions.add(
+    `${f.reportName}: room for ${formatNumber(capacity * f.pages)} rows, ${formatNumber(f.tuples)} live: where they are is drawn, spread over all ${formatNumber(f.pages)} pages (${spread.perPage.toFixed(1)} a page) or packed into the last ${formatNumber(pages)} (${capacity} a page, as an update's versions after VACUUM); the prediction shown takes them ${packedFirst ? `packed, since ${formatNumber(f.rowsUpdated?.all ?? 0)} rows were updated off their pages` : 'spread'}, the band covers both`,
+  );
+  return (draw % 2 === 1) !== packedFirst ? packed : spread;
+}
+
+/**
+ * Dead row versions an index scan reaches: each has its own index entry (a non-HOT update's old
+ * version, a deleted row) and sits on another page than the live version of its key, so the scan pins
+ * a page for it and again for the next live row. Two kinds: those the statistics count before run 1
+ * (n_dead_tup less the HOT share of the updates), on the pages the live rows left; and the new versions a
+ * rolled-back run of this UPDATE left behind, on the blocks it appended. A scan that finds a version dead
+ * to every transaction marks its index entry dead, and later scans skip it; whether that happened for
+ * the counted ones is not known (it depends on the oldest snapshot at the time): the shown draw visits
+ * them in every run, the band holds the runs after the first skipping them. The leftovers of a run are
+ * marked by the next run's visit, so a run meets those of the run just before it only.
+ */
+export function deadVersions(
+f: PgRelationFacts,
+  live: { first: number; pages: number },
+  ordered: number,
+  /** Per live row: dead versions the statistics count, and the previous run's rolled-back ones. */
+  { counted, left }: { counted: number; left: number },
+  notes: PlanSimulationNotes,
+): DeadVersions | undefined {
+  if (counted + left <= 0) return undefined;
+  // Where the live rows are packed at the end, the dead versions are in the pages before them.
+  const region = live.first > 0 ? { first: 0, pages: live.first } : { first: 0, pages: Math.max(1, f.pages) };
+  if (counted > 0) notes.assumptions.add(`${f.reportName}: ${formatNumber(f.deadTuples ?? 0)} dead row versions not yet vacuumed, ${counted.toFixed(2)} per live row reached through its index entries`);
+  if (left > 0) notes.assumptions.add(`${f.reportName}: the previous run's rolled-back versions (${left.toFixed(2)} per row) are reached through their index entries`);
+  const perBlock = Math.max(1, live.pages > 0 ? f.tuples / Math.max(1, live.pages) : 1);
+  let appended = 0;
+  return {
+    perRow: counted + left,
+    block: (frac, rnd) => {
+      if (rnd.next() * (counted + left) < left) return f.pages + Math.floor(appended++ / perBlock);
+      return region.first + (rnd.next() < ordered ? Math.min(region.pages - 1, Math.floor(frac * region.pages)) : rnd.int(region.pages));
+    },
+  };
+}
+
+/** Dead versions per live row that have an index entry: n_dead_tup less the HOT share of the updates. */
+export function deadEntriesPerRow(f: PgRelationFacts): number {
+  const dead = f.deadTuples ?? 0;
+  if (dead <= 0 || f.tuples <= 0) return 0;
+  const hot = f.rowsUpdated && f.rowsUpdated.all > 0 ? Math.min(1, f.rowsUpdated.hot / f.rowsUpdated.all) : 0;
+  return (dead * (1 - hot)) / f.tuples;
+}
