@@ -1,10 +1,80 @@
-// page id → buffer slot, for the pages currently in a simulated pool. Open addressing with linear
-// probing and backward-shift deletion over typed arrays: no allocation per access, no tombstones.
+// page id → buffer slot, for the pages currently in a simulated pool. Simulated page ids are dense in
+// runs (a relation's blocks), so the table is direct first: the id's high bits pick a chunk of 4,096 slots,
+// allocated when first used, and a lookup is two array reads. Pages scattered over more chunks than the
+// memory budget allows (a trace of arbitrary ids) move it, once, to open addressing with linear probing and
+// backward-shift deletion over typed arrays: no allocation per access, no tombstones.
 // Page ids are non-negative 31-bit integers.
+
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK - 1;
+
+export class PageTable {
+  /** Chunk number + 1 of each 4,096-page range of ids, 0 where none; undefined once hashed. */
+  private directory: Int32Array | undefined = new Int32Array(1 << (31 - CHUNK_BITS));
+  private readonly chunks: Int32Array[] = [];
+  /** Chunks allowed before hashing: at most about twice the hash table's memory, and never fewer than 256. */
+  private readonly chunkBudget: number;
+  private hash: HashPageTable | undefined;
+
+  constructor(private readonly maxEntries: number) {
+    this.chunkBudget = Math.max(256, Math.ceil(maxEntries / 256));
+  }
+
+  /** The slot holding `page`, or -1. */
+  get(page: number): number {
+    const dir = this.directory;
+    if (dir === undefined) return this.hash!.get(page);
+    const k = dir[page >>> CHUNK_BITS];
+    return k === 0 ? -1 : this.chunks[k - 1][page & CHUNK_MASK];
+  }
+
+  set(page: number, slot: number): void {
+    const dir = this.directory;
+    if (dir === undefined) return this.hash!.set(page, slot);
+    let k = dir[page >>> CHUNK_BITS];
+    if (k === 0) {
+      if (this.chunks.length >= this.chunkBudget) {
+        this.toHash();
+        return this.hash!.set(page, slot);
+      }
+      this.chunks.push(new Int32Array(CHUNK).fill(EMPTY));
+      k = dir[page >>> CHUNK_BITS] = this.chunks.length;
+    }
+    this.chunks[k - 1][page & CHUNK_MASK] = slot;
+  }
+
+  delete(page: number): void {
+    const dir = this.directory;
+    if (dir === undefined) return this.hash!.delete(page);
+    const k = dir[page >>> CHUNK_BITS];
+    if (k !== 0) this.chunks[k - 1][page & CHUNK_MASK] = EMPTY;
+  }
+
+  clear(): void {
+    if (this.directory === undefined) this.hash!.clear();
+    else for (const c of this.chunks) c.fill(EMPTY);
+  }
+
+  private toHash(): void {
+    const hash = new HashPageTable(this.maxEntries);
+    const dir = this.directory!;
+    for (let d = 0; d < dir.length; d++) {
+      const k = dir[d];
+      if (k === 0) continue;
+      const c = this.chunks[k - 1];
+      for (let i = 0; i < CHUNK; i++) if (c[i] !== EMPTY) hash.set(d * CHUNK + i, c[i]);
+    }
+    this.hash = hash;
+    this.directory = undefined;
+    this.chunks.length = 0;
+  }
+}
 
 const EMPTY = -1;
 
-export class PageTable {
+/** The open-addressing table, for pages too scattered for the direct one. */
+class HashPageTable {
   private readonly keys: Int32Array;
   private readonly values: Int32Array;
   private readonly mask: number;

@@ -20,7 +20,7 @@ export interface WorkloadBenchResult {
   sampledError?: number;
 }
 
-function syntheticWorkload(makePool: CompiledWorkload['makePool']): CompiledWorkload {
+export function syntheticWorkload(makePool: CompiledWorkload['makePool']): CompiledWorkload {
   const index = btreePath('bench_pkey', (k) => 0x1000000 + k, (level, k) => 0x1800000 + level * 0x10000 + k, 2500, 400, 400);
   const heap: TableLayout = { name: 'bench', pages: 200_000, rows: 1_000_000, page: (k) => k, correlated: true };
   const [script] = parseScript('\\set a random(1, 1000000)\nSELECT v FROM bench WHERE id = :a;\n', 'bench.sql');

@@ -59,7 +59,13 @@ describe('PostgreSQL heap density after a table-wide update', skipUnless(availab
       // A single-row update on the vacuumed table (its pages all-visible, its free-space map there): the
       // visibility-map pin and the free-space map's search count too (16 gets measured, 12 without them).
       const update = await measure(parseConnectionUrl(server.url()), { sql: 'UPDATE acc SET v = v + 1 WHERE id = 4242', runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
-      for (const r of update.runs.slice(1)) assert.ok(Math.abs(r.predicted.logicalReads! - r.measured.logicalReads!) <= 1, `run ${r.run}: measured ${r.measured.logicalReads}, predicted ${r.predicted.logicalReads}`);
+      // Runs 2–3 meet the version run 1 left, unless run 1's visit had already marked its entry dead: which,
+      // no view tells (14 and 16 gets both measured), so the band holds both.
+      for (const r of update.runs.slice(1)) {
+        const [low, high] = [r.predictedRange?.low.logicalReads ?? r.predicted.logicalReads!, r.predictedRange?.high.logicalReads ?? r.predicted.logicalReads!];
+        assert.ok(r.measured.logicalReads! >= low - 1 && r.measured.logicalReads! <= high + 1, `run ${r.run}: measured ${r.measured.logicalReads}, predicted ${r.predicted.logicalReads} (${low}–${high})`);
+        assert.ok(high - low <= 3, `run ${r.run}: a band of ${low}–${high} says nothing`);
+      }
       assert.match(update.runs[0].prediction!.assumptions.join('\n'), /each update pins its page's visibility-map page; a free-space map of \d+ page\(s\), searched from its root/);
     } finally {
       await server.stop();

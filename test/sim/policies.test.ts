@@ -25,6 +25,32 @@ test('the page table survives heavy insert/delete churn (backward-shift deletion
   for (let p = 0; p < 5000; p++) assert.equal(t.get(p), truth.get(p) ?? -1);
 });
 
+test('the page table keeps every entry when pages scattered over the id space move it from direct chunks to hashing', () => {
+  const t = new PageTable(1000);
+  const truth = new Map<number, number>();
+  const rnd = new SeededRandom(11);
+  // Dense ids first (direct chunks), then ids anywhere in 31 bits: more chunks than the budget allows.
+  for (let i = 0; i < 100_000; i++) {
+    const p = i < 20_000 ? rnd.int(3000) : rnd.int(2 ** 31 - 1);
+    if (truth.has(p) && rnd.next() < 0.5) {
+      t.delete(p);
+      truth.delete(p);
+    } else if (truth.size < 1000) {
+      t.set(p, i);
+      truth.set(p, i);
+    } else {
+      const [first] = truth.keys();
+      t.delete(first);
+      truth.delete(first);
+    }
+  }
+  for (const [p, v] of truth) assert.equal(t.get(p), v);
+  for (let k = 0; k < 10_000; k++) {
+    const p = rnd.int(2 ** 31 - 1);
+    assert.equal(t.get(p), truth.get(p) ?? -1);
+  }
+});
+
 test('LRU: a hand-checked trace', () => {
   const lru = new LruPool(3);
   const hits = [1, 2, 3, 1, 4, 2, 1, 3].map((p) => lru.access(p));

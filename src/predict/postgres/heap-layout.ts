@@ -58,10 +58,11 @@ export function liveRows(f: PgRelationFacts, blockSize: number, draw: number, no
  * a page for it and again for the next live row. Two kinds: those the statistics count before run 1
  * (n_dead_tup less the HOT share of the updates), on the pages the live rows left; and the new versions a
  * rolled-back run of this UPDATE left behind, on the blocks it appended. A scan that finds a version dead
- * to every transaction marks its index entry dead, and later scans skip it; whether that happened for
- * the counted ones is not known (it depends on the oldest snapshot at the time): the shown draw visits
- * them in every run, the band holds the runs after the first skipping them. The leftovers of a run are
- * marked by the next run's visit, so a run meets those of the run just before it only.
+ * to every transaction marks its index entry dead, and later scans skip it; whether that happened is not
+ * known (it depends on the oldest snapshot at the time, and on the leaf not changing before the marks are
+ * set): the shown draw visits them in every run, the band holds the runs after the first skipping them.
+ * The leftovers of a run are marked by the next run's visit, so a run meets those of the run just before
+ * it only.
  */
 export function deadVersions(
 f: PgRelationFacts,

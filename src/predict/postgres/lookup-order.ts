@@ -25,10 +25,11 @@ export function outerReference(indexCond: string | undefined): { column: string;
   return m ? { column: m[2], alias: m[3], outerColumn: m[4] } : undefined;
 }
 
-function find(n: PlanNode, ok: (n: PlanNode) => boolean): PlanNode | undefined {
+/** The first node of the tree, depth first, that passes `ok`. */
+export function findNode(n: PlanNode, ok: (n: PlanNode) => boolean): PlanNode | undefined {
   if (ok(n)) return n;
   for (const c of n.children) {
-    const hit = find(c, ok);
+    const hit = findNode(c, ok);
     if (hit) return hit;
   }
   return undefined;
@@ -40,7 +41,7 @@ const SCANS = new Set(['Seq Scan', 'Index Scan', 'Index Only Scan', 'Bitmap Heap
 export function lookupOrder(outer: PlanNode, inner: PlanNode, facts: PgRelationFacts[]): LookupOrder | undefined {
   const ref = outerReference(inner.indexCond);
   if (!ref) return undefined;
-  const source = find(outer, (n) => SCANS.has(n.nodeType) && (n.alias ?? n.relation) === ref.alias);
+  const source = findNode(outer, (n) => SCANS.has(n.nodeType) && (n.alias ?? n.relation) === ref.alias);
   if (!source?.relation) return undefined;
   const table = facts.find((f) => f.kind === 'table' && f.planName === source.relation);
   const innerTable = facts.find((f) => f.kind === 'table' && f.planName === inner.relation);

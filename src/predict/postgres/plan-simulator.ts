@@ -10,7 +10,7 @@ import type { PgRelationFacts } from './facts';
 import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
 import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, type WriteContext } from './write-trace';
-import { lookupOrder, outerReference, type LookupOrder } from './lookup-order';
+import { findNode, lookupOrder, outerReference, type LookupOrder } from './lookup-order';
 import { deadEntriesPerRow, deadVersions, liveRows, type DeadVersions, type LiveRows } from './heap-layout';
 
 export { pageId, relationOf } from './geometry';
@@ -27,7 +27,6 @@ function participantShares(n: PlanNode): number[] | undefined {
   const shares = [leader, ...workers].filter((b) => b > 0);
   return shares.length ? shares : undefined;
 }
-
 
 export class PlanSimulator {
   private readonly byName = new Map<string, number>();
@@ -116,7 +115,7 @@ export class PlanSimulator {
         const scanIndex = scan?.index === undefined ? undefined : this.relationIndex('index', scan.index);
         const correlation = scanIndex === undefined ? null : (this.facts[scanIndex].correlation ?? null);
         const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= 0.5);
-        const leftoverPerRow = this.runsDone > 0 ? (this.leftovers.get(t) ?? 0) : 0;
+        const leftoverPerRow = this.leftoversOf(t);
         const moved = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
         // Rolled back, each moved row leaves its new version dead, with an entry in every index, for the next
         // run's scan. (An INSERT's aborted rows are dead too, but the same INSERT run again does not read them.)
@@ -244,16 +243,19 @@ export class PlanSimulator {
     const live = t === undefined ? undefined : liveRows(this.facts[t], this.ring.blockSize ?? 8192, this.draw, notes);
     const heapOrdered = orderedShare(f.correlation);
     const dead = t === undefined || !live || n.nodeType === 'Index Only Scan' ? undefined : this.deadOf(t, live, heapOrdered, notes);
-    // A rescan first marks the entries the previous loop found dead (_bt_killitems): its leaf once more.
-    if (dead) notes.assumptions.add(`${f.reportName}: each rescan reads the previous loop's leaf again to mark the dead entries it met`);
     let pos = rnd.int(Math.max(1, entries - Math.ceil(loops * order.stride)));
     let heapDue = 0;
     let deadDue = 0;
     let prev = pos;
     let metDead = false;
+    let rereads = 0;
     for (let l = 0; l < loops; l++) {
       if (l > 0) pos = rnd.next() < order.ordered ? (pos + order.stride) % entries : rnd.int(entries);
-      if (metDead) pool.access(pageId(i, g.firstLeaf + Math.min(g.leafPages - 1, Math.floor(prev / perLeaf))));
+      // A rescan first marks the entries the previous loop found dead (_bt_killitems): its leaf once more.
+      if (metDead) {
+        pool.access(pageId(i, g.firstLeaf + Math.min(g.leafPages - 1, Math.floor(prev / perLeaf))));
+        rereads++;
+      }
       metDead = false;
       prev = pos;
       for (const p of descentPages(i, g.height)) pool.access(p);
@@ -274,6 +276,7 @@ export class PlanSimulator {
         }
       }
     }
+    if (rereads) notes.assumptions.add(`${f.reportName}: ${rereads.toLocaleString('en-US')} rescans read the previous loop's leaf again to mark the dead entries it met`);
   }
 
   /**
@@ -302,8 +305,18 @@ export class PlanSimulator {
   /** The dead versions a scan of table t meets in this run (heap-layout.ts). */
   private deadOf(t: number, live: LiveRows, ordered: number, notes: PlanSimulationNotes): DeadVersions | undefined {
     const f = this.facts[t];
-    const counted = this.runsDone > 0 && (this.draw & 2) !== 0 ? 0 : deadEntriesPerRow(f);
-    return deadVersions(f, live, ordered, { counted, left: this.runsDone > 0 ? (this.leftovers.get(t) ?? 0) : 0 }, notes);
+    const counted = this.skipsMarked() ? 0 : deadEntriesPerRow(f);
+    return deadVersions(f, live, ordered, { counted, left: this.leftoversOf(t) }, notes);
+  }
+
+  /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */
+  private skipsMarked(): boolean {
+    return this.runsDone > 0 && (this.draw & 2) !== 0;
+  }
+
+  /** Per row, the rolled-back versions the previous run left under the same keys, where this draw meets them. */
+  private leftoversOf(t: number): number {
+    return this.runsDone > 0 && !this.skipsMarked() ? (this.leftovers.get(t) ?? 0) : 0;
   }
 
   /**
@@ -358,15 +371,6 @@ export class PlanSimulator {
     const stride = blocks > 0 ? f.pages / blocks : 1;
     for (let k = 0; k < blocks; k++) pool.access(pageId(t, Math.floor(k * stride)));
   }
-}
-
-function findNode(n: PlanNode, ok: (n: PlanNode) => boolean): PlanNode | undefined {
-  if (ok(n)) return n;
-  for (const c of n.children) {
-    const hit = findNode(c, ok);
-    if (hit) return hit;
-  }
-  return undefined;
 }
 
 /** The scan node under a write that reads the written table (the first one found). */

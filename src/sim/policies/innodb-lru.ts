@@ -85,6 +85,7 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
     this.oldBlocksTicks = oldBlocksTime === 0 ? 0 : Math.max(1, Math.ceil(oldBlocksTime / this.tick));
     const threshold = options.readAheadThreshold ?? 56;
     this.area = options.area ?? (capacity >= 2048 ? 64 : Math.max(1, 2 ** Math.ceil(Math.log2(capacity / 32))));
+    if ((this.area & (this.area - 1)) !== 0) throw new Error(`read-ahead area ${this.area}: InnoDB's is a power of 2`);
     this.tolerance = threshold === 0 ? -1 : Math.min(64 - threshold, this.area);
     const spacePages = options.spacePages ?? Number.MAX_SAFE_INTEGER;
     this.spaceEnd = options.spaceEnd ?? (() => spacePages);
@@ -114,13 +115,18 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
     if (!hit) {
       this.syncReads++;
       s = this.readIn(p);
-      this.ibuf.merge(p);
+      // Entries are only ever buffered with change buffering on.
+      if (this.changeBuffering) this.ibuf.merge(p);
       if (this.randomReadAhead) this.randomAhead(p);
     }
     const first = this.accessTime[s] === 0;
     if (first) this.accessTime[s] = this.now;
     if (this.freedPageClock !== 0) this.makeYoungIfNeeded(s);
-    if (first && this.tolerance >= 0) this.linearAhead(p);
+    // Only the first access to an area's first or last page can trigger linear read-ahead (areas are powers of 2).
+    if (first && this.tolerance >= 0) {
+      const r = p & (this.area - 1);
+      if (r === 0 || r === this.area - 1) this.linearAhead(p);
+    }
     if (this.changeBuffering && this.now >= this.nextBackgroundMerge) this.backgroundMerge();
     return hit;
   }
@@ -324,7 +330,7 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
       if (this.table.get(i) < 0) {
         this.readIn(i);
         this.readAhead++;
-        this.ibuf.merge(i);
+        if (this.changeBuffering) this.ibuf.merge(i);
       }
     }
   }

@@ -9,7 +9,7 @@ export interface InnodbPoolOptions {
   /** 0 turns linear read-ahead off; 56 by default. */
   readAheadThreshold?: number;
   randomReadAhead?: boolean;
-  /** Read-ahead area in pages; 64 for pools of 2,048 pages or more. */
+  /** Read-ahead area in pages, a power of 2; 64 for pools of 2,048 pages or more. */
   area?: number;
   /** Pages in the tablespace: an area past its end is never read ahead. */
   spacePages?: number;
