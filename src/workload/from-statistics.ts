@@ -2,7 +2,8 @@
 // or performance_schema's statement digests (MySQL, MariaDB), weighted by their calls. The servers keep
 // a statement's shape, not its parameters: each placeholder compared with a numeric column becomes a
 // `\set` drawing uniformly over that column's range (read from its index's ends), which the file says so
-// the user can change it. A placeholder with no such column leaves its statement out, with the reason.
+// the user can change it. A value an UPDATE writes, or an INSERT puts in a column no index orders, decides
+// no page and becomes a constant, said so. Any other placeholder leaves its statement out, with the reason.
 import type { Client } from 'pg';
 import type { Connection } from 'mysql2/promise';
 import type { ConnectionTarget } from '../db/connection-url';
@@ -27,6 +28,52 @@ function firstTable(text: string): string | undefined {
   return m?.[1];
 }
 
+/** Where an UPDATE's SET clause is: a placeholder there is a value written, which decides no page. */
+function setClause(text: string): [number, number] | undefined {
+  if (!/^\s*update\b/i.test(text)) return undefined;
+  const set = /\bset\b/i.exec(text);
+  if (!set) return undefined;
+  const where = /\bwhere\b/i.exec(text.slice(set.index));
+  return [set.index, where ? set.index + where.index : text.length];
+}
+
+/** Splits a comma list at depth 0 of parentheses, with each item's start offset. */
+function commaItems(text: string, offset: number): Array<{ at: number; text: string }> {
+  const out: Array<{ at: number; text: string }> = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const ch = text[i];
+    if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    if (i === text.length || (ch === ',' && depth === 0)) {
+      out.push({ at: offset + start, text: text.slice(start, i) });
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+/** INSERT … (a, b) VALUES (…, …): the column each value position goes to, by the offset of its value. */
+function insertColumns(text: string): Map<number, string> {
+  const out = new Map<number, string>();
+  const m = /^\s*(?:insert|replace)\s+(?:ignore\s+)?into\s+[^(]+\(([^)]*)\)\s*values\s*\(/i.exec(text);
+  if (!m) return out;
+  const columns = commaItems(m[1], 0).map((c) => c.text.trim().replace(/[`"]/g, ''));
+  const start = m.index + m[0].length;
+  let depth = 1;
+  let end = start;
+  while (end < text.length && depth > 0) {
+    if (text[end] === '(') depth++;
+    else if (text[end] === ')') depth--;
+    end++;
+  }
+  commaItems(text.slice(start, end - 1), start).forEach((v, i) => {
+    if (columns[i]) out.set(v.at + (v.text.length - v.text.trimStart().length), columns[i]);
+  });
+  return out;
+}
+
 /** Rewrites one counted statement as a weighted script, or says why it cannot be. */
 export async function generalise(s: CountedStatement, index: number, rangeOf: RangeOf): Promise<{ script: string } | { skipped: string }> {
   const table = firstTable(s.text);
@@ -36,16 +83,36 @@ export async function generalise(s: CountedStatement, index: number, rangeOf: Ra
   let n = 0;
   let failure: string | undefined;
   const placeholders: Array<{ at: number; length: number; name: string }> = [];
+  const set = setClause(s.text);
+  const inserted = insertColumns(s.text);
+  const written = new Set<string>();
   for (const m of s.text.matchAll(PLACEHOLDER)) {
     n++;
     const before = s.text.slice(0, m.index);
-    const col = /([A-Za-z_][A-Za-z0-9_]*)"?`?\s*(?:=|<=|>=|<|>|between|in\s*\()\s*(?:\$\d+\s+and\s+|\?\s+and\s+)?$/i.exec(before)?.[1];
+    const compared = /([A-Za-z_][A-Za-z0-9_]*)"?`?\s*(?:=|<=|>=|<|>|between|in\s*\()\s*(?:\$\d+\s+and\s+|\?\s+and\s+)?$/i.exec(before)?.[1];
     const name = `s${index}_p${m[1] ?? n}`;
+    const insertedInto = inserted.get(m.index!);
+    const inSet = set !== undefined && m.index! > set[0] && m.index! < set[1];
+    if (inSet) {
+      // A value an UPDATE writes decides no page: any constant does.
+      if (!sets.some((x) => x.startsWith(`\\set ${name} `))) sets.push(`\\set ${name} 1`);
+      written.add(name);
+      placeholders.push({ at: m.index!, length: m[0].length, name });
+      continue;
+    }
+    const col = compared ?? insertedInto;
     if (!table || !col) {
       failure ??= `placeholder ${m[0]} is not compared with a column`;
       continue;
     }
     const range = await rangeOf(table, col);
+    if (!range && insertedInto && !compared) {
+      // A value inserted into a column with no index to place it decides no page either.
+      if (!sets.some((x) => x.startsWith(`\\set ${name} `))) sets.push(`\\set ${name} 1`);
+      written.add(name);
+      placeholders.push({ at: m.index!, length: m[0].length, name });
+      continue;
+    }
     if (!range) {
       failure ??= `${table}.${col} is not a numeric column with an index to read its range from`;
       continue;
@@ -56,7 +123,8 @@ export async function generalise(s: CountedStatement, index: number, rangeOf: Ra
   if (failure) return { skipped: failure };
   let text = s.text;
   for (const p of [...placeholders].reverse()) text = text.slice(0, p.at) + `:${p.name}` + text.slice(p.at + p.length);
-  return { script: [`-- bufferlens: weight ${Math.max(1, Math.round(s.calls))}`, ...sets, `${text.trim().replace(/;?\s*$/, '')};`].join('\n') };
+  const note = written.size ? [`-- ${[...written].map((w) => `:${w}`).join(', ')}: a value written, which decides no page (set to 1)`] : [];
+  return { script: [`-- bufferlens: weight ${Math.max(1, Math.round(s.calls))}`, ...note, ...sets, `${text.trim().replace(/;?\s*$/, '')};`].join('\n') };
 }
 
 export async function workloadFromStatistics(target: ConnectionTarget, top: number): Promise<string> {

@@ -2,7 +2,7 @@
 // a write a rollback could not undo (a MyISAM table, a trigger) refused before anything is sent.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createConnection } from 'mysql2/promise';
@@ -80,5 +80,41 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
     }
     const [[row]] = (await sql('SELECT v FROM legacy WHERE id = 1')) as Array<Array<{ v: number }>>;
     assert.equal(row.v, 0);
+  });
+});
+
+describe('bufferlens workload from-stats on MariaDB', skipUnless(availability), () => {
+  test("the server's statement digests by calls become a weighted workload, each placeholder over its indexed column's range", async () => {
+    const server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '16M', 'performance-schema': 'ON' } });
+    try {
+      const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
+      await c.query('CREATE DATABASE w');
+      await c.query('USE w');
+      await c.query("CREATE TABLE acct (id INT PRIMARY KEY, v INT NOT NULL, pad CHAR(100) NOT NULL DEFAULT '') ENGINE=InnoDB");
+      await c.query('INSERT INTO acct (id, v) SELECT seq, 0 FROM seq_1_to_50000');
+      for (let i = 0; i < 300; i++) await c.query(`SELECT v FROM acct WHERE id = ${1 + ((i * 7919) % 50000)}`);
+      for (let i = 0; i < 100; i++) await c.query(`UPDATE acct SET v = v + 1 WHERE id = ${1 + ((i * 104729) % 50000)}`);
+      for (let i = 0; i < 20; i++) await c.query('SELECT COUNT(*) FROM acct WHERE pad = \'x\'');
+      await c.end();
+      const dir = mkdtempSync(join(tmpdir(), 'bufferlens-from-stats-mariadb-'));
+      const file = join(dir, 'from-stats.sql');
+      const r = cli('workload', 'from-stats', '--url', server.url('w'), '--top', '5', '--out', file);
+      assert.equal(r.code, 0, r.err);
+      const text = readFileSync(file, 'utf8');
+      assert.match(text, /performance_schema\.events_statements_summary_by_digest/);
+      assert.match(text, /\\set \w+ random\(1, 50000\)/);
+      // Weighted by calls: 300 selects against 100 updates.
+      assert.match(text, /-- bufferlens: weight 300\n\\set (\w+) random\(1, 50000\)\nSELECT `?v`? FROM `?acct`? WHERE `?id`? = :\1;/i);
+      // The value an UPDATE writes decides no page: a constant, said so; its key is drawn.
+      assert.match(text, /-- bufferlens: weight 100\n-- :(\w+): a value written, which decides no page \(set to 1\)\n\\set \1 1\n\\set (\w+) random\(1, 50000\)\nUPDATE `?acct`? SET `?v`? = `?v`? \+ :\1 WHERE `?id`? = :\2;/i);
+      // A filter on a column with no index cannot be drawn: left out with the reason.
+      assert.match(text, /left out \([^)]*\): SELECT COUNT/i);
+      // The file is a workload the predictor takes.
+      const p = cli('workload', 'predict', '--url', server.url('w'), file, '--json');
+      assert.equal(p.code, 0, p.err);
+      assert.ok((JSON.parse(p.out) as WorkloadReport).curve.length >= 4);
+    } finally {
+      await server.stop();
+    }
   });
 });
