@@ -76,6 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // From the lens a command gets the document's URI as a string.
     [COMMAND.predictWorkload]: (uri) => workload.predict(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri instanceof vscode.Uri ? uri : undefined),
     [COMMAND.tryDemoWorkload]: () => workload.tryDemo(),
+    [COMMAND.workloadFromStatistics]: () => workload.fromStatistics(),
     [COMMAND.stopDemoDatabase]: () => workload.stopDemo(),
     [COMMAND.runWorkload]: (uri) => workload.run(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri instanceof vscode.Uri ? uri : undefined),
   });

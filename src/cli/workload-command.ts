@@ -117,7 +117,7 @@ async function fromStats(argv: string[], urlOption: (v: string | boolean | undef
   const { values } = parse(argv, { url: { type: 'string' }, top: { type: 'string' }, out: { type: 'string' } }, { min: 0, max: 0, what: '' });
   const target = urlOption(values.url);
   try {
-    const text = await workloadFromStatistics(target, intOption(values.top, 'top', 1, 1000) ?? 10);
+    const text = (await workloadFromStatistics(target, intOption(values.top, 'top', 1, 1000) ?? 10)) ?? '';
     if (typeof values.out === 'string') writeFileSync(values.out, text);
     process.stdout.write(typeof values.out === 'string' ? `${values.out}\n` : terminalSafe(text));
     return 0;

@@ -19,6 +19,7 @@ export const COMMAND = {
   predictWorkload: 'bufferlens.predictWorkload',
   runWorkload: 'bufferlens.runWorkload',
   tryDemoWorkload: 'bufferlens.tryDemoWorkload',
+  workloadFromStatistics: 'bufferlens.workloadFromStatistics',
   stopDemoDatabase: 'bufferlens.stopDemoDatabase',
 } as const;
 

@@ -15,6 +15,7 @@ import { DEMO_WORKLOAD } from '../workload/demo-workload';
 import { findEmbeddedPostgres, findSystemPostgres, LocalPostgres } from '../local-server/postgres';
 import { loadDemoData } from '../local-server/demo-database';
 import { parseConnectionUrl, type ConnectionTarget } from '../db/connection-url';
+import { workloadFromStatistics, type CountedStatement } from '../workload/from-statistics';
 
 export class WorkloadCommands implements vscode.Disposable {
   /** The demo database while it runs, and the workload file it belongs to. */
@@ -106,6 +107,39 @@ export class WorkloadCommands implements vscode.Disposable {
         return;
       }
       void vscode.window.showErrorMessage(`BufferLens: ${message}`);
+    }
+  }
+
+  /**
+   * A workload from what the server counts (pg_stat_statements, performance_schema's digests): its top
+   * statements by calls in a picker, the five busiest chosen, the file opened as a new document with its
+   * pool-size curve one button away.
+   */
+  async fromStatistics(): Promise<void> {
+    const profile = this.connections.active(vscode.window.activeTextEditor?.document.uri) ?? (await this.connections.select());
+    if (!profile) return;
+    const choose = async (counted: CountedStatement[]): Promise<CountedStatement[] | undefined> => {
+      const items = counted.map((c, i) => ({ label: c.text.replace(/\s+/g, ' ').slice(0, 100), description: `${Math.round(c.calls).toLocaleString('en-US')} calls`, picked: i < 5, c }));
+      const picks = await vscode.window.showQuickPick(items, { canPickMany: true, title: `New Workload from ${profile.name}: the statements to keep (by calls)` });
+      return picks?.map((p) => p.c);
+    };
+    try {
+      const target = await this.connections.target(profile);
+      const text = await workloadFromStatistics(target, 20, choose);
+      if (text === undefined) return;
+      const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: text });
+      await vscode.window.showTextDocument(doc, { preview: false });
+      // The new file belongs to the connection its statements came from.
+      await this.connections.choose(profile);
+      if ((await vscode.window.showInformationMessage('BufferLens: a workload from the server\u2019s statistics; its parameters are drawn uniformly (change a \\set line where keys are skewed).', 'Predict Pool-Size Curve')) === 'Predict Pool-Size Curve') await this.predict(doc.uri);
+    } catch (err) {
+      if (isAuthFailure(err)) {
+        const choice = await vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message}`, 'Re-enter Password', 'Edit Connection');
+        if (choice === 'Re-enter Password' && (await this.connections.setPassword(profile))) return this.fromStatistics();
+        if (choice === 'Edit Connection') await this.connections.edit(profile);
+        return;
+      }
+      void vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message.split('\n')[0]}`);
     }
   }
 

@@ -74,11 +74,16 @@ function insertColumns(text: string): Map<number, string> {
   return out;
 }
 
+/** Whether a statement reads a table of the database: monitoring calls (SELECT 1, pg_stat_statements_reset()) are no part of a workload. */
+function readsTable(text: string): boolean {
+  const table = firstTable(text);
+  return table !== undefined && !/^(pg_|information_schema$|performance_schema$)/i.test(table);
+}
+
 /** Rewrites one counted statement as a weighted script, or says why it cannot be. */
 export async function generalise(s: CountedStatement, index: number, rangeOf: RangeOf): Promise<{ script: string } | { skipped: string }> {
   const table = firstTable(s.text);
-  // Monitoring and maintenance calls (SELECT pg_stat_statements_reset()) are no part of the workload.
-  if (!table || /^(pg_|information_schema$|performance_schema$)/i.test(table)) return { skipped: 'it reads no table of the database' };
+  if (!table || !readsTable(s.text)) return { skipped: 'it reads no table of the database' };
   const sets: string[] = [];
   let n = 0;
   let failure: string | undefined;
@@ -127,7 +132,11 @@ export async function generalise(s: CountedStatement, index: number, rangeOf: Ra
   return { script: [`-- bufferlens: weight ${Math.max(1, Math.round(s.calls))}`, ...note, ...sets, `${text.trim().replace(/;?\s*$/, '')};`].join('\n') };
 }
 
-export async function workloadFromStatistics(target: ConnectionTarget, top: number): Promise<string> {
+/**
+ * The workload file of the server's `top` statements by calls. With `choose` (the editor's picker), the user
+ * keeps some of them; undefined from it cancels, and so does this.
+ */
+export async function workloadFromStatistics(target: ConnectionTarget, top: number, choose?: (counted: CountedStatement[]) => Promise<CountedStatement[] | undefined>): Promise<string | undefined> {
   const counted: CountedStatement[] = [];
   let rangeOf: RangeOf;
   let source: string;
@@ -141,7 +150,7 @@ export async function workloadFromStatistics(target: ConnectionTarget, top: numb
           WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND toplevel
           ORDER BY calls DESC`,
       );
-      for (const row of r.rows) if (DML.test(row.query) && counted.length < top) counted.push({ text: row.query, calls: row.calls });
+      for (const row of r.rows) if (DML.test(row.query) && readsTable(row.query) && counted.length < top) counted.push({ text: row.query, calls: row.calls });
     } catch (err) {
       await close();
       throw new WorkloadInputError(`pg_stat_statements could not be read (${(err as Error).message}): it needs shared_preload_libraries = 'pg_stat_statements' and CREATE EXTENSION pg_stat_statements`);
@@ -165,7 +174,7 @@ export async function workloadFromStatistics(target: ConnectionTarget, top: numb
         `SELECT DIGEST_TEXT AS query, COUNT_STAR AS calls FROM performance_schema.events_statements_summary_by_digest
           WHERE SCHEMA_NAME = DATABASE() AND DIGEST_TEXT IS NOT NULL ORDER BY COUNT_STAR DESC`,
       );
-      for (const row of rows as Array<{ query: string; calls: number }>) if (DML.test(row.query) && counted.length < top) counted.push({ text: row.query, calls: Number(row.calls) });
+      for (const row of rows as Array<{ query: string; calls: number }>) if (DML.test(row.query) && readsTable(row.query) && counted.length < top) counted.push({ text: row.query, calls: Number(row.calls) });
     } catch (err) {
       await close();
       throw new WorkloadInputError(`performance_schema's statement digests could not be read (${(err as { sqlMessage?: string }).sqlMessage ?? (err as Error).message}): MariaDB needs performance_schema = ON at server start`);
@@ -185,16 +194,18 @@ export async function workloadFromStatistics(target: ConnectionTarget, top: numb
   }
   try {
     if (counted.length === 0) throw new WorkloadInputError(`${source} has no SELECT, INSERT, UPDATE or DELETE statements for this database yet`);
+    const chosen = choose ? await choose(counted) : counted;
+    if (!chosen || chosen.length === 0) return undefined;
     const parts: string[] = [];
     const skipped: string[] = [];
-    for (const [i, s] of counted.entries()) {
+    for (const [i, s] of chosen.entries()) {
       const g = await generalise(s, i + 1, rangeOf);
       if ('script' in g) parts.push(g.script);
       else skipped.push(`--   left out (${g.skipped}): ${s.text.replace(/\s+/g, ' ').slice(0, 100)}`);
     }
-    if (parts.length === 0) throw new WorkloadInputError(`none of the top ${counted.length} statements could be turned into a workload:\n${skipped.join('\n')}`);
+    if (parts.length === 0) throw new WorkloadInputError(`none of the ${chosen.length} statements could be turned into a workload:\n${skipped.join('\n')}`);
     return [
-      `-- A BufferLens workload from ${source}: its top ${counted.length} statements by calls, weighted by them.`,
+      `-- A BufferLens workload from ${source}: ${choose ? `${chosen.length} of its top ${counted.length}` : `its top ${counted.length}`} statements by calls, weighted by them.`,
       '-- The server keeps no parameters: each is drawn uniformly over its column\u2019s range. Change a \\set line',
       '-- (random_zipfian, random_exponential, …) where the real keys are skewed.',
       ...skipped,

@@ -62,10 +62,16 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     const [pgBin, chromium, server] = need(availability) as [Parameters<typeof LocalPostgres.start>[0]['binaries'], string, CodeServer];
     pgBinaries = pgBin;
     dir = mkdtempSync(join(tmpdir(), 'bufferlens-e2e-'));
-    pg = await LocalPostgres.start({ binaries: pgBin, settings: { shared_buffers: '16MB' } });
+    pg = await LocalPostgres.start({ binaries: pgBin, settings: { shared_buffers: '16MB', shared_preload_libraries: 'pg_stat_statements' } });
     const c = new Client({ connectionString: pg.url() });
     await c.connect();
     await c.query('CREATE EXTENSION pg_buffercache');
+    // What the server's statistics count, for New Workload from Server Statistics.
+    await c.query('CREATE EXTENSION pg_stat_statements');
+    await c.query('CREATE TABLE accounts (id int PRIMARY KEY, v int NOT NULL)');
+    await c.query('INSERT INTO accounts SELECT g, 0 FROM generate_series(1, 50000) g');
+    for (let i = 0; i < 40; i++) await c.query('SELECT v FROM accounts WHERE id = $1', [1 + ((i * 7919) % 50000)]);
+    for (let i = 0; i < 10; i++) await c.query('UPDATE accounts SET v = v + $1 WHERE id = $2', [1, 1 + ((i * 104729) % 50000)]);
     await c.query(`CREATE TABLE orders AS SELECT g AS id, md5(g::text) AS note FROM generate_series(1, 20000) g`);
     await c.query('VACUUM ANALYZE orders');
     tableBlocks = (await c.query(`SELECT (pg_relation_size('orders') / 8192)::int AS n`)).rows[0].n;
@@ -202,8 +208,13 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
           assert.match(await page.locator('.quick-input-widget').innerText({ timeout: 5_000 }), /2 Selected/);
           break;
         } catch (e) {
+          await page.screenshot({ path: join('test-output', `e2e-compare-attempt-${attempt}.png`) });
           if (attempt === 3) throw e;
-          await sleep(1_000);
+          // Should the history hold one report of it only, measure it once more.
+          await page.keyboard.press('Escape');
+          await lens.click();
+          await findInFrames(page, '#runs-table', 90_000);
+          await sleep(2_000);
         }
       }
       await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
@@ -216,6 +227,37 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
         }
       })();
       assert.match(await frame.locator('main').innerText(), /Same statement\.[\s\S]*Pages per run, before → after/);
+    } finally {
+      await page.close();
+    }
+  });
+  test('New Workload from Server Statistics: pick the busiest statements, get a workload file, predict its curve', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+      await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
+      await page.keyboard.type('BufferLens: New Workload from Server Statistics');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'New Workload from Server Statistics' }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      // The picker lists the statements by calls, the busiest chosen.
+      const picker = page.locator('.quick-input-widget', { hasText: 'the statements to keep' });
+      await picker.waitFor({ timeout: 30_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'FROM accounts WHERE id' }).first().waitFor({ timeout: 15_000 });
+      assert.match(await picker.innerText(), /40 calls/);
+      await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
+      // A new document holds the workload, and the curve is one button away.
+      await page.locator('.view-lines', { hasText: 'A BufferLens workload from pg_stat_statements' }).first().waitFor({ timeout: 30_000 });
+      const editorText = await page.locator('.view-lines').first().innerText();
+      assert.match(editorText, /weight\s40/);
+      assert.doesNotMatch(editorText, /SELECT\s\$1/, 'a monitoring call is no statement of the workload');
+      await page.locator('.notifications-toasts .monaco-button', { hasText: 'Predict Pool-Size Curve' }).first().click({ timeout: 30_000 });
+      const frame = await findInFrames(page, 'ul.answers', 90_000);
+      // Whatever the answer (this small table fits the pool now), it says what 4× the pool would do.
+      assert.match(await frame.locator('ul.answers').innerText(), /4× /);
     } finally {
       await page.close();
     }
