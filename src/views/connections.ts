@@ -102,6 +102,10 @@ export class ConnectionService implements vscode.Disposable {
     if (!answers) return undefined;
     const password = await this.confirmWorking(answers.profile, answers.password ?? '');
     if (password === undefined) return undefined;
+    // A workspace whose one connection was its default by being the only one keeps it as its default: the
+    // files that used it do not move to the new connection.
+    const before = readConfig().connections;
+    if (before.length === 1 && !this.context.workspaceState.get<string>(ACTIVE_KEY)) await this.context.workspaceState.update(ACTIVE_KEY, before[0].name);
     const config = vscode.workspace.getConfiguration('bufferlens');
     await config.update('connections', [...(config.get<unknown[]>('connections') ?? []), answers.profile], vscode.ConfigurationTarget.Global);
     await this.storePassword(answers.profile.name, password);

@@ -5,14 +5,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { LocalPostgres } from '../../src/local-server/postgres';
+import { LocalInnodbServer } from '../../src/local-server/mariadb';
+import { createConnection } from 'mysql2/promise';
 import { freePort } from '../../src/local-server/free-port';
-import { need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { mariadb, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
 import { chromiumAvailable, launch } from '../support/browser';
 import { codeServer, type CodeServer } from '../support/code-server';
 
@@ -260,6 +262,176 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       assert.match(await frame.locator('ul.answers').innerText(), /4× /);
     } finally {
       await page.close();
+    }
+  });
+  test('themes switched live keep the charts readable (light, dark, high contrast), the plan opens by keyboard, and the history exports', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // The picker as a user opens it (Preferences: Color Theme, not the marketplace's), the theme clicked.
+    const colorTheme = async (theme: string) => {
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
+      await page.keyboard.type('Preferences: Color Theme');
+      await page.locator('.quick-input-list .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click({ timeout: 15_000 });
+      await page.keyboard.type(theme);
+      await page.locator(`.quick-input-list .monaco-list-row[aria-label^="${theme}"]`).first().click({ timeout: 15_000 });
+    };
+    // WCAG's contrast ratio of two colours (#rrggbb or rgb()).
+    const contrast = (a: string, b: string) => {
+      const rgb = (c: string) => (c.startsWith('#') ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)) : (c.match(/\d+/g) ?? []).slice(0, 3).map(Number));
+      const lum = (c: string) => {
+        const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+      return (x + 0.05) / (y + 0.05);
+    };
+    try {
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+      const lens = page.locator('.codelens-decoration a', { hasText: 'Measure buffer I/O' });
+      await lens.waitFor({ timeout: 90_000 });
+      await lens.click();
+      const frame = await findInFrames(page, '#runs-table', 90_000);
+      for (const [theme, kind] of [['Light Modern', 'light'], ['Dark Modern', 'dark'], ['Dark High Contrast', 'high-contrast']] as const) {
+        await page.locator('.monaco-editor .view-lines').first().click();
+        await colorTheme(theme);
+        const deadline = Date.now() + 15_000;
+        let seen: { body: string; fg: string; bg: string; labels: string[] } | undefined;
+        for (;;) {
+          // A string: this file is typed for Node, the function runs in the webview.
+          seen = (await frame.evaluate(`(() => {
+            const css = getComputedStyle(document.body);
+            return { body: document.body.className, fg: css.getPropertyValue('--vscode-foreground').trim(), bg: css.getPropertyValue('--vscode-editor-background').trim(), labels: [...document.querySelectorAll('canvas')].map((c) => c.dataset.labelColor ?? '') };
+          })()`)) as { body: string; fg: string; bg: string; labels: string[] };
+          if (seen.body.includes(kind === 'high-contrast' ? 'vscode-high-contrast' : `vscode-${kind}`) && seen.labels.length > 0 && seen.labels.every((l) => l === seen!.fg)) break;
+          if (Date.now() > deadline) assert.fail(`${theme}: the charts were not redrawn in its colours: ${JSON.stringify(seen)}`);
+          await sleep(300);
+        }
+        // Labels in the theme's foreground, readable on its background.
+        assert.ok(contrast(seen.fg, seen.bg) >= 4.5, `${theme}: labels ${seen.fg} on ${seen.bg}`);
+        await page.screenshot({ path: join('test-output', `e2e-theme-${kind}.png`) });
+      }
+      // The plan tree closes and opens again with the keyboard alone.
+      const summary = frame.locator('details.plan-node > summary').first();
+      await summary.focus();
+      const open = () => frame.locator('details.plan-node').first().evaluate((d) => (d as unknown as { open: boolean }).open);
+      const before = await open();
+      await page.keyboard.press('Enter');
+      assert.equal(await open(), !before, 'Enter toggles the node');
+      await page.keyboard.press('Space');
+      assert.equal(await open(), before, 'Space toggles it back');
+      // Export from the history view: the inline action, a format, the suggested name beside the file.
+      await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
+      const item = page.locator('.monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' }).first();
+      await item.waitFor({ timeout: 30_000 });
+      await item.hover();
+      await item.locator('.action-label[aria-label*="Export Report"]').click({ timeout: 15_000 });
+      await page.locator('.quick-input-widget', { hasText: 'Export as' }).waitFor({ timeout: 15_000 });
+      await page.keyboard.type('markdown');
+      await page.keyboard.press('Enter');
+      // The save dialog offers a name from the statement and the day; accepting it writes the file.
+      let offered = '';
+      for (const deadline = Date.now() + 15_000; !/\.md$/.test(offered); await sleep(200)) {
+        if (Date.now() > deadline) assert.fail(`the save dialog offered ${JSON.stringify(offered)}`);
+        offered = await page.locator('.quick-input-widget input').inputValue();
+      }
+      assert.match(offered, /select-count-max-note-from-orders.*\.md$/i);
+      await page.keyboard.press('Enter');
+      await page.locator('.notifications-toasts', { hasText: 'exported to' }).first().waitFor({ timeout: 30_000 });
+      const written = offered.replace(/^file:\/\//, '');
+      assert.ok(existsSync(written), `${written} was written`);
+      assert.match(readFileSync(written, 'utf8'), /SELECT count\(\*\), max\(note\) FROM orders/);
+      await colorTheme('Dark Modern');
+    } finally {
+      await page.close();
+    }
+  });
+  test('a MariaDB connection added for a second file: that file follows MySQL rules and measures on InnoDB, the PostgreSQL file keeps its own', { ...skipUnless(mariadb()) }, async () => {
+    const maria = await LocalInnodbServer.start({ binaries: need(mariadb()), settings: { 'innodb-buffer-pool-size': '16M' } });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      const m = await createConnection({ host: '127.0.0.1', port: maria.port, user: 'root' });
+      await m.query('CREATE DATABASE shop');
+      await m.query('USE shop');
+      await m.query('CREATE TABLE items (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB');
+      await m.query('INSERT INTO items SELECT seq, seq FROM seq_1_to_20000');
+      await m.end();
+      const ws = join(dir, 'workspace');
+      // Each file splits only under its own dialect's rules: a DELIMITER block, a $$ body.
+      writeFileSync(join(ws, 'm.sql'), 'DELIMITER //\nCREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END //\nDELIMITER ;\nSELECT v FROM items WHERE id BETWEEN 100 AND 200;\n');
+      writeFileSync(join(ws, 'p.sql'), "CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; SELECT 2; $$ LANGUAGE sql;\nSELECT count(*) FROM orders;\n");
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).waitFor({ timeout: 60_000 });
+      const lenses = page.locator('.monaco-editor .codelens-decoration');
+      // Go to File (the quick open), as a keyboard user opens a file.
+      const open = async (file: string) => {
+        const tab = page.locator('.tab', { hasText: file });
+        if (await tab.count()) {
+          await tab.first().click();
+          await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: 15_000 });
+          return;
+        }
+        await page.keyboard.press('Control+P');
+        await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
+        await page.keyboard.type(file);
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 30_000 });
+        await page.keyboard.press('Enter');
+        await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: 15_000 }).catch(async (e: unknown) => {
+          await page.screenshot({ path: join('test-output', `e2e-open-${file}.png`) });
+          throw e;
+        });
+      };
+      const lensCount = async (n: number, what: string) => {
+        for (const deadline = Date.now() + 30_000; ; await sleep(300)) {
+          const c = await lenses.count();
+          if (c === n) return;
+          if (Date.now() > deadline) assert.fail(`${what}: ${c} lens lines, ${n} expected: ${(await lenses.allInnerTexts()).join(' | ')}`);
+        }
+      };
+      await open('p.sql');
+      await lensCount(2, 'p.sql on PostgreSQL: the function with its $$ body, then the SELECT');
+      await open('m.sql');
+      await page.locator('.codelens-decoration a').first().waitFor({ timeout: 60_000 });
+      const answer = async (title: string, text: string | null) => {
+        await page.locator('.quick-input-widget', { hasText: title }).waitFor({ timeout: 15_000 });
+        if (text !== null) await page.keyboard.type(text);
+        await page.keyboard.press('Enter');
+      };
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
+      await page.keyboard.type('BufferLens: Add Connection');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Add Connection' }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await answer('engine', 'MySQL or MariaDB');
+      await answer('a name', 'maria');
+      await answer('host', null);
+      await answer('port', String(maria.port));
+      await answer('user@database', 'root@shop');
+      await answer('password', null);
+      // The new connection is m.sql's: its statements split by MySQL's rules, the procedure refused, the SELECT measurable.
+      await page.locator('.statusbar-item', { hasText: 'maria' }).first().waitFor({ timeout: 30_000 });
+      await lensCount(2, 'm.sql on MariaDB: the procedure, then the SELECT');
+      // Split by MySQL's rules (PostgreSQL's would cut the procedure at its first semicolon): the procedure
+      // refused with the reason, the SELECT after DELIMITER ; measurable.
+      for (const deadline = Date.now() + 30_000; ; await sleep(300)) {
+        const texts = await lenses.allInnerTexts();
+        if (texts.length === 2 && /^Not measured: CREATE PROCEDURE/.test(texts[0]) && /Measure buffer I\/O/.test(texts[1])) break;
+        if (Date.now() > deadline) assert.fail(`m.sql's lenses: ${texts.join(' | ')}`);
+      }
+      await lenses.nth(1).locator('a', { hasText: 'Measure buffer I/O' }).click();
+      const frame = await findInFrames(page, '#runs-table', 90_000);
+      assert.match(await frame.locator('main').innerText(), /SELECT v FROM items WHERE id BETWEEN 100 AND 200/);
+      assert.match(await frame.locator('#runs-table thead').innerText(), /read-ahead/i, 'an InnoDB report counts read-ahead');
+      // The PostgreSQL file kept its connection and its rules.
+      await open('p.sql');
+      await page.locator('.statusbar-item', { hasText: 'harness' }).first().waitFor({ timeout: 30_000 });
+      await lensCount(2, 'p.sql after the MariaDB connection was added');
+      await page.screenshot({ path: join('test-output', 'e2e-two-dialects.png') });
+    } finally {
+      await page.close();
+      await maria.stop();
     }
   });
   test('Add Connection from the palette with a wrong password: nothing is saved until it connects, and Re-enter Password fixes it', async () => {

@@ -8,9 +8,16 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, To
 const live = new Set<{ chart: Chart; make: () => Chart }>();
 
 function tracked(make: () => Chart): Chart {
-  const entry = { chart: make(), make };
+  const entry = { chart: stamped(make()), make };
   live.add(entry);
   return entry.chart;
+}
+
+/** The colour the chart draws its labels in, on its canvas (data-label-color), for a reader to check against the theme. */
+function stamped(chart: Chart): Chart {
+  const ticks = (chart.options.scales?.x as { ticks?: { color?: unknown } } | undefined)?.ticks;
+  if (typeof ticks?.color === 'string') chart.canvas.dataset.labelColor = ticks.color;
+  return chart;
 }
 
 /** Redraws the charts still on the page with the theme's colours now; forgets the others. */
@@ -18,7 +25,7 @@ export function redrawCharts(): void {
   for (const e of [...live]) {
     const onPage = e.chart.canvas?.isConnected === true;
     e.chart.destroy();
-    if (onPage) e.chart = e.make();
+    if (onPage) e.chart = stamped(e.make());
     else live.delete(e);
   }
 }
