@@ -207,7 +207,9 @@ export class PlanSimulator {
       if (block !== last) pool.access(pageId(t, block));
       last = block;
       if (!dead) continue;
-      // The index entries of dead versions of the same keys, between the live ones: each on a page of its own.
+      // The index entries of dead versions of the same keys, between the live ones: each on a page of its
+      // own, as far along the dead ones as the live row is along the live ones (a row out of place had its
+      // earlier version out of place too: it was moved before).
       for (deadDue += dead.perRow; deadDue >= 1; deadDue--) {
         const d = dead.block((block - live.first) / Math.max(1, live.pages), rnd);
         if (d !== last) pool.access(pageId(t, d));
