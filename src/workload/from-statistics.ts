@@ -91,6 +91,10 @@ export async function generalise(s: CountedStatement, index: number, rangeOf: Ra
   const set = setClause(s.text);
   const inserted = insertColumns(s.text);
   const written = new Set<string>();
+  const substitute = (name: string, at: number, length: number, draw: string) => {
+    if (!sets.some((x) => x.startsWith(`\\set ${name} `))) sets.push(`\\set ${name} ${draw}`);
+    placeholders.push({ at, length, name });
+  };
   for (const m of s.text.matchAll(PLACEHOLDER)) {
     n++;
     const before = s.text.slice(0, m.index);
@@ -100,9 +104,8 @@ export async function generalise(s: CountedStatement, index: number, rangeOf: Ra
     const inSet = set !== undefined && m.index! > set[0] && m.index! < set[1];
     if (inSet) {
       // A value an UPDATE writes decides no page: any constant does.
-      if (!sets.some((x) => x.startsWith(`\\set ${name} `))) sets.push(`\\set ${name} 1`);
+      substitute(name, m.index!, m[0].length, '1');
       written.add(name);
-      placeholders.push({ at: m.index!, length: m[0].length, name });
       continue;
     }
     const col = compared ?? insertedInto;
@@ -113,17 +116,15 @@ export async function generalise(s: CountedStatement, index: number, rangeOf: Ra
     const range = await rangeOf(table, col);
     if (!range && insertedInto && !compared) {
       // A value inserted into a column with no index to place it decides no page either.
-      if (!sets.some((x) => x.startsWith(`\\set ${name} `))) sets.push(`\\set ${name} 1`);
+      substitute(name, m.index!, m[0].length, '1');
       written.add(name);
-      placeholders.push({ at: m.index!, length: m[0].length, name });
       continue;
     }
     if (!range) {
       failure ??= `${table}.${col} is not a numeric column with an index to read its range from`;
       continue;
     }
-    if (!sets.some((x) => x.startsWith(`\\set ${name} `))) sets.push(`\\set ${name} random(${range[0]}, ${range[1]})`);
-    placeholders.push({ at: m.index!, length: m[0].length, name });
+    substitute(name, m.index!, m[0].length, `random(${range[0]}, ${range[1]})`);
   }
   if (failure) return { skipped: failure };
   let text = s.text;
