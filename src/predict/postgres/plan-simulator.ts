@@ -116,7 +116,8 @@ export class PlanSimulator {
         const correlation = scanIndex === undefined ? null : (this.facts[scanIndex].correlation ?? null);
         const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= 0.5);
         const leftoverPerRow = this.leftoversOf(t);
-        const moved = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        const deadPerRow = this.skipsMarked() ? 0 : deadEntriesPerRow(heap.f);
+        const moved = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, deadPerRow, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
         // Rolled back, each moved row leaves its new version dead, with an entry in every index, for the next
         // run's scan. (An INSERT's aborted rows are dead too, but the same INSERT run again does not read them.)
         if (rows > 0) this.leftovers.set(t, moved / rows);

@@ -123,6 +123,8 @@ export interface UpdateShape {
   updatedColumns?: string[];
   /** Dead versions per row that a previous rolled-back run of this UPDATE left under the same keys. */
   leftoverPerRow?: number;
+  /** Dead versions per row the statistics count under the same keys (a table-wide update's, not vacuumed). */
+  deadPerRow?: number;
 }
 
 /** Returns how many rows got a new version on another page, with an entry in every index (not HOT). */
@@ -177,8 +179,10 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
       else pool.readBuffer(pageId(s.i, s.g.firstLeaf + rnd.int(s.g.leafPages)), -1, true);
       if (s.checksOldVersion) {
         pool.repin();
-        // _bt_check_unique checks every version under the key: a previous run's aborted one on its appended page.
+        // _bt_check_unique checks every version under the key: a previous run's aborted one on its appended
+        // page, and a dead one the statistics count on the pages the live rows left (the heap's first part).
         for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++) pool.access(pageId(t, f.pages + Math.floor(r / perBlock)));
+        for (let d = 0; d < Math.round(shape.deadPerRow ?? 0); d++) pool.access(pageId(t, Math.floor(r / perBlock)));
       }
     }
   }
