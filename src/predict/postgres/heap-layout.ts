@@ -65,7 +65,7 @@ export function liveRows(f: PgRelationFacts, blockSize: number, draw: number, no
  * it only.
  */
 export function deadVersions(
-f: PgRelationFacts,
+  f: PgRelationFacts,
   live: { first: number; pages: number },
   ordered: number,
   /** Per live row: dead versions the statistics count, and the previous run's rolled-back ones. */
