@@ -1,7 +1,7 @@
 // Where a heap's row versions are, as far as the catalogs and the statistics tell: the live rows (spread
 // over the pages, or packed where an update appended them) and the dead versions an index still points
 // at. Pure: facts in, positions out.
-import type { SeededRandom } from '../../sim/random';
+import { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
 import type { PlanSimulationNotes } from './simulation-notes';
 
@@ -30,12 +30,17 @@ export interface DeadVersions {
  * draw takes them spread; the band covers both (measured: a range after a table-wide update and VACUUM
  * read 715 blocks, spread predicts 1,209, packed about 720).
  */
+/** Rows a full page holds (its fillfactor kept): a tuple is a 24-byte header and the data, 8-byte aligned, and a 4-byte line pointer. */
+export function rowsPerFullPage(f: PgRelationFacts, blockSize: number): number | undefined {
+  if (!f.rowBytes) return undefined;
+  const tuple = 24 + Math.ceil(f.rowBytes / 8) * 8 + 4;
+  return Math.max(1, Math.floor((blockSize - 24) * ((f.fillfactor ?? 100) / 100) / tuple));
+}
+
 export function liveRows(f: PgRelationFacts, blockSize: number, draw: number, notes: PlanSimulationNotes): LiveRows {
   const spread = { first: 0, pages: Math.max(1, f.pages), perPage: f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 1 };
-  if (!f.rowBytes || f.tuples <= 0 || f.pages <= 0) return spread;
-  // A heap tuple: a 24-byte header and the data, 8-byte aligned, and a 4-byte line pointer.
-  const tuple = 24 + Math.ceil(f.rowBytes / 8) * 8 + 4;
-  const capacity = Math.max(1, Math.floor((blockSize - 24) * ((f.fillfactor ?? 100) / 100) / tuple));
+  const capacity = rowsPerFullPage(f, blockSize);
+  if (capacity === undefined || f.tuples <= 0 || f.pages <= 0) return spread;
   if (spread.perPage >= 0.75 * capacity) return spread;
   const pages = Math.min(f.pages, Math.ceil(f.tuples / capacity));
   const packed = { first: f.pages - pages, pages, perPage: capacity };
@@ -68,8 +73,8 @@ export function deadVersions(
   f: PgRelationFacts,
   live: { first: number; pages: number },
   ordered: number,
-  /** Per live row: dead versions the statistics count, and the previous run's rolled-back ones. */
-  { counted, left }: { counted: number; left: number },
+  /** Per live row: dead versions the statistics count, and the previous run's rolled-back ones (and where it put the k-th). */
+  { counted, left, leftAt }: { counted: number; left: number; leftAt?: (k: number) => number },
   notes: PlanSimulationNotes,
 ): DeadVersions | undefined {
   if (counted + left <= 0) return undefined;
@@ -82,7 +87,7 @@ export function deadVersions(
   return {
     perRow: counted + left,
     block: (frac, rnd) => {
-      if (rnd.next() * (counted + left) < left) return f.pages + Math.floor(appended++ / perBlock);
+      if (rnd.next() * (counted + left) < left) return leftAt ? leftAt(appended++) : f.pages + Math.floor(appended++ / perBlock);
       return region.first + (rnd.next() < ordered ? Math.min(region.pages - 1, Math.floor(frac * region.pages)) : rnd.int(region.pages));
     },
   };
@@ -94,4 +99,26 @@ export function deadEntriesPerRow(f: PgRelationFacts): number {
   if (dead <= 0 || f.tuples <= 0) return 0;
   const hot = f.rowsUpdated && f.rowsUpdated.all > 0 ? Math.min(1, f.rowsUpdated.hot / f.rowsUpdated.all) : 0;
   return (dead * (1 - hot)) / f.tuples;
+}
+
+/**
+ * The pages an index-only scan's heap fetches go to: those the visibility map does not mark all-visible,
+ * that is the pages written since the last VACUUM. Their number follows from the fetches (each such page
+ * holds the scan's share of entries); which they are, no view shows (pg_class.relallvisible is only
+ * counted again by VACUUM and ANALYZE). The shown draw takes them anywhere in the heap; pages written
+ * lately were read into the pool to be written, so other draws take them among the cached pages.
+ */
+export function notAllVisible(f: PgRelationFacts, t: number, entries: number, fetches: number, draw: number, notes: PlanSimulationNotes): number[] | undefined {
+  if (f.pages <= 0) return undefined;
+  const cached = f.cachedBefore.reduce((a, [s, e]) => a + e - s + 1, 0);
+  const perPage = Math.max(1, entries / Math.min(f.pages, Math.max(1, entries)));
+  const count = Math.max(1, Math.min(f.pages, Math.ceil(fetches / perPage)));
+  const fromCache = draw % 2 === 1 ? Math.min(count, cached) : 0;
+  const blocks: number[] = [];
+  const flat = f.cachedBefore.flatMap(([s, e]) => (e - s < 1_000_000 ? Array.from({ length: e - s + 1 }, (_, k) => s + k) : []));
+  for (let k = 0; k < fromCache && flat.length; k++) blocks.push(flat[Math.floor((k * flat.length) / fromCache)]);
+  const rnd = new SeededRandom(0x4a11 + t + draw * 0x9e3779b1);
+  while (blocks.length < count) blocks.push(rnd.int(f.pages));
+  notes.assumptions.add(`${f.reportName}: ${fetches.toLocaleString('en-US')} heap fetches go to about ${count.toLocaleString('en-US')} pages not all-visible (written since the last VACUUM): which ones is drawn, anywhere in the heap (the prediction shown) or among its cached pages, where pages written lately are (the band)`);
+  return blocks;
 }

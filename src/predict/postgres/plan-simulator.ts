@@ -9,9 +9,9 @@ import type { PgRelationFacts } from './facts';
 
 import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
 import type { PlanSimulationNotes } from './simulation-notes';
-import { replayDelete, replayInsert, replayUpdate, type WriteContext } from './write-trace';
+import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from './write-trace';
 import { findNode, lookupOrder, outerReference, type LookupOrder } from './lookup-order';
-import { deadEntriesPerRow, deadVersions, liveRows, type DeadVersions, type LiveRows } from './heap-layout';
+import { deadEntriesPerRow, deadVersions, liveRows, notAllVisible, rowsPerFullPage, type DeadVersions, type LiveRows } from './heap-layout';
 
 export { pageId, relationOf } from './geometry';
 export type { PlanSimulationNotes } from './simulation-notes';
@@ -36,6 +36,10 @@ export class PlanSimulator {
   private runsDone = 0;
   /** Per table: the aborted versions per updated row that the previous rolled-back run left, with index entries. */
   private readonly leftovers = new Map<number, number>();
+  /** Per table: the free-space map's blocks earlier runs' new versions took. */
+  private readonly freeUsed = new Map<number, number>();
+  /** Per table: where the previous run put the version of its r-th row. */
+  private readonly leftoverPlace = new Map<number, (r: number) => number>();
 
   constructor(
     private readonly facts: PgRelationFacts[],
@@ -116,8 +120,14 @@ export class PlanSimulator {
         const correlation = scanIndex === undefined ? null : (this.facts[scanIndex].correlation ?? null);
         const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= 0.5);
         const leftoverPerRow = this.leftoversOf(t);
+        const leftoverAt = this.leftoverPlace.get(t);
         const deadPerRow = this.skipsMarked() ? 0 : deadEntriesPerRow(heap.f);
-        const moved = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, deadPerRow, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        const freeSpace = this.freeSpaceOf(t);
+        const { moved, freeBlocks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(freeSpace ? { freeSpace } : {}), ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        this.freeUsed.set(t, (this.freeUsed.get(t) ?? 0) + freeBlocks);
+        // Where this run's versions went, for the next run to meet them there.
+        const appendedPerBlock = tuplesPerBlock(heap.f);
+        this.leftoverPlace.set(t, freeSpace ? (r) => freeSpace.block(Math.floor(r / freeSpace.perBlock)) : (r) => heap.f.pages + Math.floor(r / appendedPerBlock));
         // Rolled back, each moved row leaves its new version dead, with an entry in every index, for the next
         // run's scan. (An INSERT's aborted rows are dead too, but the same INSERT run again does not read them.)
         if (rows > 0) this.leftovers.set(t, moved / rows);
@@ -193,7 +203,7 @@ export class PlanSimulator {
     const dead = this.deadOf(t, live, ordered, notes);
     // An index-only scan's heap fetches count the dead versions' entries as well.
     const liveVisits = n.nodeType === 'Index Only Scan' && dead ? heapTuples / (1 + dead.perRow) : heapTuples;
-    const unsettled = n.nodeType === 'Index Only Scan' && ordered < 0.8 ? this.notAllVisible(t, tuples, heapTuples, notes) : undefined;
+    const unsettled = n.nodeType === 'Index Only Scan' && ordered < 0.8 ? notAllVisible(this.facts[t], t, tuples, heapTuples, this.draw, notes) : undefined;
     let position = live.first + (loops === 1 ? 0 : rnd.int(live.pages));
     let last = -1;
     let deadDue = 0;
@@ -282,34 +292,26 @@ export class PlanSimulator {
     if (rereads) notes.assumptions.add(`${f.reportName}: ${rereads.toLocaleString('en-US')} rescans read the previous loop's leaf again to mark the dead entries it met`);
   }
 
-  /**
-   * The pages an index-only scan's heap fetches go to: those the visibility map does not mark all-visible,
-   * that is the pages written since the last VACUUM. Their number follows from the fetches (each such page
-   * holds the scan's share of entries); which they are, no view shows (pg_class.relallvisible is only
-   * counted again by VACUUM and ANALYZE). The shown draw takes them anywhere in the heap; pages written
-   * lately were read into the pool to be written, so other draws take them among the cached pages.
-   */
-  private notAllVisible(t: number, entries: number, fetches: number, notes: PlanSimulationNotes): number[] | undefined {
-    const f = this.facts[t];
-    if (f.pages <= 0) return undefined;
-    const cached = f.cachedBefore.reduce((a, [s, e]) => a + e - s + 1, 0);
-    const perPage = Math.max(1, entries / Math.min(f.pages, Math.max(1, entries)));
-    const count = Math.max(1, Math.min(f.pages, Math.ceil(fetches / perPage)));
-    const fromCache = this.draw % 2 === 1 ? Math.min(count, cached) : 0;
-    const blocks: number[] = [];
-    const flat = f.cachedBefore.flatMap(([s, e]) => (e - s < 1_000_000 ? Array.from({ length: e - s + 1 }, (_, k) => s + k) : []));
-    for (let k = 0; k < fromCache && flat.length; k++) blocks.push(flat[Math.floor((k * flat.length) / fromCache)]);
-    const rnd = new SeededRandom(0x4a11 + t + this.draw * 0x9e3779b1);
-    while (blocks.length < count) blocks.push(rnd.int(f.pages));
-    notes.assumptions.add(`${f.reportName}: ${fetches.toLocaleString('en-US')} heap fetches go to about ${count.toLocaleString('en-US')} pages not all-visible (written since the last VACUUM): which ones is drawn, anywhere in the heap (the prediction shown) or among its cached pages, where pages written lately are (the band)`);
-    return blocks;
-  }
-
   /** The dead versions a scan of table t meets in this run (heap-layout.ts). */
   private deadOf(t: number, live: LiveRows, ordered: number, notes: PlanSimulationNotes): DeadVersions | undefined {
     const f = this.facts[t];
     const counted = this.skipsMarked() ? 0 : deadEntriesPerRow(f);
-    return deadVersions(f, live, ordered, { counted, left: this.leftoversOf(t) }, notes);
+    const leftAt = this.leftoverPlace.get(t);
+    return deadVersions(f, live, ordered, { counted, left: this.leftoversOf(t), ...(leftAt ? { leftAt } : {}) }, notes);
+  }
+
+  /**
+   * Where a vacuumed heap has room: its live rows packed after the pages a VACUUM emptied (heap-layout.ts),
+   * with a free-space map to offer those pages, taken in block order and, run after run, the ones after.
+   */
+  private freeSpaceOf(t: number): { block: (k: number) => number; perBlock: number } | undefined {
+    const f = this.facts[t];
+    const perBlock = rowsPerFullPage(f, this.ring.blockSize ?? 8192);
+    if (!perBlock || (f.fsmPages ?? 0) === 0 || (f.deadTuples ?? 0) > 0.2 * f.tuples) return undefined;
+    const live = liveRows(f, this.ring.blockSize ?? 8192, this.draw, { assumptions: new Set(), unmodelled: new Set() });
+    if (live.first <= 0) return undefined;
+    const start = this.freeUsed.get(t) ?? 0;
+    return { block: (k) => (start + k) % live.first, perBlock };
   }
 
   /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */

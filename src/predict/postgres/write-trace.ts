@@ -41,7 +41,7 @@ export interface WriteContext {
 const FSM_LEVELS = 3;
 
 /** Tuples per heap block as the table holds them now (its statistics), which new blocks fill to as well. */
-function tuplesPerBlock(f: PgRelationFacts): number {
+export function tuplesPerBlock(f: PgRelationFacts): number {
   return f.tuples > 0 && f.pages > 0 ? Math.max(1, Math.round(f.tuples / f.pages)) : DEFAULT_TUPLES_PER_BLOCK;
 }
 
@@ -68,6 +68,29 @@ class HeapTarget {
     const needsBlock = this.placed > 0 || this.lastIsFull || this.block < 0;
     if (this.placed % this.perBlock === 0 && needsBlock) this.pool.extend(pageId(this.relation, ++this.block));
     else this.pool.readBuffer(pageId(this.relation, this.block), -1, true);
+    this.placed++;
+  }
+}
+
+/**
+ * New versions placed where the free-space map offers room: the pages a VACUUM emptied, read into the pool
+ * (they are not extended), each filled with `perBlock` versions, one after the other.
+ */
+class FreeSpaceTarget {
+  private placed = 0;
+  used = 0;
+  private block = -1;
+
+  constructor(
+    private readonly pool: PostgresPool,
+    private readonly relation: number,
+    private readonly perBlock: number,
+    private readonly blocks: (k: number) => number,
+  ) {}
+
+  put(): void {
+    if (this.placed % this.perBlock === 0) this.block = this.blocks(this.used++);
+    this.pool.readBuffer(pageId(this.relation, this.block), -1, true);
     this.placed++;
   }
 }
@@ -123,13 +146,20 @@ export interface UpdateShape {
   updatedColumns?: string[];
   /** Dead versions per row that a previous rolled-back run of this UPDATE left under the same keys. */
   leftoverPerRow?: number;
+  /** Where the previous run put row r's version (the blocks it appended, or those the free-space map gave it). */
+  leftoverAt?: (r: number) => number;
   /** Dead versions per row the statistics count under the same keys (a table-wide update's, not vacuumed). */
   deadPerRow?: number;
+  /** Where the free-space map offers room (pages a VACUUM emptied): the k-th block it offers, and how many versions each takes. */
+  freeSpace?: { block: (k: number) => number; perBlock: number };
 }
 
-/** Returns how many rows got a new version on another page, with an entry in every index (not HOT). */
-export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext, shape: UpdateShape): number {
-  if (rows <= 0) return 0;
+/**
+ * Returns how many rows got a new version on another page, with an entry in every index (not HOT), and how
+ * many of the free-space map's blocks they took.
+ */
+export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext, shape: UpdateShape): { moved: number; freeBlocks: number } {
+  if (rows <= 0) return { moved: 0, freeBlocks: 0 };
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
   const fillfactor = f.fillfactor ?? 100;
@@ -154,7 +184,8 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
   });
   const onPage = new Map<number, number>();
   // Loaded pages have no room beyond the reserve: the first version that leaves its page needs a new block.
-  const target = new HeapTarget(pool, t, f.pages, perBlock, true);
+  const target = shape.freeSpace ? new FreeSpaceTarget(pool, t, shape.freeSpace.perBlock, shape.freeSpace.block) : new HeapTarget(pool, t, f.pages, perBlock, true);
+  if (shape.freeSpace) notes.assumptions.add(`${f.reportName}: the free-space map offers the pages a VACUUM emptied: the new versions go there, ${shape.freeSpace.perBlock} a page, each page read, not added; a later run takes the pages after them (the earlier ones are full)`);
   // heap_update pins the old page's visibility-map page when the page is all-visible (after VACUUM);
   // a version that leaves its page first asks the free-space map for a page with room, where it has one.
   const allVisible = (f.allVisible ?? 0) >= 0.5;
@@ -181,12 +212,12 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
         pool.repin();
         // _bt_check_unique checks every version under the key: a previous run's aborted one on its appended
         // page, and a dead one the statistics count on the pages the live rows left (the heap's first part).
-        for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++) pool.access(pageId(t, f.pages + Math.floor(r / perBlock)));
+        for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++) pool.access(pageId(t, shape.leftoverAt ? shape.leftoverAt(r) : f.pages + Math.floor(r / perBlock)));
         for (let d = 0; d < Math.round(shape.deadPerRow ?? 0); d++) pool.access(pageId(t, Math.floor(r / perBlock)));
       }
     }
   }
-  return placed;
+  return { moved: placed, freeBlocks: target instanceof FreeSpaceTarget ? target.used : 0 };
 }
 
 export function replayDelete({ pool, heap, rows, notes }: WriteContext): void {
