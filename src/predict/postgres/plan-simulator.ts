@@ -222,7 +222,8 @@ export class PlanSimulator {
       // own, as far along the dead ones as the live row is along the live ones (a row out of place had its
       // earlier version out of place too: it was moved before).
       for (deadDue += dead.perRow; deadDue >= 1; deadDue--) {
-        const d = dead.block((block - live.first) / Math.max(1, live.pages), rnd);
+        // A page holding dead versions is not all-visible: an index-only scan's fetch of one is among those.
+        const d = unsettled ? unsettled[rnd.int(unsettled.length)] : dead.block((block - live.first) / Math.max(1, live.pages), rnd);
         if (d !== last) pool.access(pageId(t, d));
         last = d;
       }
