@@ -6,7 +6,7 @@
 // records each prediction input for the property test. Not a test file itself.
 import { createConnection, type Connection } from 'mysql2/promise';
 import { LocalInnodbServer, type InnodbServerBinaries } from '../../src/local-server/mariadb';
-import { parseConnectionUrl } from '../../src/db/connection-url';
+import { parseConnectionUrl, type ConnectionTarget } from '../../src/db/connection-url';
 import { measure } from '../../src/measure/measure';
 import type { Report } from '../../src/shared/report';
 import type { PredictFixtureInput } from '../predict/fixture-loop';
@@ -28,7 +28,7 @@ export interface CorpusStatement {
 }
 
 /** sysbench-style strings: groups of 11 digits joined by '-'. */
-function digits(rand: () => number, groups: number): string {
+export function digits(rand: () => number, groups: number): string {
   return Array.from({ length: groups }, () => String(Math.floor(rand() * 1e11)).padStart(11, '0')).join('-');
 }
 
@@ -114,6 +114,27 @@ export function bands(range: Report['runs'][number]['predictedRange']): Pick<Cor
   return out;
 }
 
+/**
+ * One corpus statement measured as BufferLens measures it (three runs, run 1 as found, writes rolled back):
+ * its runs and its prediction input recorded in `result`. Shared by the InnoDB and PostgreSQL corpora.
+ */
+export async function measureCorpusStatement(target: ConnectionTarget, result: CorpusResult, pool: string, state: string, s: CorpusStatement): Promise<Report> {
+  let input: PredictFixtureInput | undefined;
+  const report = await measure(target, { sql: s.sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false, onPredictionInput: (i) => (input = { ...i, statement: s.sql }) });
+  for (const r of report.runs) {
+    result.runs.push({
+      pool, state, shape: s.shape, sql: s.sql, run: r.run,
+      measuredLogical: r.measured.logicalReads, predictedLogical: r.predicted.logicalReads,
+      measuredRead: pagesRead(r.measured), predictedRead: pagesRead(r.predicted),
+      measuredReadAhead: r.measured.readAhead, predictedReadAhead: r.predicted.readAhead,
+      ...bands(r.predictedRange),
+      coldReported: r.cold,
+    });
+  }
+  if (input) result.inputs.push({ name: `${pool}-${state}-${s.shape}`, input });
+  return report;
+}
+
 export async function loadSbtest(server: LocalInnodbServer): Promise<void> {
   const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root', multipleStatements: false });
   try {
@@ -143,19 +164,7 @@ export async function innodbCorpus(binaries: InnodbServerBinaries, pools = ['8M'
     await loadSbtest(server);
     const target = parseConnectionUrl(server.url('sbtest'));
     const measureOne = async (pool: string, state: 'cold' | 'warm', s: CorpusStatement) => {
-      let input: PredictFixtureInput | undefined;
-      const report = await measure(target, { sql: s.sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false, onPredictionInput: (i) => (input = { ...i, statement: s.sql }) });
-      for (const r of report.runs) {
-        result.runs.push({
-          pool, state, shape: s.shape, sql: s.sql, run: r.run,
-          measuredLogical: r.measured.logicalReads, predictedLogical: r.predicted.logicalReads,
-          measuredRead: pagesRead(r.measured), predictedRead: pagesRead(r.predicted),
-          measuredReadAhead: r.measured.readAhead, predictedReadAhead: r.predicted.readAhead,
-          ...bands(r.predictedRange),
-          coldReported: r.cold,
-        });
-      }
-      if (input) result.inputs.push({ name: `${pool}-${state}-${s.shape}`, input });
+      const report = await measureCorpusStatement(target, result, pool, state, s);
       onProgress(`${pool} ${state} ${s.shape}: ${report.runs.map((r) => `logical ${r.measured.logicalReads}/${r.predicted.logicalReads} read ${pagesRead(r.measured)}/${pagesRead(r.predicted)} (ahead ${r.measured.readAhead}/${r.predicted.readAhead})`).join(' | ')}`);
     };
     for (const [p, pool] of pools.entries()) {

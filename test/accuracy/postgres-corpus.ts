@@ -11,8 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { Client } from 'pg';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { parseConnectionUrl } from '../../src/db/connection-url';
-import { measure } from '../../src/measure/measure';
-import { bands, pagesRead, seeded, type CorpusResult, type CorpusStatement } from './innodb-corpus';
+import { digits, measureCorpusStatement, pagesRead, seeded, type CorpusResult, type CorpusStatement } from './innodb-corpus';
 import type { PredictFixtureInput } from '../predict/fixture-loop';
 
 export const PG_TABLES = 4;
@@ -23,11 +22,6 @@ export type PgCorpusState = (typeof PG_STATES)[number];
 /** A recorded prediction input (gzipped JSON: a warm pool's buffer snapshot is large). */
 export function readPgFixture(path: string): PredictFixtureInput {
   return JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as PredictFixtureInput;
-}
-
-/** sysbench-style strings: groups of 11 digits joined by '-'. */
-function digits(rand: () => number, groups: number): string {
-  return Array.from({ length: groups }, () => String(Math.floor(rand() * 1e11)).padStart(11, '0')).join('-');
 }
 
 /** One draw of every statement class; `rand` picks the tables and parameters. */
@@ -117,19 +111,7 @@ export async function postgresCorpus(binaries: PostgresBinaries, pools = ['16MB'
     await loadPgSbtest(url);
     const target = parseConnectionUrl(url);
     const measureOne = async (pool: string, state: PgCorpusState, s: CorpusStatement) => {
-      let input: PredictFixtureInput | undefined;
-      const report = await measure(target, { sql: s.sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false, onPredictionInput: (i) => (input = { ...i, statement: s.sql }) });
-      for (const r of report.runs) {
-        result.runs.push({
-          pool, state, shape: s.shape, sql: s.sql, run: r.run,
-          measuredLogical: r.measured.logicalReads, predictedLogical: r.predicted.logicalReads,
-          measuredRead: pagesRead(r.measured), predictedRead: pagesRead(r.predicted),
-          measuredReadAhead: r.measured.readAhead, predictedReadAhead: r.predicted.readAhead,
-          ...bands(r.predictedRange),
-          coldReported: r.cold,
-        });
-      }
-      if (input) result.inputs.push({ name: `${pool}-${state}-${s.shape}`, input });
+      const report = await measureCorpusStatement(target, result, pool, state, s);
       onProgress(`${engine} ${pool} ${state} ${s.shape}: ${report.runs.map((r) => `logical ${r.measured.logicalReads}/${r.predicted.logicalReads} read ${pagesRead(r.measured)}/${pagesRead(r.predicted)}`).join(' | ')}`);
     };
     const cold = async (pool: string, state: PgCorpusState, seed: number) => {

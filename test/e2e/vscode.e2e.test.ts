@@ -40,6 +40,29 @@ async function waitForHttp(url: string, ms: number): Promise<void> {
   }
 }
 
+/** A BufferLens command from the palette, by its title. */
+async function bufferlensCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
+  await page.keyboard.type(`BufferLens: ${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** Answers the prompt whose text holds `title`: types `text` (none: the value offered) and accepts. */
+async function answerPrompt(page: Page, title: string, text: string | null): Promise<void> {
+  await page.locator('.quick-input-widget', { hasText: title }).waitFor({ timeout: 15_000 });
+  if (text !== null) await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+/** The workbench on a folder, with a file opened from the explorer: the workbench then takes the keyboard (and the extension is active for SQL files). */
+async function openWorkspaceFile(page: Page, port: number, folder: string, file: string): Promise<void> {
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).click({ timeout: 60_000 });
+}
+
 async function findInFrames(page: Page, selector: string, ms: number): Promise<Frame> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -113,9 +136,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
 
   test('click the CodeLens, see the measured numbers', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+    await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
     const lens = page.locator('.codelens-decoration a', { hasText: 'Measure buffer I/O' });
     await lens.waitFor({ timeout: 90_000 });
     await lens.click();
@@ -156,17 +177,10 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
   });
   test('a newcomer asks "would 4× the pool help?": Try the Demo Workload answers in the editor, no connection to set up', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    // The workbench takes the keyboard once a file is open (and the extension is active for SQL files).
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+    await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
     await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
     const started = Date.now();
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
-    await page.keyboard.type('BufferLens: Try the Demo Workload');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Try the Demo Workload' }).first().waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
+    await bufferlensCommand(page, 'Try the Demo Workload');
     const frame = await findInFrames(page, 'ul.answers', 90_000);
     const answers = await frame.locator('ul.answers').innerText();
     assert.match(answers, /4× the pool now \(16 MiB → 64 MiB\): \d+ % fewer pages read/);
@@ -175,20 +189,14 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     // The workload file is open beside the report, as a pgbench script.
     await page.locator('.tab', { hasText: 'demo-workload.sql' }).first().waitFor({ timeout: 15_000 });
     await page.screenshot({ path: join('test-output', 'e2e-workload.png') });
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
-    await page.keyboard.type('BufferLens: Stop Demo Database');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Stop Demo Database' }).first().waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
+    await bufferlensCommand(page, 'Stop Demo Database');
     await page.locator('.notifications-toasts', { hasText: 'the demo database stopped' }).first().waitFor({ timeout: 30_000 });
     await page.close();
   });
   test('two measurements of a statement compared from the palette: the comparison opens beside the file', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     try {
-      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+      await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
       // A second measurement of the statement the first test measured: the history holds two reports of it.
       const lens = page.locator('.codelens-decoration a', { hasText: 'Measure buffer I/O' });
       await lens.waitFor({ timeout: 90_000 });
@@ -199,11 +207,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       for (let attempt = 1; ; attempt++) {
         try {
           await page.keyboard.press('Escape');
-          await page.keyboard.press('F1');
-          await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
-          await page.keyboard.type('BufferLens: Compare Reports');
-          await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Compare Reports' }).first().waitFor({ timeout: 15_000 });
-          await page.keyboard.press('Enter');
+          await bufferlensCommand(page, 'Compare Reports');
           const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' });
           await rows.nth(1).waitFor({ timeout: 15_000 });
           for (const i of [0, 1]) await rows.nth(i).locator('.quick-input-list-checkbox, input[type=checkbox], .monaco-checkbox').first().click({ timeout: 5_000 });
@@ -236,15 +240,9 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
   test('New Workload from Server Statistics: pick the busiest statements, get a workload file, predict its curve', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     try {
-      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+      await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
       await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
-      await page.keyboard.type('BufferLens: New Workload from Server Statistics');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'New Workload from Server Statistics' }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await bufferlensCommand(page, 'New Workload from Server Statistics');
       // The picker lists the statements by calls, the busiest chosen.
       const picker = page.locator('.quick-input-widget', { hasText: 'the statements to keep' });
       await picker.waitFor({ timeout: 30_000 });
@@ -286,9 +284,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       return (x + 0.05) / (y + 0.05);
     };
     try {
-      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+      await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
       const lens = page.locator('.codelens-decoration a', { hasText: 'Measure buffer I/O' });
       await lens.waitFor({ timeout: 90_000 });
       await lens.click();
@@ -394,16 +390,8 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       await lensCount(2, 'p.sql on PostgreSQL: the function with its $$ body, then the SELECT');
       await open('m.sql');
       await page.locator('.codelens-decoration a').first().waitFor({ timeout: 60_000 });
-      const answer = async (title: string, text: string | null) => {
-        await page.locator('.quick-input-widget', { hasText: title }).waitFor({ timeout: 15_000 });
-        if (text !== null) await page.keyboard.type(text);
-        await page.keyboard.press('Enter');
-      };
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
-      await page.keyboard.type('BufferLens: Add Connection');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Add Connection' }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      const answer = (title: string, text: string | null) => answerPrompt(page, title, text);
+      await bufferlensCommand(page, 'Add Connection');
       await answer('engine', 'MySQL or MariaDB');
       await answer('a name', 'maria');
       await answer('host', null);
@@ -443,21 +431,10 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       await c.connect();
       await c.query("ALTER USER postgres PASSWORD 'right-one'");
       await c.end();
-      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(join(dir, 'workspace'))}`);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click({ timeout: 60_000 });
+      await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
       await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
-      const input = page.locator('.quick-input-widget input');
-      const answer = async (title: string, text: string | null) => {
-        await page.locator('.quick-input-widget', { hasText: title }).waitFor({ timeout: 15_000 });
-        if (text !== null) await page.keyboard.type(text);
-        await page.keyboard.press('Enter');
-      };
-      await page.keyboard.press('F1');
-      await input.waitFor({ timeout: 15_000 });
-      await page.keyboard.type('BufferLens: Add Connection');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Add Connection' }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      const answer = (title: string, text: string | null) => answerPrompt(page, title, text);
+      await bufferlensCommand(page, 'Add Connection');
       await answer('engine', 'PostgreSQL');
       await answer('a name', 'secure');
       await answer('host', null);

@@ -8,20 +8,29 @@ import { replay } from '../../src/sim/simulate';
 import { uniform } from '../../src/sim/traces';
 import { SeededRandom } from '../../src/sim/random';
 
-test('the page table survives heavy insert/delete churn (backward-shift deletion)', () => {
-  const t = new PageTable(1000);
-  const truth = new Map<number, number>();
-  const rnd = new SeededRandom(7);
-  for (let i = 0; i < 200_000; i++) {
-    const p = rnd.int(5000);
+/** Random sets and deletes of the ids `pick` draws, at most 1,000 pages held, mirrored in a Map. */
+function churn(t: PageTable, truth: Map<number, number>, rnd: SeededRandom, steps: number, pick: (i: number) => number, evictOldest: boolean): void {
+  for (let i = 0; i < steps; i++) {
+    const p = pick(i);
     if (truth.has(p) && rnd.next() < 0.5) {
       t.delete(p);
       truth.delete(p);
     } else if (truth.size < 1000) {
       t.set(p, i);
       truth.set(p, i);
+    } else if (evictOldest) {
+      const [first] = truth.keys();
+      t.delete(first);
+      truth.delete(first);
     }
   }
+}
+
+test('the page table survives heavy insert/delete churn (backward-shift deletion)', () => {
+  const t = new PageTable(1000);
+  const truth = new Map<number, number>();
+  const rnd = new SeededRandom(7);
+  churn(t, truth, rnd, 200_000, () => rnd.int(5000), false);
   for (let p = 0; p < 5000; p++) assert.equal(t.get(p), truth.get(p) ?? -1);
 });
 
@@ -30,20 +39,8 @@ test('the page table keeps every entry when pages scattered over the id space mo
   const truth = new Map<number, number>();
   const rnd = new SeededRandom(11);
   // Dense ids first (direct chunks), then ids anywhere in 31 bits: more chunks than the budget allows.
-  for (let i = 0; i < 100_000; i++) {
-    const p = i < 20_000 ? rnd.int(3000) : rnd.int(2 ** 31 - 1);
-    if (truth.has(p) && rnd.next() < 0.5) {
-      t.delete(p);
-      truth.delete(p);
-    } else if (truth.size < 1000) {
-      t.set(p, i);
-      truth.set(p, i);
-    } else {
-      const [first] = truth.keys();
-      t.delete(first);
-      truth.delete(first);
-    }
-  }
+  churn(t, truth, rnd, 100_000, (i) => (i < 20_000 ? rnd.int(3000) : rnd.int(2 ** 31 - 1)), true);
+  assert.equal((t as unknown as { directory?: unknown }).directory, undefined, 'it moved to hashing');
   for (const [p, v] of truth) assert.equal(t.get(p), v);
   for (let k = 0; k < 10_000; k++) {
     const p = rnd.int(2 ** 31 - 1);
