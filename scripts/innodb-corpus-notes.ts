@@ -8,7 +8,6 @@ export const CORPUS_END = '<!-- innodb-corpus:end -->';
 const OPEN = 'cold run 1 opens the table; the open is modelled at 12 gets for a read and 9–10 were measured for a write, 12–13 for a read';
 const POSITION = "the range's position is drawn (it is not known before the run): where its walk starts decides whether it spans one leaf more and where it crosses read-ahead areas";
 const SPLIT = "whether the row's secondary leaf is still full is drawn from the share of full leaves: a full leaf splits (11 gets) and the rollback merges it (14); after the warm-up's committed updates about half the leaves had split, so a run measured 23–24 gets where its leaf had room and 44–49 where it had not";
-const CLEANER = "MariaDB's page cleaner: in a 32 MiB pool a 2,070-page scan measured 98 to 290 synchronous reads depending on when the server's LRU batch came; the model's cleaner runs on demand in pools under 1.5 × innodb_lru_scan_depth and predicts 226 (6 % on pages read)";
 const SECONDARY_OPEN = 'cold run 1 through a large range of a secondary index costs about 18 gets more than the table open modelled (61 against 43 for a 20,000-row COUNT, 31 on warm runs, predicted 31): not yet explained';
 const MVCC = "right after the warm-up's committed writes, a reading statement on pages those writes changed looked up clustered records to check visibility (purge had not caught up): 308 and 776 gets measured once against 176 and 30; not modelled";
 
@@ -23,7 +22,6 @@ export const MISSES: Record<string, string> = {
   'secondary range, covering index': `${SECONDARY_OPEN}; warm: ${MVCC}`,
   'secondary ORDER BY with LIMIT': `${SECONDARY_OPEN}; warm at 128 MiB: ${MVCC}; in small pools the drawn leaves of 52 lookups`,
   'aliased join through k (random lookups)': 'pages read: 300 lookups into 2,056 clustered leaves in random order; the measured distinct pages came 7–10 % above the draws in 2 of 10 runs (warm, where the draw meets the cached pages): a draw, not a rule',
-  'full scan with a filter': `pages read: ${CLEANER}`,
   'index update (k = k + 1 by id)': SPLIT,
   'non-index update (c by id)': OPEN,
   'delete by id': OPEN,
