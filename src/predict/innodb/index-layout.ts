@@ -39,21 +39,38 @@ export class IndexLayouts {
     const f = this.facts[i];
     const base = i * SPACE;
     const nonLeaf = Math.max(1, f.sizePages - f.leafPages);
-    const height = f.leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(f.leafPages) / Math.log(this.fanout(f)));
+    const fanout = this.fanout(f);
+    const height = f.leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(f.leafPages) / Math.log(fanout));
     const levels = Math.max(0, Math.min(height - 2, nonLeaf - 1));
-    const modelled = Array.from({ length: levels }, (_, k) => base + 4 + k);
-    const fragmentStart = 4 + levels;
+    // Pages per node level, top first: a level above the leaves holds leaves / fanout^j of them, within
+    // the non-leaf pages the statistics count.
+    const perLevel: number[] = [];
+    let budget = nonLeaf - 1;
+    for (let j = levels; j >= 1; j--) {
+      const pages = Math.max(1, Math.min(Math.ceil(f.leafPages / fanout ** j), budget - (j - 1)));
+      perLevel.push(pages);
+      budget -= pages;
+    }
+    const nodeCount = perLevel.reduce((a, b) => a + b, 0);
+    const modelledNodes = Array.from({ length: nodeCount }, (_, k) => base + 4 + k);
+    const fragmentStart = 4 + nodeCount;
     const offset = this.secondaryOffset(i);
     const layoutLeaf = (k: number) => base + (k < FRAGMENT_PAGES ? fragmentStart + k : 64 + offset + (k - FRAGMENT_PAGES));
     // A cached index has its root and node pages cached (every access passes them), and a B-tree's
     // first pages are those: the lowest cached page numbers stand for them.
     const all = this.cachedPages(i);
     const root = all.length > 0 ? all[0] : base + 3;
-    const internal = all.length > levels ? all.slice(1, 1 + levels) : modelled;
-    const map = leafMap(f, layoutLeaf, all.slice(1 + internal.length));
+    const nodes = all.length > nodeCount ? all.slice(1, 1 + nodeCount) : modelledNodes;
+    const firsts = perLevel.map((_, j) => perLevel.slice(0, j).reduce((a, b) => a + b, 0));
+    const internal = firsts.map((o) => nodes[o]);
+    const map = leafMap(f, layoutLeaf, all.slice(1 + nodes.length));
+    const leafCount = Math.max(1, f.leafPages);
     return {
       root,
       internal,
+      nodes,
+      // Leaf k's ancestor at a level of n pages is the (k · n / leaves)-th: nodes split the key order evenly.
+      pathTo: (k) => perLevel.map((n, j) => nodes[firsts[j] + Math.min(n - 1, Math.floor((Math.min(Math.max(0, k), leafCount - 1) * n) / leafCount))]),
       leaves: (k) => map[Math.min(Math.max(0, k), map.length - 1)],
       lastLeaf: map[map.length - 1],
       newPages: base + NEW_PAGES,
@@ -101,7 +118,7 @@ export class IndexLayouts {
     }
     const set = cached;
     const base = i * SPACE;
-    const fragmentEnd = base + 4 + l.internal.length + Math.min(FRAGMENT_PAGES, f.leafPages) - 1;
+    const fragmentEnd = base + 4 + l.nodes.length + Math.min(FRAGMENT_PAGES, f.leafPages) - 1;
     const extentStart = base + 64 + this.secondaryOffset(i);
     const last = extentStart + Math.max(0, f.leafPages - FRAGMENT_PAGES) - 1;
     // A clustered index's appended pages are freed by a rollback; a secondary index's split pages stay.

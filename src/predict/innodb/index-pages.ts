@@ -2,8 +2,12 @@
 
 export interface IndexPages {
   root: number;
-  /** One node page per level between the root and the leaves. */
+  /** One node page per level between the root and the leaves: the path where no leaf is known. */
   internal: number[];
+  /** The node pages from the root's child down to leaf k's parent: a level holds leaves / fanout^level pages. */
+  pathTo: (k: number) => number[];
+  /** Every node page between the root and the leaves. */
+  nodes: number[];
   /** Leaf k in key order (cached pages first take the places the modelled layout leaves uncached). */
   leaves: (k: number) => number;
   /** The right-most leaf, where ascending keys are appended. */

@@ -22,10 +22,11 @@ export interface IndexLookup {
   ordered?: boolean;
   /**
    * A range the optimizer estimated with an index dive before running it (records_in_range): the rows it
-   * estimated between the bounds, which a LIMIT does not shorten, and whether both bounds are searched in
-   * one descent (MariaDB 10.6+) or in two (MySQL).
+   * estimated between the bounds, whether both bounds are searched in one descent (MariaDB 10.6+) or in two
+   * (MySQL), and whether a LIMIT stopped the scan before the range's end (whose position only the estimate
+   * then tells).
    */
-  dive?: { estimatedRows: number; shared: boolean; times: number };
+  dive?: { estimatedRows: number; shared: boolean; times: number; stoppedEarly: boolean };
   /** Which draw of the positions and orders this is (0: the one shown). */
   draw?: number;
 }
@@ -52,37 +53,41 @@ export function replayLookup(
   const leavesPerLoop = Math.min(f.leafPages, Math.max(1, Math.round(1 + (rows - 1) / perLeaf)));
   const lookups = !f.clustered && !a.usingIndex && clustered !== undefined;
   const random = new SeededRandom(seedOf([a.table, f.index, a.accessType, rows, loops], a.draw));
-  const descend = (pages: IndexPages) => descendIndex(pool, pages);
+  const descend = (pages: IndexPages, leaf?: number) => descendIndex(pool, pages, leaf);
   // Rows per loop are an average: spread the total over the loops so that fractions add up.
   let rowsDone = 0;
   const spanned = Math.min(f.leafPages, Math.ceil((rows * loops) / perLeaf));
   const orderedStart = a.ordered ? random.int(Math.max(1, f.leafPages - spanned + 1)) : 0;
   const startOf = (loop: number) => (a.ordered ? orderedStart + Math.floor((rows * loop) / perLeaf) : random.int(Math.max(1, f.leafPages - leavesPerLoop + 1)));
-  const firstStart = startOf(0);
+  // The dive follows the real bounds: the rows read, or, where a LIMIT stopped the scan, the rows the
+  // estimate puts in the range, which lies wholly in the index however few of them were read.
+  const rangeSpan = a.dive ? Math.min(f.leafPages, Math.max(1, Math.ceil((a.dive.stoppedEarly ? a.dive.estimatedRows : rows) / perLeaf))) : 0;
+  const firstStart = a.dive && !a.ordered && rangeSpan > leavesPerLoop ? random.int(Math.max(1, f.leafPages - rangeSpan + 1)) : startOf(0);
   if (a.dive) {
     // Both bounds' paths from the root, and the leaves between them up to the estimator's limit.
-    const span = Math.min(f.leafPages - firstStart, Math.max(1, Math.ceil(a.dive.estimatedRows / perLeaf)));
+    const span = Math.min(f.leafPages - firstStart, rangeSpan);
     for (let t = 0; t < a.dive.times; t++) {
-      descend(l);
+      descend(l, firstStart);
       pool.access(l.leaves(firstStart));
       if (span <= 1) continue;
-      if (!a.dive.shared) descend(l);
+      if (!a.dive.shared) descend(l, firstStart + span - 1);
       pool.access(l.leaves(firstStart + span - 1));
       for (let k = 1; k <= Math.min(span - 2, DIVE_PAGES_BETWEEN); k++) pool.access(l.leaves(firstStart + k));
     }
     assumptions.add(
-      `${f.reportName}: the optimizer's index dive (records_in_range) before the range ran${a.dive.times > 1 ? `, ${a.dive.times} times (ORDER BY … LIMIT reconsiders the index)` : ''}: both bounds' paths, ${n(span)} leaf page${span === 1 ? '' : 's'} apart for the ${n(a.dive.estimatedRows)} rows it estimated, and at most ${DIVE_PAGES_BETWEEN} leaves between them`,
+      `${f.reportName}: the optimizer's index dive (records_in_range) before the range ran${a.dive.times > 1 ? `, ${a.dive.times} times (ORDER BY … LIMIT reconsiders the index)` : ''}: both bounds' paths, ${n(span)} leaf page${span === 1 ? '' : 's'} apart for ${a.dive.stoppedEarly ? `the ${n(a.dive.estimatedRows)} rows it estimated (the LIMIT stopped the scan first)` : `the ${n(rows)} rows read`}, and at most ${DIVE_PAGES_BETWEEN} leaves between them`,
     );
   }
   for (let loop = 0; loop < loops; loop++) {
-    descend(l);
     const start = loop === 0 ? firstStart : startOf(loop);
+    descend(l, start);
     for (let k = 0; k < leavesPerLoop; k++) pool.access(l.leaves(start + k));
     if (!lookups) continue;
     const target = Math.round(rows * (loop + 1));
     for (; rowsDone < target; rowsDone++) {
-      descend(clustered.l);
-      pool.access(clustered.l.leaves(random.int(Math.max(1, clustered.f.leafPages))));
+      const leaf = random.int(Math.max(1, clustered.f.leafPages));
+      descend(clustered.l, leaf);
+      pool.access(clustered.l.leaves(leaf));
     }
   }
   assumptions.add(

@@ -9,7 +9,7 @@ import { replayRowWrite } from './write-trace';
 import { openGets, openTable } from './row-costs';
 import { usableBytes } from './index-pages';
 import { FRAGMENT_PAGES, IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
-import { LOOKUP_ACCESS, replayLookup } from './lookup-trace';
+import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { TableAccess } from './plan';
 import type { RunPrediction } from '../prediction';
@@ -21,6 +21,8 @@ const IBUF_RECORD_FIXED = 4 + 1 + 4 + 4 + 6 /* record header */;
 const CLEANER_PACED_FROM = 1.5;
 /** The page cleaner's pace where a run's time was not recorded: the pool model's clock (0.01 ms a request). */
 const DEFAULT_REQUESTS_PER_SECOND = 100_000;
+/** FSP_IBUF_BITMAP_OFFSET: the change-buffer bitmap is page 1 of a tablespace. */
+const IBUF_BITMAP_PAGE = 1;
 /** B-tree pages filled by inserts in random key order end about ln 2 full. */
 const RANDOM_FILL = Math.LN2;
 
@@ -73,6 +75,7 @@ export class InnodbPredictor {
       oldBlocksTime: s.oldBlocksTime,
       readAheadThreshold: s.readAheadThreshold,
       randomReadAhead: s.randomReadAhead,
+      ...(s.product === 'mariadb' ? { ibufBitmapOf: (page: number) => this.ibufBitmapOf(page) } : {}),
       spaceEnd: (page) => {
         const f = this.facts[Math.floor(page / SPACE)];
         return f ? Math.floor(page / SPACE) * SPACE + f.spacePages : Number.MAX_SAFE_INTEGER;
@@ -106,15 +109,31 @@ export class InnodbPredictor {
   }
 
   /**
-   * A table with pages cached has its tablespace's header and inode pages (0 and 2) cached too: every
-   * page allocation and every open reads them. Residency counts index pages only, so they are assumed.
+   * A table with pages cached has its tablespace's header, change-buffer bitmap and inode pages (0–2)
+   * cached too: every page allocation, every open and every secondary leaf read reads them. Residency
+   * counts index pages only, so they are assumed.
    */
   private preloadSpaceHeaders(pool: InnodbPool): void {
     this.facts.forEach((f, i) => {
       if (!f.clustered || !this.facts.some((g) => g.table === f.table && g.cachedBefore.length > 0)) return;
       pool.preload(i * SPACE);
+      pool.preload(i * SPACE + IBUF_BITMAP_PAGE);
       pool.preload(i * SPACE + 2);
     });
+  }
+
+  /**
+   * A secondary index's leaf page read from disk makes MariaDB fetch the change-buffer bitmap (page 1 of
+   * the table's tablespace, simulated in the clustered index's range); its root and node pages do not.
+   */
+  private ibufBitmapOf(page: number): number {
+    const i = Math.floor(page / SPACE);
+    const f = this.facts[i];
+    if (!f || f.clustered || page - i * SPACE >= NEW_PAGES) return -1;
+    const l = this.layouts.of(i);
+    if (page === l.root || l.internal.includes(page)) return -1;
+    const c = this.indexOf(f.table, undefined);
+    return c < 0 ? -1 : c * SPACE + IBUF_BITMAP_PAGE;
   }
 
   private indexOf(table: string, key: string | undefined): number {
@@ -228,7 +247,7 @@ export class InnodbPredictor {
    * A range over constants is estimated by an index dive while the statement is optimised: a range access,
    * or a ref whose every key part is a constant. A unique key's single value is not dived (one row).
    */
-  private diveOf(a: TableAccess, limited: boolean): { estimatedRows: number; shared: boolean; times: number } | undefined {
+  private diveOf(a: TableAccess, limited: boolean): IndexLookup['dive'] {
     const constantRef = a.accessType === 'ref' && (a.ref?.length ?? 0) > 0 && a.ref!.every((r) => r === 'const');
     if (a.accessType !== 'range' && !constantRef) return undefined;
     const estimatedRows = a.estimatedRows ?? (a.executed ? undefined : a.rows);
@@ -238,7 +257,7 @@ export class InnodbPredictor {
     if (estimatedRows <= 1 && i >= 0 && this.facts[i].unique) return undefined;
     // MariaDB 10.6 searches both bounds in one descent (measured: a range within one leaf costs one path).
     // With a LIMIT, estimated twice (measured: 24 gets where one dive took 12, with and without ORDER BY).
-    return { estimatedRows, shared: this.settings.product === 'mariadb', times: limited ? 2 : 1 };
+    return { estimatedRows, shared: this.settings.product === 'mariadb', times: limited ? 2 : 1, stoppedEarly: limited && a.executed === true && a.rows < estimatedRows };
   }
 
   predictRun(run: InnodbRunInput): RunPrediction {

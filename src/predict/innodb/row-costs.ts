@@ -23,9 +23,9 @@ export const INSERT_UNDO_CLUSTERED_GETS = 3;
 /** Opening a table: its definition from the dictionary tables and its persistent statistics, beyond its clustered index's walk. */
 const OPEN_DICTIONARY_GETS = 7;
 
-export function descend(pool: InnodbPool, l: IndexPages): void {
+export function descend(pool: InnodbPool, l: IndexPages, leaf?: number): void {
   pool.access(l.root);
-  for (const p of l.internal) pool.access(p);
+  for (const p of leaf === undefined ? l.internal : l.pathTo(leaf)) pool.access(p);
 }
 
 /** The tablespace's header and segment-inode pages (0 and 2), which allocating or freeing a page reads. */

@@ -20,6 +20,9 @@
 //   A batch passes over pages read ahead that the scan has not reached yet (still read-fixed: their
 //   asynchronous reads complete as the scan gets there), so in a pool under 1.5 × the scan depth a full
 //   scan reads the table once per run, as measured (read_ahead_evicted stayed 0).
+// - MariaDB: the first request for a secondary-index leaf read from disk fetches its tablespace's
+//   change-buffer bitmap page (ibuf_merge_or_delete_for_page), whatever innodb_change_buffering says:
+//   measured, a cold 20,000-row covering range took 18 gets more than warm for 18 leaves read.
 // Counters carry the status-variable names, with MariaDB's _reads including read-ahead pages.
 import { PageTable } from '../page-table';
 import { ChangeBuffer } from './innodb-change-buffer';
@@ -53,6 +56,7 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
   private readonly tolerance: number;
   private readonly spaceEnd: (page: number) => number;
   private readonly randomReadAhead: boolean;
+  private readonly ibufBitmapOf: ((page: number) => number) | undefined;
   private readonly product: 'mysql' | 'mariadb';
   // counters
   private requests = 0;
@@ -96,6 +100,7 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
     const spacePages = options.spacePages ?? Number.MAX_SAFE_INTEGER;
     this.spaceEnd = options.spaceEnd ?? (() => spacePages);
     this.randomReadAhead = options.randomReadAhead ?? false;
+    this.ibufBitmapOf = options.ibufBitmapOf;
     this.changeBuffering = (options.changeBuffering ?? 'none') !== 'none';
     this.ibuf = new ChangeBuffer(Math.floor((capacity * (options.changeBufferMaxPct ?? 25)) / 100), options.entriesPerIbufPage ?? 300, options.leafSpace);
     const perSecond = options.backgroundMergesPerSecond ?? (this.product === 'mariadb' ? 0 : 10);
@@ -132,6 +137,11 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
     if (first && this.tolerance >= 0) {
       const r = p & (this.area - 1);
       if (r === 0 || r === this.area - 1) this.linearAhead(p);
+    }
+    // The first request after a read (synchronous or ahead) checks the change buffer's bitmap.
+    if (first && this.ibufBitmapOf) {
+      const bitmap = this.ibufBitmapOf(p);
+      if (bitmap >= 0) this.access(bitmap);
     }
     if (this.changeBuffering && this.now >= this.nextBackgroundMerge) this.backgroundMerge();
     return hit;

@@ -26,6 +26,11 @@ export interface InnodbPoolOptions {
   leafSpace?: LeafSpace;
   /** Pages merged in the background per simulated second: MySQL 10 by default, MariaDB none. */
   backgroundMergesPerSecond?: number;
+  /**
+   * MariaDB: the change-buffer bitmap page a page read from disk makes the first request after its read
+   * fetch (a secondary-index leaf, whose buffered changes must be merged), or −1 for pages without that check.
+   */
+  ibufBitmapOf?: (page: number) => number;
   /** MariaDB 10.5+'s page cleaner free-page target (innodb_lru_scan_depth); off when absent. */
   pageCleaner?: { lruScanDepth: number; maxIoCapacity?: number };
 }
