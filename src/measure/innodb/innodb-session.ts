@@ -25,6 +25,7 @@ import { autoIncrementValues, findInnodbSideEffects } from './side-effects';
 import { maskSql } from '../../sql/mask';
 import { parseServerJson } from './server-json';
 import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
+import { PURGE_WAIT_MS, purgeWaitWarning, waitForPurge } from './purge';
 
 const CALIBRATION_PASSES = 3;
 
@@ -96,6 +97,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       warnings.push('residency per table, sized by its tablespace file (all its indexes together): the measuring user may not read mysql.innodb_index_stats, which names and sizes each index');
       return tablesFromTablespaces(this.conn, tables, this.info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES', this.info.pageSize);
     });
+    // Before the residency snapshot: what purge reads while it catches up is part of the state found.
+    const purge = await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal);
+    if (purge) warnings.push(purgeWaitWarning(purge, 'before run 1'));
   }
 
   /** The plan for runs that had no ANALYZE of their own (MySQL), asked for once every run is over. */
@@ -244,6 +248,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
 
   private async measureRun(run: number): Promise<RunOutcome<InnodbRunInput>> {
     const warnings: string[] = [];
+    // A committed run leaves its undo log to purge, which would run during the next one.
+    const purge = run > 1 && this.options.commit ? await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal) : undefined;
+    if (purge) warnings.push(purgeWaitWarning(purge, `before run ${run}`));
     const othersBefore = await otherActiveSessions(this.conn);
     const before = await readInnodbCounters(this.conn, this.snapshot);
     const advice = run === 1 ? ibufMetricsAdvice(before) : undefined;
