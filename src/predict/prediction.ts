@@ -36,12 +36,12 @@ export function asPredictedRun(p: RunPrediction): PredictedRun {
   return { predicted: p.predicted, predictedAfter: Object.fromEntries(p.predictedAfter), assumptions: p.assumptions, unmodelled: p.unmodelled };
 }
 
-/** How many times a prediction is drawn where the model guesses: the first draw is the one shown. */
+/** How many times a prediction is drawn where the model guesses. */
 export const DRAWS = 8;
 
 /**
  * The band of the runs' predictions over draws: the lowest and highest per number, attached to a run
- * only where the draws disagree. `draws[0]` are the runs shown.
+ * only where the draws disagree. `draws[0]` are the runs shown (a predictor puts the draw it shows first).
  */
 export function withRanges(draws: Reads[][], runs: PredictedRun[]): PredictedRun[] {
   return runs.map((run, k) => {
@@ -53,4 +53,38 @@ export function withRanges(draws: Reads[][], runs: PredictedRun[]): PredictedRun
     const differs = (['logicalReads', 'physicalReads', 'readAhead'] as const).some((m) => low[m] !== high[m]);
     return differs ? { ...run, range: { draws: draws.length, low, high } } : run;
   });
+}
+
+/**
+ * The draw to show where every draw is an equally likely guess (positions, orders): the one nearest the
+ * median of the draws on each run's logical reads and pages read, so that a guess the draws mostly reject
+ * (one read-ahead triggered out of eight, say) is not the number shown. Ties go to the earlier draw.
+ */
+export function centralDraw(draws: Reads[][]): number {
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const pages = (r: Reads) => (r.physicalReads === null ? null : r.physicalReads + (r.readAhead ?? 0));
+  const metrics = [(r: Reads) => r.logicalReads, pages];
+  const runs = draws[0]?.length ?? 0;
+  const centres = Array.from({ length: runs }, (_, k) => metrics.map((m) => {
+    const values = draws.map((d) => m(d[k]));
+    return values.some((v) => v === null) ? null : median(values as number[]);
+  }));
+  let best = 0;
+  let bestScore = Infinity;
+  draws.forEach((d, i) => {
+    let score = 0;
+    d.forEach((r, k) => metrics.forEach((m, j) => {
+      const c = centres[k][j];
+      const v = m(r);
+      if (c !== null && v !== null) score += Math.abs(v - c) / Math.max(1, c);
+    }));
+    if (score < bestScore - 1e-12) {
+      best = i;
+      bestScore = score;
+    }
+  });
+  return best;
 }

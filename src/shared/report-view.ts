@@ -111,7 +111,7 @@ function predictedCell(r: RunReport, m: Metric): Cell {
   const v = r.predicted[m];
   const lo = r.predictedRange?.low[m];
   const hi = r.predictedRange?.high[m];
-  // A guess is shown with its band: the first draw, then the lowest and highest of all draws.
+  // A guess is shown with its band: the draw shown, then the lowest and highest of all draws.
   if (v !== null && lo !== undefined && hi !== undefined && lo !== null && hi !== null && lo !== hi) {
     return { kind: 'number', value: v, text: `${formatCount(v)} (${formatCount(lo)}–${formatCount(hi)})`, range: [lo, hi] };
   }

@@ -194,7 +194,7 @@ export interface Share {
 }
 
 /**
- * Runs of 20 pages or more (measured) whose prediction is within 5 %: the first draw, and (inBand) the
+ * Runs of 20 pages or more (measured) whose prediction is within 5 %: the draw shown, and (inBand) the
  * band over the draws widened by 5 %, for the runs where the model guesses.
  */
 export function share(runs: CorpusRun[], metric: 'logical' | 'read'): Share & { inBand: number } {
@@ -208,7 +208,7 @@ export function share(runs: CorpusRun[], metric: 'logical' | 'read'): Share & { 
     if (m === null || m < 20) continue;
     counted++;
     if (p !== null && Math.abs(p - m) <= 0.05 * m) within++;
-    // Within 5 % of some value of the band, as `within` is of the first draw.
+    // Within 5 % of some value of the band, as `within` is of the draw shown.
     if (band && m >= band[0] / 1.05 && m <= band[1] / 0.95) inBand++;
   }
   return { counted, within, inBand };

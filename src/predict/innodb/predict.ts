@@ -1,6 +1,6 @@
 // The InnoDB predict step: measured runs and catalog facts in, predictions and what-ifs out. Pure: a
 // JSON fixture replays it with no server (test/fixtures/predict/innodb).
-import { asPredictedRun, DRAWS, withRanges, type PredictOptions, type ReportPrediction } from '../prediction';
+import { asPredictedRun, centralDraw, DRAWS, withRanges, type PredictOptions, type ReportPrediction } from '../prediction';
 import type { InnodbPredictionInput } from './facts';
 import { InnodbPredictor } from './predictor';
 
@@ -10,13 +10,11 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
     const none = { logicalReads: null, physicalReads: null, readAhead: null };
     return { runs: input.runs.map(() => ({ predicted: none, predictedAfter: {}, assumptions: [], unmodelled: [`every prediction: ${why}`] })) };
   }
-  const predictor = new InnodbPredictor(input.indexes, input.settings);
-  const first = input.runs.map((r) => asPredictedRun(predictor.predictRun(r)));
-  // The same runs with other draws of what the model guesses: the band beside the first draw.
-  const others = Array.from({ length: DRAWS - 1 }, (_, d) => {
-    const again = new InnodbPredictor(input.indexes, input.settings, d + 1);
-    return input.runs.map((r) => again.predictRun(r).predicted);
-  });
-  const runs = withRanges([first.map((r) => r.predicted), ...others], first);
-  return options.whatIf ? { runs, whatIf: predictor.whatIf(input.runs, options.poolBytes) } : { runs };
+  // Every draw of what the model guesses (where ranges start, lookup orders, which leaves are full) is
+  // equally likely: the central one is shown, the others give the band, and the what-if follows the one shown.
+  const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(input.indexes, input.settings, d));
+  const draws = predictors.map((p) => input.runs.map((r) => asPredictedRun(p.predictRun(r))));
+  const shown = centralDraw(draws.map((runs) => runs.map((r) => r.predicted)));
+  const runs = withRanges([shown, ...draws.keys()].filter((d, i) => i === 0 || d !== shown).map((d) => draws[d].map((r) => r.predicted)), draws[shown]);
+  return options.whatIf ? { runs, whatIf: predictors[shown].whatIf(input.runs, options.poolBytes) } : { runs };
 }
