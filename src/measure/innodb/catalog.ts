@@ -109,7 +109,7 @@ export function shapeOf(
   table: string,
   index: string,
   clustered: boolean,
-): { unique: boolean; keyBytes: number; entryBytes: number; autoIncrementKey: boolean; keyColumns: string[] } {
+): { unique: boolean; keyBytes: number; entryBytes: number; autoIncrementKey: boolean; keyColumns: string[]; columnBytes?: Record<string, number> } {
   const cols = shapes.columns.filter((c) => c.s === schema && c.t === table);
   const bytesOf = (name: string) => {
     const c = cols.find((x) => x.c === name);
@@ -129,6 +129,7 @@ export function shapeOf(
       entryBytes: rowBytes + RECORD_HEADER,
       autoIncrementKey: primary.length === 0 || (first !== undefined && /auto_increment/i.test(first.extra ?? '')),
       keyColumns: primary,
+      columnBytes: Object.fromEntries(cols.map((c) => [c.c, columnBytes(c.type, c.octets, c.precision)])),
     };
   }
   const keyBytes = own.reduce((a, c) => a + bytesOf(c), 0) + primary.filter((c) => !own.includes(c)).reduce((a, c) => a + bytesOf(c), 0);

@@ -27,6 +27,8 @@ export interface InnodbIndexFacts {
   autoIncrementKey: boolean;
   /** The index's own key columns in order (absent in fixtures recorded before they were read). */
   keyColumns?: string[];
+  /** The clustered index: each column's bytes in a record (what an UPDATE's undo record keeps of it). */
+  columnBytes?: Record<string, number>;
 }
 
 export interface InnodbPredictionSettings {

@@ -154,7 +154,7 @@ export class InnodbPredictor {
     const w = run.otherWrite;
     if (w && w.rows !== undefined && w.rows > 0) {
       const self = new Set((w.selfRelative ?? []).map((c) => c.toLowerCase()));
-      const modelled = replayRowWrite(pool, this.facts, (i) => this.layouts.of(i), (i) => i * SPACE, { ...w, rows: w.rows }, (c) => self.has(c.toLowerCase()), this.settings.pageSize, assumptions, this.draw);
+      const modelled = replayRowWrite(pool, this.facts, (i) => this.layouts.of(i), (i) => i * SPACE, this.facts.length * SPACE + NEW_PAGES, { ...w, rows: w.rows }, (c) => self.has(c.toLowerCase()), this.settings.pageSize, assumptions, this.draw);
       if (!modelled) unmodelled.add(`the ${w.statement} on ${w.table}: no index statistics for it (mysql.innodb_index_stats), so its changes are left out`);
     } else if (w && w.rows === undefined) {
       unmodelled.add(`${w.statement} on ${w.table}: the changes it makes (undo records, secondary-index entries, their rollback) are left out; the reads of its scan are modelled`);

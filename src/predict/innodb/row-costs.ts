@@ -12,6 +12,18 @@ export const FIRST_WRITE_GETS = 3;
 /** What a rollback reads before it undoes a record: the undo log's header and the segment's. */
 export const ROLLBACK_GETS = 2;
 /**
+ * An undo log growing by a page, beyond the page itself (the segment's inode, the extent descriptor, the
+ * log's header and its page list), and a rollback stepping back onto the page before (the log header and
+ * the previous page's list node): a 1,000-row UPDATE of a 120-byte column wrote 10 undo pages and took
+ * 1,070–1,079 gets, its rollback 4,083, where 1 per row and 4 per row undone are walked (2,000 rows: 8,164).
+ */
+export const UNDO_PAGE_ADD_GETS = 4;
+export const UNDO_PAGE_BACK_GETS = 9;
+/** Bytes of an undo page that hold records: less the file header and trailer, the page's and the log's headers. */
+export function undoPageBytes(pageSize: number): number {
+  return pageSize - 200;
+}
+/**
  * Gets of a split beyond the pages walked (a 1-row INSERT: 20 gets with one split, 9 without; 100
  * random-key inserts, 67–73 splits, measured to within 4 %). The new page's creation is one of them.
  */

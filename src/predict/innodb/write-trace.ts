@@ -12,7 +12,7 @@ import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts, RowWrite } from './facts';
 import { fullLeafShare, leafCapacity, leafFill, seedOf, type IndexPages } from './index-pages';
 import { LeafSplits } from './leaf-splits';
-import { FIRST_WRITE_GETS, ROLLBACK_GETS, descend, mergeLeaf, splitLeaf } from './row-costs';
+import { FIRST_WRITE_GETS, ROLLBACK_GETS, UNDO_PAGE_ADD_GETS, UNDO_PAGE_BACK_GETS, descend, mergeLeaf, splitLeaf, undoPageBytes } from './row-costs';
 
 interface Changed {
   f: InnodbIndexFacts;
@@ -21,11 +21,25 @@ interface Changed {
   nearOld: boolean;
 }
 
+/**
+ * An undo record of a row change (trx_undo_page_report_modify): its header, type, undo number, table id and
+ * info bits, the transaction id and roll pointer, the primary key and, per changed column, its number,
+ * length and old value; a DELETE keeps the secondary keys' columns, for purge to find their entries.
+ */
+function undoRecordBytes(f: InnodbIndexFacts, w: RowWrite, secondaryKeyBytes: number): number {
+  const HEADER = 24;
+  if (w.statement === 'DELETE') return HEADER + f.keyBytes + secondaryKeyBytes;
+  const columns = w.setColumns ?? Object.keys(f.columnBytes ?? {});
+  const bytesOf = (c: string) => Object.entries(f.columnBytes ?? {}).find(([k]) => k.toLowerCase() === c.toLowerCase())?.[1] ?? 8;
+  return HEADER + f.keyBytes + columns.reduce((a, c) => a + 3 + bytesOf(c), 0);
+}
+
 export function replayRowWrite(
   pool: InnodbPool,
   facts: InnodbIndexFacts[],
   layout: (i: number) => IndexPages,
   spaceBase: (i: number) => number,
+  undoBase: number,
   w: RowWrite & { rows: number },
   nearOld: (column: string) => boolean,
   pageSize: number,
@@ -49,10 +63,17 @@ export function replayRowWrite(
   const splits = changed.map(({ f, l }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), l.newPages, l.leaves, seedOf([f.reportName, w.rows], draw), fullLeafShare(f, pageSize)));
   // Per row and changed index: [old entry's leaf index, its page, new entry's leaf index, its page, split?].
   const touched = changed.map(() => new Array<[number, number, number, number, boolean]>(w.rows));
+  const secondaryKeyBytes = facts.filter((f) => f.table === w.table && !f.clustered).reduce((a, f) => a + f.keyBytes - facts[c].keyBytes, 0);
+  const perUndoPage = Math.max(1, Math.floor(undoPageBytes(pageSize) / undoRecordBytes(facts[c], w, Math.max(0, secondaryKeyBytes))));
+  const undoPage = (r: number) => undoBase + Math.floor(r / perUndoPage);
   pool.residentHits(FIRST_WRITE_GETS);
   for (let r = 0; r < w.rows; r++) {
-    // The record on the leaf the scan holds, re-positioned, and its undo record appended.
-    pool.residentHits(1);
+    // The record on the leaf the scan holds is changed in place; its undo record is appended to the
+    // log's last page, or to a page the log grows by.
+    if (r > 0 && r % perUndoPage === 0) {
+      pool.create(undoPage(r));
+      pool.residentHits(UNDO_PAGE_ADD_GETS);
+    } else pool.modify(undoPage(r));
     changed.forEach(({ f, l, nearOld }, k) => {
       const oldKey = random.int(Math.max(1, f.leafPages));
       const oldPage = splits[k].pageFor(oldKey);
@@ -73,14 +94,15 @@ export function replayRowWrite(
   }
   const names = changed.map(({ f }) => f.reportName).join(', ');
   assumptions.add(
-    `${w.table}: ${w.rows.toLocaleString('en-US')} rows ${w.statement === 'DELETE' ? 'deleted' : 'updated'} (${w.rowsFrom ?? 'counted'}), each changed in place in the clustered index with an undo record` +
+    `${w.table}: ${w.rows.toLocaleString('en-US')} rows ${w.statement === 'DELETE' ? 'deleted' : 'updated'} (${w.rowsFrom ?? 'counted'}), each changed in place in the clustered index with an undo record (${perUndoPage.toLocaleString('en-US')} to an undo page, pages of the pool like any other)` +
       (changed.length ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, on a random leaf per row${changed.some((x) => x.nearOld) ? ' (the new key next to the old one, as the SET clause adds to the column)' : ''}; a full leaf splits` : w.statement === 'UPDATE' ? '; no indexed column changes (the SET clause), so no secondary index is touched' : ''),
   );
   if (!w.rolledBack) return true;
   assumptions.add('the rollback reads each undo record, searches the clustered record again and restores it, removes the new secondary entries (merging split pages back) and clears the delete marks, newest row first');
   pool.residentHits(ROLLBACK_GETS);
   for (let r = w.rows - 1; r >= 0; r--) {
-    pool.residentHits(1);
+    if (r < w.rows - 1 && r % perUndoPage === perUndoPage - 1) pool.residentHits(UNDO_PAGE_BACK_GETS);
+    pool.access(undoPage(r));
     descend(pool, cl);
     pool.residentHits(1);
     changed.forEach(({ l }, k) => {
