@@ -131,7 +131,7 @@ export class InnodbPredictor {
     const f = this.facts[i];
     if (!f || f.clustered || page - i * SPACE >= NEW_PAGES) return -1;
     const l = this.layouts.of(i);
-    if (page === l.root || l.internal.includes(page)) return -1;
+    if (page === l.root || l.nodes.includes(page)) return -1;
     const c = this.indexOf(f.table, undefined);
     return c < 0 ? -1 : c * SPACE + IBUF_BITMAP_PAGE;
   }
