@@ -98,7 +98,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       return tablesFromTablespaces(this.conn, tables, this.info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES', this.info.pageSize);
     });
     // Before the residency snapshot: what purge reads while it catches up is part of the state found.
-    const purge = await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal);
+    const purge = await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal, this.options.onProgress);
     if (purge) warnings.push(purgeWaitWarning(purge, 'before run 1'));
   }
 
@@ -249,7 +249,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   private async measureRun(run: number): Promise<RunOutcome<InnodbRunInput>> {
     const warnings: string[] = [];
     // A committed run leaves its undo log to purge, which would run during the next one.
-    const purge = run > 1 && this.options.commit ? await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal) : undefined;
+    const purge = run > 1 && this.options.commit ? await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal, this.options.onProgress) : undefined;
     if (purge) warnings.push(purgeWaitWarning(purge, `before run ${run}`));
     const othersBefore = await otherActiveSessions(this.conn);
     const before = await readInnodbCounters(this.conn, this.snapshot);

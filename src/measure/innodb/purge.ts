@@ -26,13 +26,21 @@ export interface PurgeWait {
   waitedMs: number;
 }
 
-/** Waits until the history list is empty, at most `limitMs`; undefined when there was nothing to wait for. */
-export async function waitForPurge(conn: Connection, limitMs: number, signal?: AbortSignal): Promise<PurgeWait | undefined> {
+/**
+ * Waits until the history list is empty, at most `limitMs`, saying so through `progress` about once a
+ * second (a wait of seconds must not look like a hang); undefined when there was nothing to wait for.
+ */
+export async function waitForPurge(conn: Connection, limitMs: number, signal?: AbortSignal, progress?: (message: string) => void): Promise<PurgeWait | undefined> {
   const before = await historyLength(conn);
   if (before === undefined || before === 0) return undefined;
   const start = Date.now();
   let after = before;
+  let told = -Infinity;
   while (after > 0 && Date.now() - start < limitMs && !signal?.aborted) {
+    if (Date.now() - told >= 1000) {
+      progress?.(`waiting for InnoDB's purge: ${after.toLocaleString('en-US')} committed transactions to process`);
+      told = Date.now();
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     after = (await historyLength(conn)) ?? 0;
   }

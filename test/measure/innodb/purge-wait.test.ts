@@ -40,7 +40,9 @@ describe('MariaDB: waiting for purge', skipUnless(availability), () => {
     assert.ok(((await historyLength(admin)) ?? 0) >= 200, 'the premise: the committed updates wait for purge');
     const release = setTimeout(() => void holder.query('ROLLBACK').then(() => holder.end()), 1500);
     try {
-      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: 'SELECT COUNT(*) FROM t WHERE k BETWEEN 100 AND 9000', runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 30_000, whatIf: false });
+      const progress: string[] = [];
+      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: 'SELECT COUNT(*) FROM t WHERE k BETWEEN 100 AND 9000', runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 30_000, whatIf: false, onProgress: (m) => progress.push(m) });
+      assert.match(progress[0] ?? '', /^waiting for InnoDB's purge: [\d,]+ committed transactions to process$/, 'the wait shows as progress before run 1');
       const note = report.warnings.find((w) => /InnoDB's purge/.test(w));
       assert.ok(note, `warnings: ${report.warnings.join(' | ')}`);
       assert.match(note!, /waited \d+\.\d s for it to finish/);
