@@ -12,14 +12,14 @@ import { parseInnodbPlan, resolveAliases, type TableEngineStats } from '../../pr
 import { tableAliases } from '../../sql/aliases';
 import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
 import type { MeasureOptions } from '../options';
-import { writtenTables, type InnodbStatementKind } from './statement-kind';
+import type { InnodbStatementKind } from './statement-kind';
 import type { CheckedStatement } from '../statement-check';
 import { atLeast, readInnodbServerInfo, type InnodbServerInfo } from './server-info';
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
 import { isStatsDenied, readInnodbResidency, readLruSeed, resolveInnodbRelations, tablesFromTablespaces, type InnodbRelation } from './residency';
 import { openTables, poolPagesInUse, readInnodbFacts } from './catalog';
-import { updateSetClause } from './update-columns';
+import { writeOfRun } from './run-write';
 import { innodbError } from './errors';
 import { autoIncrementValues, findInnodbSideEffects } from './side-effects';
 import { maskSql } from '../../sql/mask';
@@ -263,7 +263,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     const { measured, notes } = normaliseInnodb(this.info.product, delta);
     const analyzed = plan !== undefined && typeof plan === 'object' ? plan : undefined;
     if (!analyzed) this.needsExplain = true;
-    const write = this.writeOf(delta);
+    const write = this.kind === 'dml' ? writeOfRun(this.statement, this.verb, delta, !this.options.commit) : {};
     this.rowsInserted += write.insert?.rows ?? 0;
     warnings.push(...noiseWarnings(run, { before: othersBefore, after: othersAfter }, delta, engineStats, this.kind !== 'dml', this.info.product));
     return {
@@ -293,35 +293,6 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     }
     if (this.info.product === 'mysql') out.push('MySQL has no per-statement page counters (MariaDB\'s r_engine_stats); the numbers are global deltas, calibrated and checked for other sessions');
     return out;
-  }
-
-  /**
-   * What the statement wrote in this run: an INSERT's rows, which the prediction replays (with their
-   * rollback); an UPDATE or DELETE, whose changes the prediction names as left out.
-   */
-  private writeOf(delta: Record<string, number>): Pick<InnodbRunInput, 'insert' | 'otherWrite'> {
-    const verb = /^(INSERT|REPLACE|UPDATE|DELETE)$/.exec(this.verb)?.[1];
-    const table = writtenTables(this.statement)[0]?.split('.').pop();
-    if (this.kind !== 'dml' || !verb || !table) return {};
-    if (verb === 'UPDATE' || verb === 'DELETE') {
-      // MySQL counts InnoDB's changed rows; MariaDB 10.6+ only the handler's.
-      const counter = verb === 'UPDATE' ? ['Innodb_rows_updated', 'Handler_update'] : ['Innodb_rows_deleted', 'Handler_delete'];
-      const rowsFrom = counter.find((k) => delta[k] !== undefined);
-      // A multi-table write changes rows of several tables: its changes stay named as left out.
-      const single = writtenTables(this.statement).length === 1;
-      const set = verb === 'UPDATE' ? updateSetClause(this.statement) : null;
-      return {
-        otherWrite: {
-          statement: verb,
-          table,
-          ...(rowsFrom && single ? { rows: Math.max(0, delta[rowsFrom]), rowsFrom } : {}),
-          ...(set ? { setColumns: set.columns, selfRelative: set.selfRelative } : {}),
-          rolledBack: !this.options.commit,
-        },
-      };
-    }
-    const rowsFrom = delta.Innodb_rows_inserted !== undefined ? 'Innodb_rows_inserted' : 'Handler_write';
-    return { insert: { table, rows: Math.max(0, delta[rowsFrom] ?? 0), rowsFrom, rolledBack: !this.options.commit } };
   }
 
   private async execute(): Promise<{ elapsedMs: number; engineStats: TableEngineStats[] | undefined; plan?: unknown }> {
