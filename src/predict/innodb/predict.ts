@@ -15,6 +15,7 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
   const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(input.indexes, input.settings, d));
   const draws = predictors.map((p) => input.runs.map((r) => asPredictedRun(p.predictRun(r))));
   const shown = centralDraw(draws.map((runs) => runs.map((r) => r.predicted)));
-  const runs = withRanges([shown, ...draws.keys()].filter((d, i) => i === 0 || d !== shown).map((d) => draws[d].map((r) => r.predicted)), draws[shown]);
+  const shownFirst = [shown, ...[...draws.keys()].filter((d) => d !== shown)];
+  const runs = withRanges(shownFirst.map((d) => draws[d].map((r) => r.predicted)), draws[shown]);
   return options.whatIf ? { runs, whatIf: predictors[shown].whatIf(input.runs, options.poolBytes) } : { runs };
 }
