@@ -9,7 +9,7 @@ export function pgCorpusMarkers(major: number): [string, string] {
 const KILLED =
   "updated, runs 2–3: later runs skipped part of the dead versions run 1 visited, between none and all of them; PostgreSQL can mark an index entry dead once its heap tuple is dead to every snapshot (kill_prior_tuple), and later scans skip it, but in a clean experiment (a table-wide update, then the same range three times, also after a full scan) no entry was ever skipped, so what let the corpus's runs skip some is not yet explained: predicted as none skipped, the band's low end as all";
 const DRIFT =
-  'cold and warm at 32 and 128 MB, 3–9 gets above the model, on all three runs (the same statements took the modelled count at 16 MB, the first pool, before any rolled-back write of the corpus): not yet explained';
+  "cold and warm at 32 and 128 MB, 3–9 gets above the model, on all three runs (the same statements took the modelled count at 16 MB, the first pool, before any rolled-back write of the corpus): the corpus's earlier rolled-back writes and committed single-row updates left versions elsewhere in the heap, and each one a range meets costs two heap page switches; the statistics count about 3,000 dead versions per table, but most are one rolled-back batch's cluster under 1,000 keys, which a given range meets or not, and the rest is too thin to locate (the model takes them where the live rows are, costing nothing; half its draws take the range as meeting none)";
 const UNSETTLED =
   'pages read: which heap pages an index-only scan must fetch (those not all-visible, where the dead versions are too) no view shows; the prediction takes them anywhere in the heap, the band among the cached pages, and the measurement fell between or just outside';
 const PACKED =
