@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { InnodbPredictor } from '../../src/predict/innodb/predictor';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from '../../src/predict/innodb/facts';
 import { parseInnodbPlan } from '../../src/predict/innodb/plan';
+import { fullLeafShare } from '../../src/predict/innodb/index-pages';
 
 const common = { table: 'sbtest1', spacePages: 2400, cachedBefore: [] as Array<[number, number]>, rows: 148_032, autoIncrementKey: false };
 const facts: InnodbIndexFacts[] = [
@@ -96,4 +97,14 @@ test('a LIMIT that stops a secondary range fetched rows past it into the prefetc
   assert.equal(logical(warm(), limit50), 2 * 12 + 2 + 52 * 3);
   const limit4 = { accesses: parseInnodbPlan(table({ access_type: 'range', key: 'k_1', rows: 74_016, r_rows: 4 })).accesses, limited: true };
   assert.equal(logical(warm(), limit4), 2 * 12 + 2 + 4 * 3, 'the first 4 rows are fetched one by one (measured 38 with the dives)');
+});
+
+test('the share of full secondary leaves: from the pages cached beyond the statistics, and halved in half the draws where too few are cached to show it', () => {
+  const k = { ...facts[1], leafPages: 125, sizePages: 161 };
+  assert.equal(fullLeafShare(k, 16384, 0), 1);
+  assert.equal(fullLeafShare(k, 16384, 1), 0.5, 'nothing cached: the growth cannot show');
+  // 161 pages of statistics and 25 more cached: 25 leaves split since; every draw sees it.
+  const grown = { ...k, cachedBefore: [[0, 185]] as Array<[number, number]> };
+  assert.equal(fullLeafShare(grown, 16384, 0), 100 / 125);
+  assert.equal(fullLeafShare(grown, 16384, 1), 100 / 125);
 });
