@@ -8,41 +8,30 @@
 //   page, 18 gets more than warm for a 20,000-row covering range (predicted 43 against 61 without it).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createConnection } from 'mysql2/promise';
 import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
+import { mariadbQuery } from '../support/sql';
 
 const availability = mariadb();
 
 describe('MariaDB: cold reads', skipUnless(availability), () => {
   let server: LocalInnodbServer;
   const lab = () => parseConnectionUrl(server.url('lab'));
-  const status = async (name: string): Promise<number> => {
-    const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
-    try {
-      const [rows] = await c.query(`SHOW GLOBAL STATUS LIKE '${name}'`);
-      return Number((rows as Array<{ Value: string }>)[0].Value);
-    } finally {
-      await c.end();
-    }
-  };
+  const status = async (name: string): Promise<number> => Number((await mariadbQuery<{ Value: string }>(server.port, `SHOW GLOBAL STATUS LIKE '${name}'`))[0].Value);
 
   before(async () => {
     server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '128M' } });
-    const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
-    try {
-      await c.query('CREATE DATABASE lab');
+    for (const q of [
+      'CREATE DATABASE lab',
       // sysbench's row: about 2,070 pages for 150,000 rows.
-      await c.query("CREATE TABLE lab.s (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL) ENGINE=InnoDB");
-      await c.query("INSERT INTO lab.s (k, c, pad) SELECT FLOOR(1 + RAND(7919) * 150000), LPAD(seq, 120, '7-'), LPAD(seq, 60, '3-') FROM lab.seq_1_to_150000");
-      await c.query('CREATE INDEX k ON lab.s (k)');
-      await c.query('ANALYZE TABLE lab.s');
-    } finally {
-      await c.end();
-    }
+      'CREATE TABLE lab.s (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL) ENGINE=InnoDB',
+      "INSERT INTO lab.s (k, c, pad) SELECT FLOOR(1 + RAND(7919) * 150000), LPAD(seq, 120, '7-'), LPAD(seq, 60, '3-') FROM lab.seq_1_to_150000",
+      'CREATE INDEX k ON lab.s (k)',
+      'ANALYZE TABLE lab.s',
+    ]) await mariadbQuery(server.port, q);
   });
   after(async () => server?.stop());
 

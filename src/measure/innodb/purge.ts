@@ -28,11 +28,13 @@ export interface PurgeWait {
 
 /**
  * Waits until the history list is empty, at most `limitMs`, saying so through `progress` about once a
- * second (a wait of seconds must not look like a hang); undefined when there was nothing to wait for.
+ * second (a wait of seconds must not look like a hang); undefined when there was nothing to wait for,
+ * 'unknown' when the server does not count its history list (the metric disabled).
  */
-export async function waitForPurge(conn: Connection, limitMs: number, signal?: AbortSignal, progress?: (message: string) => void): Promise<PurgeWait | undefined> {
+export async function waitForPurge(conn: Connection, limitMs: number, signal?: AbortSignal, progress?: (message: string) => void): Promise<PurgeWait | 'unknown' | undefined> {
   const before = await historyLength(conn);
-  if (before === undefined || before === 0) return undefined;
+  if (before === undefined) return 'unknown';
+  if (before === 0) return undefined;
   const start = Date.now();
   let after = before;
   let told = -Infinity;
@@ -47,8 +49,11 @@ export async function waitForPurge(conn: Connection, limitMs: number, signal?: A
   return { before, after, waitedMs: Date.now() - start };
 }
 
-/** What the report says about the wait: a note when purge drained, a warning when it did not. */
-export function purgeWaitWarning(w: PurgeWait, when: string): string {
+/** What the report says about the wait: a note when purge drained, a warning when it did not or could not be seen. */
+export function purgeWaitWarning(w: PurgeWait | 'unknown', when: string): string {
+  if (w === 'unknown') {
+    return `${when}, InnoDB's history list length was not available (INNODB_METRICS trx_rseg_history_len is disabled; innodb_monitor_enable = 'trx_rseg_history_len' turns it on): BufferLens could not wait for purge, and the global counters may include its page requests and reads`;
+  }
   const n = (x: number) => x.toLocaleString('en-US');
   const seconds = (w.waitedMs / 1000).toFixed(1);
   if (w.after === 0) {

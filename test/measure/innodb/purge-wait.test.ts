@@ -14,6 +14,7 @@ const availability = mariadb();
 test('a wait that purge did not finish says the counters may include it', () => {
   assert.match(purgeWaitWarning({ before: 900, after: 40, waitedMs: 10_000 }, 'before run 1'), /still had 40 committed transactions to process after 10\.0 s \(900 at first.*may include its page requests/);
   assert.match(purgeWaitWarning({ before: 96, after: 0, waitedMs: 1234 }, 'before run 1'), /undo logs of 96 committed transactions.*waited 1\.2 s/);
+  assert.match(purgeWaitWarning('unknown', 'before run 1'), /history list length was not available .*could not wait for purge/);
 });
 
 describe('MariaDB: waiting for purge', skipUnless(availability), () => {
