@@ -33,8 +33,8 @@ export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<F
   }
   // The prediction needs no server: the connection is released before simulating.
   const runInputs = measured.outcomes.map((o) => o.predictInput());
-  options.onPredictionInput?.({ engine: engine.id, facts: measured.facts, runs: runInputs });
-  const prediction = engine.predict(measured.facts, runInputs, { whatIf: options.whatIf !== false, ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}) });
+  options.onPredictionInput?.({ engine: engine.id, statement: options.sql, facts: measured.facts, runs: runInputs });
+  const prediction = engine.predict(measured.facts, runInputs, { whatIf: options.whatIf !== false, statement: options.sql, ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}) });
   return assemble(session, target, check.statement, check.dataChanging, options, measured, prediction, warnings);
 }
 

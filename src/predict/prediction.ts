@@ -30,6 +30,8 @@ export interface PredictOptions {
   whatIf: boolean;
   /** Pool sizes, in bytes, for the pool-size series; a default sweep otherwise. */
   poolBytes?: number[];
+  /** The statement's text: where a range over constants starts, which the plan does not say. */
+  statement?: string;
 }
 
 export function asPredictedRun(p: RunPrediction): PredictedRun {

@@ -156,7 +156,8 @@ export async function loadSbtest(server: LocalInnodbServer): Promise<void> {
   }
 }
 
-export async function innodbCorpus(binaries: InnodbServerBinaries, pools = ['8M', '32M', '128M'], onProgress: (line: string) => void = () => undefined): Promise<CorpusResult> {
+/** `seedOffset` draws other tables and parameters (and another warm-up) for a held-out sample of the same classes. */
+export async function innodbCorpus(binaries: InnodbServerBinaries, pools = ['8M', '32M', '128M'], onProgress: (line: string) => void = () => undefined, seedOffset = 0): Promise<CorpusResult> {
   const engine = `MariaDB ${binaries.version.split('-')[0]}`;
   const server = await LocalInnodbServer.start({ binaries, settings: { 'innodb-buffer-pool-size': '512M' } });
   const result: CorpusResult = { engine, runs: [], inputs: [] };
@@ -168,7 +169,7 @@ export async function innodbCorpus(binaries: InnodbServerBinaries, pools = ['8M'
       onProgress(`${pool} ${state} ${s.shape}: ${report.runs.map((r) => `logical ${r.measured.logicalReads}/${r.predicted.logicalReads} read ${pagesRead(r.measured)}/${pagesRead(r.predicted)} (ahead ${r.measured.readAhead}/${r.predicted.readAhead})`).join(' | ')}`);
     };
     for (const [p, pool] of pools.entries()) {
-      const rand = seeded(1000 + p);
+      const rand = seeded(1000 + p + seedOffset);
       for (const s of corpusStatements(rand)) {
         await server.restart({ 'innodb-buffer-pool-size': pool });
         await measureOne(pool, 'cold', s);
@@ -176,11 +177,11 @@ export async function innodbCorpus(binaries: InnodbServerBinaries, pools = ['8M'
       await server.restart({ 'innodb-buffer-pool-size': pool });
       const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root', database: 'sbtest' });
       try {
-        await mixedWorkload(c, seeded(2000 + p), 4000);
+        await mixedWorkload(c, seeded(2000 + p + seedOffset), 4000);
       } finally {
         await c.end();
       }
-      for (const s of corpusStatements(seeded(3000 + p))) await measureOne(pool, 'warm', s);
+      for (const s of corpusStatements(seeded(3000 + p + seedOffset))) await measureOne(pool, 'warm', s);
     }
     return result;
   } finally {

@@ -29,7 +29,7 @@ test('property: predicted reads never increase when only the pool grows, on ever
   for (const file of readdirSync(DIR)) {
     const fx = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as PredictFixtureInput;
     const input = { ...(fx.facts as Omit<InnodbPredictionInput, 'runs'>), runs: fx.runs as InnodbPredictionInput['runs'] };
-    const got = predictInnodb(input, { whatIf: true, poolBytes: sizes });
+    const got = predictInnodb(input, { whatIf: true, poolBytes: sizes, ...(fx.statement ? { statement: fx.statement } : {}) });
     const pool = got.whatIf!.series.find((s) => s.setting === 'innodb_buffer_pool_size')!;
     const show = () => `${file}: ${pool.points.map((p) => `${p.label} ${p.physicalReads} (${Math.round(p.missRatio * p.logicalReads)} synchronous)`).join(' → ')}`;
     for (let k = 1; k < pool.points.length; k++) {
@@ -46,7 +46,7 @@ test('docs/accuracy.md shows what the model predicts now for every recorded corp
   assert.equal(saved.runs.length, files.length * 3);
   files.forEach((file, k) => {
     const fx = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as PredictFixtureInput;
-    const got = predictInnodb({ ...(fx.facts as Omit<InnodbPredictionInput, 'runs'>), runs: fx.runs as InnodbPredictionInput['runs'] }, { whatIf: false });
+    const got = predictInnodb({ ...(fx.facts as Omit<InnodbPredictionInput, 'runs'>), runs: fx.runs as InnodbPredictionInput['runs'] }, { whatIf: false, ...(fx.statement ? { statement: fx.statement } : {}) });
     got.runs.forEach((p, i) => {
       const r = saved.runs[k * 3 + i];
       const read = p.predicted.physicalReads === null ? null : p.predicted.physicalReads + (p.predicted.readAhead ?? 0);

@@ -29,6 +29,11 @@ export interface IndexLookup {
   dive?: { estimatedRows: number; shared: boolean; times: number; stoppedEarly: boolean };
   /** Which draw of the positions and orders this is (0: the one shown). */
   draw?: number;
+  /**
+   * Where the key puts a one-loop range (see InnodbPredictor.keyPlacement): the leaves of its first and
+   * last rows read, and of the last row its dive estimated. Without it, the start is drawn.
+   */
+  at?: { first: number; last: number; diveLast: number };
 }
 
 /** btr_estimate_n_rows_in_range_on_level reads at most this many pages between the bounds' leaves. */
@@ -50,7 +55,7 @@ export function replayLookup(
   const rows = Math.max(0, a.rowsPerLoop);
   // From a random position within its first leaf, a run of rows spans 1 + (rows − 1) / perLeaf leaves on
   // average (measured: 100, 1,000 and 5,000 rows of 72 a leaf crossed 2, 15 and 70).
-  const leavesPerLoop = Math.min(f.leafPages, Math.max(1, Math.round(1 + (rows - 1) / perLeaf)));
+  const leavesPerLoop = a.at ? a.at.last - a.at.first + 1 : Math.min(f.leafPages, Math.max(1, Math.round(1 + (rows - 1) / perLeaf)));
   const lookups = !f.clustered && !a.usingIndex && clustered !== undefined;
   const random = new SeededRandom(seedOf([a.table, f.index, a.accessType, rows, loops], a.draw));
   const descend = (pages: IndexPages, leaf?: number) => descendIndex(pool, pages, leaf);
@@ -61,8 +66,8 @@ export function replayLookup(
   const startOf = (loop: number) => (a.ordered ? orderedStart + Math.floor((rows * loop) / perLeaf) : random.int(Math.max(1, f.leafPages - leavesPerLoop + 1)));
   // The dive follows the real bounds: the rows read, or, where a LIMIT stopped the scan, the rows the
   // estimate puts in the range, which lies wholly in the index however few of them were read.
-  const rangeSpan = a.dive ? Math.min(f.leafPages, Math.max(1, Math.ceil((a.dive.stoppedEarly ? a.dive.estimatedRows : rows) / perLeaf))) : 0;
-  const firstStart = a.dive && !a.ordered && rangeSpan > leavesPerLoop ? random.int(Math.max(1, f.leafPages - rangeSpan + 1)) : startOf(0);
+  const rangeSpan = a.at ? a.at.diveLast - a.at.first + 1 : a.dive ? Math.min(f.leafPages, Math.max(1, Math.ceil((a.dive.stoppedEarly ? a.dive.estimatedRows : rows) / perLeaf))) : 0;
+  const firstStart = a.at ? a.at.first : a.dive && !a.ordered && rangeSpan > leavesPerLoop ? random.int(Math.max(1, f.leafPages - rangeSpan + 1)) : startOf(0);
   if (a.dive) {
     // Both bounds' paths from the root, and the leaves between them up to the estimator's limit.
     const span = Math.min(f.leafPages - firstStart, rangeSpan);

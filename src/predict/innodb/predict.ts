@@ -12,9 +12,12 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
   }
   // Every draw of what the model guesses (where ranges start, lookup orders, which leaves are full) is
   // equally likely: the central one is shown, the others give the band, and the what-if follows the one shown.
-  const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(input.indexes, input.settings, d));
+  const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(input.indexes, input.settings, d, options.statement));
   const draws = predictors.map((p) => input.runs.map((r) => asPredictedRun(p.predictRun(r))));
-  const shown = centralDraw(draws.map((runs) => runs.map((r) => r.predicted)));
+  // Where a range's start was worked out from its key, the draws that place it there are the prediction;
+  // the others, which draw its start, only widen the band.
+  const candidates = [...draws.keys()].filter((d) => !predictors.some((p) => p.placedByKey) || predictors[d].placedByKey);
+  const shown = candidates[centralDraw(candidates.map((d) => draws[d].map((r) => r.predicted)))];
   const shownFirst = [shown, ...[...draws.keys()].filter((d) => d !== shown)];
   const runs = withRanges(shownFirst.map((d) => draws[d].map((r) => r.predicted)), draws[shown]);
   return options.whatIf ? { runs, whatIf: predictors[shown].whatIf(input.runs, options.poolBytes) } : { runs };

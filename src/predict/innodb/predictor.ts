@@ -10,6 +10,8 @@ import { openGets, openTable } from './row-costs';
 import { usableBytes } from './index-pages';
 import { FRAGMENT_PAGES, IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
+import { constantBounds } from './key-bounds';
+import { ascendingKeyLayout } from './key-position';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { TableAccess } from './plan';
 import type { RunPrediction } from '../prediction';
@@ -44,12 +46,16 @@ export class InnodbPredictor {
   private createdPagesLive = false;
   /** Tables the replayed runs have opened (see openTables). */
   private readonly opened = new Set<string>();
+  /** Whether this draw placed a range where its key puts it (see keyPlacement), rather than drawing its start. */
+  placedByKey = false;
 
   constructor(
     private readonly facts: InnodbIndexFacts[],
     private readonly settings: InnodbPredictionSettings,
     /** Which draw of what the model guesses (positions, orders, full leaves): 0 is the one shown. */
     private readonly draw = 0,
+    /** The statement's text, for the constants a range starts from. */
+    private readonly statement?: string,
   ) {
     this.layouts = new IndexLayouts(facts, settings.pageSize);
     this.pool = this.startingPool(settings.poolPages, {});
@@ -217,7 +223,8 @@ export class InnodbPredictor {
         const ordered = this.followsOuterOrder(a, accesses[position - 1]);
         const dive = this.diveOf(a, limited);
         const rows = limited ? prefetchedRows(a) : a.rows;
-        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, draw: this.draw, ...(dive ? { dive } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
+        const at = i === c ? this.keyPlacement(a, rows, dive, assumptions) : undefined;
+        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, draw: this.draw, ...(dive ? { dive } : {}), ...(at ? { at } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
         continue;
       }
       if (!full) {
@@ -241,6 +248,29 @@ export class InnodbPredictor {
         for (let k = 0; k < leaves; k++) pool.access(l.leaves(k));
       }
     }
+  }
+
+  /**
+   * Where a range on an ascending AUTO_INCREMENT key lies, from the constants the statement bounds it with:
+   * the leaves of its first and last rows (and of the last row its dive estimated). Half the draws use it;
+   * the other half still draw the start, for a table whose ids have gaps or do not start at 1.
+   */
+  private keyPlacement(a: TableAccess, rows: number, dive: IndexLookup['dive'], assumptions: Set<string>): IndexLookup['at'] {
+    if (this.draw % 2 === 1 || !this.statement || a.loops > 1 || rows < 1 || a.accessType !== 'range') return undefined;
+    if (/\border\s+by\b[^;]*\bdesc\b/i.test(this.statement)) return undefined;
+    const f = this.facts[this.indexOf(a.table, undefined)];
+    const layout = ascendingKeyLayout(f, this.settings.pageSize);
+    const bounds = layout ? constantBounds(this.statement, a.table, f.keyColumns![0]) : undefined;
+    if (!layout || bounds?.from === undefined) return undefined;
+    const from = Math.max(1, bounds.from);
+    const lastKey = Math.min(bounds.to ?? Infinity, from + rows - 1);
+    const diveKey = dive ? Math.min(bounds.to ?? Infinity, from + Math.max(rows, dive.estimatedRows) - 1) : lastKey;
+    this.placedByKey = true;
+    const first = layout.leafOf(from);
+    assumptions.add(
+      `${f.reportName}: the range starts at ${f.keyColumns![0]} = ${from.toLocaleString('en-US')}, in leaf ${(first + 1).toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')}: an AUTO_INCREMENT key filled in ascending order holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as starting at 1 without gaps; half the draws take the start as unknown`,
+    );
+    return { first, last: layout.leafOf(lastKey), diveLast: layout.leafOf(diveKey) };
   }
 
   /**

@@ -1,0 +1,64 @@
+// The constant bounds a statement puts on one table's column (`t.id BETWEEN 5 AND 9`, `a.id > 100`,
+// `id = 7`), read from its text: the plan says which index a range used and how many rows it read, but
+// not from where. A guess the predictor makes only where the plan agrees (a range on that column's
+// index); it never decides what runs. Pure.
+
+export interface KeyBounds {
+  /** The first key the range can hold (inclusive), if bounded below. */
+  from?: number;
+  /** The last key the range can hold (inclusive), if bounded above. */
+  to?: number;
+}
+
+const NOT_ALIAS = new Set(['where', 'on', 'join', 'inner', 'left', 'right', 'cross', 'straight_join', 'natural', 'using', 'group', 'order', 'limit', 'set', 'force', 'use', 'ignore', 'partition', 'as', 'union', 'having', 'window', 'for', 'lock']);
+
+/** The names a table goes by in the statement: itself and each alias it is given after FROM, JOIN or UPDATE. */
+function namesOf(sql: string, table: string): { names: Set<string>; tables: number } {
+  const names = new Set([table.toLowerCase()]);
+  let tables = 0;
+  const ref = /\b(?:from|join|update|straight_join)\s+((?:`[^`]+`|\w+)(?:\.(?:`[^`]+`|\w+))?)(?:\s+(?:as\s+)?(`[^`]+`|\w+))?/gi;
+  for (const m of sql.matchAll(ref)) {
+    tables++;
+    const name = m[1].split('.').pop()!.replace(/`/g, '').toLowerCase();
+    const alias = m[2]?.replace(/`/g, '').toLowerCase();
+    if (name === table.toLowerCase() && alias && !NOT_ALIAS.has(alias)) names.add(alias);
+  }
+  // Comma joins (FROM a x, b y) add tables the pattern above does not count.
+  tables += [...sql.matchAll(/,\s*(?:`[^`]+`|\w+)\s+(?:as\s+)?\w+\s*(?=,|\bwhere\b)/gi)].length;
+  return { names, tables };
+}
+
+/**
+ * The bounds on `column` of `table` that the statement compares with integer constants, intersected;
+ * undefined where it compares none. A reference without a qualifier counts only in a one-table statement.
+ */
+export function constantBounds(sql: string, table: string, column: string): KeyBounds | undefined {
+  // A disjunction's bounds do not intersect: no single range to place.
+  if (/\bor\b|\|\|/i.test(sql)) return undefined;
+  const { names, tables } = namesOf(sql, table);
+  const col = column.toLowerCase();
+  const operand = String.raw`(?:(\`[^\`]+\`|\w+)\s*\.\s*)?(\`[^\`]+\`|\w+)`;
+  const num = String.raw`(-?\d+)`;
+  const ours = (qualifier: string | undefined, name: string) =>
+    name.replace(/`/g, '').toLowerCase() === col && (qualifier ? names.has(qualifier.replace(/`/g, '').toLowerCase()) : tables <= 1);
+  const out: KeyBounds = {};
+  let found = false;
+  const tighten = (from?: number, to?: number) => {
+    found = true;
+    if (from !== undefined) out.from = Math.max(out.from ?? -Infinity, from);
+    if (to !== undefined) out.to = Math.min(out.to ?? Infinity, to);
+  };
+  for (const m of sql.matchAll(new RegExp(String.raw`${operand}\s+between\s+${num}\s+and\s+${num}`, 'gi'))) {
+    if (ours(m[1], m[2])) tighten(Number(m[3]), Number(m[4]));
+  }
+  for (const m of sql.matchAll(new RegExp(String.raw`${operand}\s*(>=|<=|<>|!=|=|>|<)\s*${num}\b`, 'gi'))) {
+    if (!ours(m[1], m[2])) continue;
+    const v = Number(m[4]);
+    if (m[3] === '>=') tighten(v);
+    else if (m[3] === '>') tighten(v + 1);
+    else if (m[3] === '<=') tighten(undefined, v);
+    else if (m[3] === '<') tighten(undefined, v - 1);
+    else if (m[3] === '=') tighten(v, v);
+  }
+  return found ? out : undefined;
+}

@@ -1,0 +1,79 @@
+// Where a range on an AUTO_INCREMENT key starts: the statement's constants and the leaf layout an
+// ascending fill leaves (73 rows of sysbench's 206-byte row a leaf, 36 in the first). Pure parts first,
+// then a real MariaDB: 100-row ranges that cross two or three leaves, which a drawn start predicted as
+// two whatever their place (8 gets where 10 were measured).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { constantBounds } from '../../src/predict/innodb/key-bounds';
+import { ascendingKeyLayout } from '../../src/predict/innodb/key-position';
+import type { InnodbIndexFacts } from '../../src/predict/innodb/facts';
+import { LocalInnodbServer } from '../../src/local-server/mariadb';
+import { mariadb, need, skipUnless } from '../support/engines';
+import { measure } from '../../src/measure/measure';
+import { parseConnectionUrl } from '../../src/db/connection-url';
+import { mariadbQuery } from '../support/sql';
+
+describe('constant bounds of a statement', () => {
+  test('BETWEEN, comparisons and equality on the column, through aliases', () => {
+    assert.deepEqual(constantBounds('SELECT c FROM sbtest3 WHERE id BETWEEN 131999 AND 132098', 'sbtest3', 'id'), { from: 131999, to: 132098 });
+    assert.deepEqual(constantBounds('SELECT id, c FROM t WHERE id > 500 ORDER BY id LIMIT 10', 't', 'id'), { from: 501 });
+    assert.deepEqual(constantBounds('SELECT * FROM t WHERE id >= 5 AND id < 9', 't', 'id'), { from: 5, to: 8 });
+    assert.deepEqual(constantBounds('SELECT a.id, b.c FROM t1 a JOIN t2 b ON b.id = a.id WHERE a.id BETWEEN 10 AND 20', 't1', 'id'), { from: 10, to: 20 });
+    assert.deepEqual(constantBounds('SELECT * FROM `db`.`t1` AS x WHERE x.`id` = 7', 't1', 'id'), { from: 7, to: 7 });
+  });
+
+  test('no bounds where they belong to another table, another column, or a disjunction', () => {
+    assert.equal(constantBounds('SELECT a.id, b.c FROM t1 a JOIN t2 b ON b.id = a.id WHERE a.id BETWEEN 10 AND 20', 't2', 'id'), undefined);
+    assert.equal(constantBounds('SELECT * FROM t1 a JOIN t2 b ON b.id = a.id WHERE id > 5', 't1', 'id'), undefined, 'unqualified in a join: whose id is not said');
+    assert.equal(constantBounds('SELECT * FROM t WHERE k BETWEEN 1 AND 9', 't', 'id'), undefined);
+    assert.equal(constantBounds('SELECT * FROM t WHERE id < 5 OR id > 100', 't', 'id'), undefined);
+  });
+});
+
+describe('the leaf an ascending AUTO_INCREMENT key puts a row in', () => {
+  const sbtest: InnodbIndexFacts = {
+    reportName: 'sbtest.sbtest3', table: 'sbtest3', index: 'PRIMARY', clustered: true, leafPages: 2056, sizePages: 2084, spacePages: 9000,
+    cachedBefore: [], rows: 148_032, unique: true, keyBytes: 4, entryBytes: 206, autoIncrementKey: true, keyColumns: ['id'],
+  };
+
+  test('73 rows a leaf, 36 in the first, as probed on the server', () => {
+    const l = ascendingKeyLayout(sbtest, 16384)!;
+    assert.equal(l.perLeaf, 73);
+    assert.equal(l.first, 36);
+    // Probed: ids 73, 146, 2337, 10000, 75000, 131999 and 149990 were read from the pages of leaves 1, 2, 32, 137, 1027, 1808, 2055.
+    assert.deepEqual([36, 37, 73, 146, 2337, 10000, 75000, 131999, 149990].map(l.leafOf), [0, 1, 1, 2, 32, 137, 1027, 1808, 2055]);
+  });
+
+  test('no layout where the statistics disagree with an ascending fill, or the key is not AUTO_INCREMENT', () => {
+    assert.equal(ascendingKeyLayout({ ...sbtest, leafPages: 3000 }, 16384), undefined, 'leaves filled to 2/3: inserted out of order');
+    assert.equal(ascendingKeyLayout({ ...sbtest, autoIncrementKey: false }, 16384), undefined);
+    assert.equal(ascendingKeyLayout({ ...sbtest, clustered: false }, 16384), undefined);
+  });
+});
+
+const availability = mariadb();
+
+describe('MariaDB: a primary range placed by its key', skipUnless(availability), () => {
+  let server: LocalInnodbServer;
+  before(async () => {
+    server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '128M' } });
+    for (const q of [
+      'CREATE DATABASE lab',
+      'CREATE TABLE lab.s (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL) ENGINE=InnoDB',
+      "INSERT INTO lab.s (k, c, pad) SELECT FLOOR(1 + RAND(7919) * 150000), LPAD(seq, 120, '7-'), LPAD(seq, 60, '3-') FROM lab.seq_1_to_150000",
+      'ANALYZE TABLE lab.s',
+    ]) await mariadbQuery(server.port, q);
+  });
+  after(async () => server?.stop());
+
+  // Starting 5 rows into leaf 501, the 100 rows end in leaf 502; starting 60 rows into leaf 1001, in leaf 1003.
+  for (const [from, leaves] of [[37 + 73 * 500 + 5, 2], [37 + 73 * 1000 + 60, 3]] as const) {
+    test(`100 rows from id ${from}: ${leaves} leaves, predicted as measured`, async () => {
+      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: `SELECT c FROM s WHERE id BETWEEN ${from} AND ${from + 99}`, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const warm = report.runs.slice(1);
+      assert.ok(warm.every((r) => r.measured.logicalReads === warm[0].measured.logicalReads), 'the premise: warm runs cost the same');
+      for (const r of warm) assert.equal(r.predicted.logicalReads, r.measured.logicalReads, `run ${r.run}: ${r.predicted.logicalReads} gets predicted against ${r.measured.logicalReads}`);
+      assert.ok(report.runs.some((r) => (r.prediction?.assumptions ?? []).some((a) => /the range starts at id = /.test(a))), 'the report says where it placed the range');
+    });
+  }
+});
