@@ -12,7 +12,7 @@ import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts, InsertRun } from './facts';
 import { fullLeafShare, leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
 import { LeafSplits } from './leaf-splits';
-import { FIRST_WRITE_GETS, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, descend as descendIndex, mergeLeaf, splitLeaf } from './row-costs';
+import { UNDO_LOG_ASSUMPTION, firstWriteGets, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, descend as descendIndex, mergeLeaf, splitLeaf } from './row-costs';
 import { SPACE } from './index-layout';
 
 /** InnoDB fills pages that are appended to in key order to 15/16 (btr_page_get_split_rec_to_right). */
@@ -60,7 +60,8 @@ export function replayInsert(
   // Per row and secondary index: the leaf's key order position when the entry split it, else -1.
   const splitAt = secondary.map(() => new Int32Array(run.rows).fill(-1));
   const spaceBase = clustered.i * SPACE;
-  pool.residentHits(FIRST_WRITE_GETS);
+  pool.residentHits(firstWriteGets(draw));
+  assumptions.add(UNDO_LOG_ASSUMPTION);
   for (let r = 0; r < run.rows; r++) {
     descend(cl);
     if (c.autoIncrementKey && r === 0) {

@@ -12,7 +12,7 @@ import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts, RowWrite } from './facts';
 import { fullLeafShare, leafCapacity, leafFill, seedOf, type IndexPages } from './index-pages';
 import { LeafSplits } from './leaf-splits';
-import { FIRST_WRITE_GETS, ROLLBACK_GETS, UNDO_PAGE_ADD_GETS, UNDO_PAGE_BACK_GETS, descend, mergeLeaf, splitLeaf, undoPageBytes } from './row-costs';
+import { UNDO_LOG_ASSUMPTION, firstWriteGets, ROLLBACK_GETS, UNDO_PAGE_ADD_GETS, UNDO_PAGE_BACK_GETS, descend, mergeLeaf, splitLeaf, undoPageBytes } from './row-costs';
 
 interface Changed {
   f: InnodbIndexFacts;
@@ -66,7 +66,8 @@ export function replayRowWrite(
   const secondaryKeyBytes = facts.filter((f) => f.table === w.table && !f.clustered).reduce((a, f) => a + f.keyBytes - facts[c].keyBytes, 0);
   const perUndoPage = Math.max(1, Math.floor(undoPageBytes(pageSize) / undoRecordBytes(facts[c], w, Math.max(0, secondaryKeyBytes))));
   const undoPage = (r: number) => undoBase + Math.floor(r / perUndoPage);
-  pool.residentHits(FIRST_WRITE_GETS);
+  pool.residentHits(firstWriteGets(draw));
+  assumptions.add(UNDO_LOG_ASSUMPTION);
   for (let r = 0; r < w.rows; r++) {
     // The record on the leaf the scan holds is changed in place; its undo record is appended to the
     // log's last page, or to a page the log grows by.
