@@ -14,7 +14,6 @@ const INSERT_RUN1 = 'run 1 of an INSERT whose entry splits a full secondary leaf
 
 export const MISSES: Record<string, string> = {
   'wide primary range, 5,000 rows': `pages read, warm in the 8 MiB pool: ${PLACED}; run 2 read 28 pages again where 18 are predicted (the 512-page pool evicted more of run 1's walk than the model)`,
-  'primary range with LIMIT': `${PLACED}; 47 gets measured on warm runs at 32 MiB against 43: not yet explained`,
   'secondary range with row lookups': 'pages read, warm at 32 MiB, run 2: 173 against 201: which of run 1\'s clustered leaves are still cached depends on where the LRU list the warm-up left puts them, and the lookups\' leaves are drawn',
   'secondary range, covering index': `${POSITION} (a 17-leaf walk; one leaf more or less); ${AHEAD_8M}`,
   'secondary ORDER BY with LIMIT': "pages read: the optimizer's dive walks 11 consecutive leaves of the secondary index and the 52 lookups go to drawn clustered leaves; warm at 128 MiB, 27 read against 23, where the draws (20–28) meet the cached pages",

@@ -1,7 +1,8 @@
 // Where a range on an AUTO_INCREMENT key starts: the statement's constants and the leaf layout an
 // ascending fill leaves (73 rows of sysbench's 206-byte row a leaf, 36 in the first). Pure parts first,
 // then a real MariaDB: 100-row ranges that cross two or three leaves, which a drawn start predicted as
-// two whatever their place (8 gets where 10 were measured).
+// two whatever their place (8 gets where 10 were measured), and open-ended LIMIT ranges whose optimizer dives
+// descend to the last leaf through other level-1 pages (43 predicted against 47).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { constantBounds } from '../../src/predict/innodb/key-bounds';
@@ -42,6 +43,8 @@ describe('the leaf an ascending AUTO_INCREMENT key puts a row in', () => {
     assert.equal(l.first, 36);
     // Probed: ids 73, 146, 2337, 10000, 75000, 131999 and 149990 were read from the pages of leaves 1, 2, 32, 137, 1027, 1808, 2055.
     assert.deepEqual([36, 37, 73, 146, 2337, 10000, 75000, 131999, 149990].map(l.leafOf), [0, 1, 1, 2, 32, 137, 1027, 1808, 2055]);
+    // Probed: the three level-1 pages held 601, 1,203 and 252 leaves.
+    assert.deepEqual([0, 600, 601, 1803, 1804, 2055].map(l.parentOf), [0, 0, 1, 1, 2, 2]);
   });
 
   test('no layout where the statistics disagree with an ascending fill, or the key is not AUTO_INCREMENT', () => {
@@ -76,4 +79,14 @@ describe('MariaDB: a primary range placed by its key', skipUnless(availability),
       assert.ok(report.runs.some((r) => (r.prediction?.assumptions ?? []).some((a) => /the range starts at id = /.test(a))), 'the report says where it placed the range');
     });
   }
+
+  // The optimizer's two dives of an open-ended range reach the last leaf through the last level-1 page: from
+  // the first level-1 page they also pass the one between (measured 47, 45 and 43 gets from the three).
+  test('LIMIT 1000 from a start under each level-1 page: the dives part where the key puts it, within 5 %', async () => {
+    for (const from of [10_000, 60_000, 140_000]) {
+      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: `SELECT id, c FROM s WHERE id > ${from} ORDER BY id LIMIT 1000`, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const r = report.runs[1];
+      assert.ok(Math.abs(r.predicted.logicalReads! - r.measured.logicalReads!) <= 0.05 * r.measured.logicalReads!, `from ${from}: ${r.predicted.logicalReads} gets predicted against ${r.measured.logicalReads}`);
+    }
+  });
 });

@@ -36,7 +36,9 @@ test('a range is dived before it runs: one shared path, both bounds\' leaves and
   assert.equal(logical(p, range(1000, 1000)), 3 + 1 + 9 + (2 + 15));
   // A LIMIT stops the scan, not the dive over the range's estimated rows.
   assert.equal(logical(p, range(1000, 74_016)), 3 + 1 + 9 + (2 + 15));
-  assert.equal(logical(p, { ...range(1000, 74_016), limited: true }), 2 * (3 + 1 + 9) + (2 + 15), 'a LIMIT dives twice');
+  // A LIMIT dives twice; the estimated range's far bound lies under another level-1 page, which each dive also
+  // reads (measured on the server: 45 gets for a LIMIT 1000 range starting under the middle level-1 page).
+  assert.equal(logical(p, { ...range(1000, 74_016), limited: true }), 2 * (3 + 1 + 9 + 1) + (2 + 15), 'a LIMIT dives twice');
 });
 
 test('run 1 opens a table that was not open: 12 gets for two indexes at height 3, once', () => {

@@ -2,6 +2,7 @@
 // the pages the residency snapshot showed cached. Computed once per index, since traces ask per row.
 import type { InnodbIndexFacts } from './facts';
 import { leafFill, usableBytes, type IndexPages } from './index-pages';
+import { ascendingKeyLayout } from './key-position';
 
 /** Each index's pages live in their own range of simulated page ids: index i starts at i × SPACE. */
 export const SPACE = 0x1000000;
@@ -65,12 +66,26 @@ export class IndexLayouts {
     const internal = firsts.map((o) => nodes[o]);
     const map = leafMap(f, layoutLeaf, all.slice(1 + nodes.length));
     const leafCount = Math.max(1, f.leafPages);
+    const ascending = ascendingKeyLayout(f, this.pageSize);
+    // Leaf k's ancestor at a level of n pages: under an ascending fill, as its splits left them; otherwise
+    // the (k · n / leaves)-th, nodes splitting the key order evenly.
+    const ancestors = (leaf: number): number[] => {
+      const k = Math.min(Math.max(0, leaf), leafCount - 1);
+      if (!ascending) return perLevel.map((n) => Math.min(n - 1, Math.floor((k * n) / leafCount)));
+      const out: number[] = [];
+      let child = k;
+      for (let j = perLevel.length - 1; j >= 0; j--) out[j] = child = Math.min(perLevel[j] - 1, ascending.parentOf(child));
+      return out;
+    };
     return {
       root,
       internal,
       nodes,
-      // Leaf k's ancestor at a level of n pages is the (k · n / leaves)-th: nodes split the key order evenly.
-      pathTo: (k) => perLevel.map((n, j) => nodes[firsts[j] + Math.min(n - 1, Math.floor((Math.min(Math.max(0, k), leafCount - 1) * n) / leafCount))]),
+      pathTo: (k) => ancestors(k).map((a, j) => nodes[firsts[j] + a]),
+      nodesBetween: (a, b) => {
+        const [x, y] = [ancestors(a), ancestors(b)];
+        return x.map((from, j) => Array.from({ length: Math.max(0, y[j] - from - 1) }, (_, d) => nodes[firsts[j] + from + 1 + d]));
+      },
       leaves: (k) => map[Math.min(Math.max(0, k), map.length - 1)],
       lastLeaf: map[map.length - 1],
       newPages: base + NEW_PAGES,

@@ -6,6 +6,8 @@ export interface IndexPages {
   internal: number[];
   /** The node pages from the root's child down to leaf k's parent: a level holds leaves / fanout^level pages. */
   pathTo: (k: number) => number[];
+  /** The node pages strictly between leaf a's and leaf b's ancestors, per level top first (a ≤ b). */
+  nodesBetween: (a: number, b: number) => number[][];
   /** Every node page between the root and the leaves. */
   nodes: number[];
   /** Leaf k in key order (cached pages first take the places the modelled layout leaves uncached). */

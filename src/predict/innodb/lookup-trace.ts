@@ -31,7 +31,7 @@ export interface IndexLookup {
   draw?: number;
   /**
    * Where the key puts a one-loop range (see InnodbPredictor.keyPlacement): the leaves of its first and
-   * last rows read, and of the last row its dive estimated. Without it, the start is drawn.
+   * last rows read, and of its upper bound, which the dive searches. Without it, the start is drawn.
    */
   at?: { first: number; last: number; diveLast: number };
 }
@@ -71,12 +71,20 @@ export function replayLookup(
   if (a.dive) {
     // Both bounds' paths from the root, and the leaves between them up to the estimator's limit.
     const span = Math.min(f.leafPages - firstStart, rangeSpan);
+    const end = firstStart + span - 1;
     for (let t = 0; t < a.dive.times; t++) {
       descend(l, firstStart);
       pool.access(l.leaves(firstStart));
       if (span <= 1) continue;
-      if (!a.dive.shared) descend(l, firstStart + span - 1);
-      pool.access(l.leaves(firstStart + span - 1));
+      // One descent serves both bounds down to where their paths part; below it the second bound's own
+      // pages, and on each level under a wide parting, the pages between the two (at most the limit).
+      if (!a.dive.shared) descend(l, end);
+      else {
+        const [p1, p2] = [l.pathTo(firstStart), l.pathTo(end)];
+        p2.forEach((p, j) => p !== p1[j] && pool.access(p));
+      }
+      for (const level of l.nodesBetween(firstStart, end)) for (const p of level.slice(0, DIVE_PAGES_BETWEEN)) pool.access(p);
+      pool.access(l.leaves(end));
       for (let k = 1; k <= Math.min(span - 2, DIVE_PAGES_BETWEEN); k++) pool.access(l.leaves(firstStart + k));
     }
     assumptions.add(

@@ -252,7 +252,7 @@ export class InnodbPredictor {
 
   /**
    * Where a range on an ascending AUTO_INCREMENT key lies, from the constants the statement bounds it with:
-   * the leaves of its first and last rows (and of the last row its dive estimated). Half the draws use it;
+   * the leaves of its first and last rows read, and of its upper bound (where the dive goes). Half the draws use it;
    * the other half still draw the start, for a table whose ids have gaps or do not start at 1.
    */
   private keyPlacement(a: TableAccess, rows: number, dive: IndexLookup['dive'], assumptions: Set<string>): IndexLookup['at'] {
@@ -264,7 +264,8 @@ export class InnodbPredictor {
     if (!layout || bounds?.from === undefined) return undefined;
     const from = Math.max(1, bounds.from);
     const lastKey = Math.min(bounds.to ?? Infinity, from + rows - 1);
-    const diveKey = dive ? Math.min(bounds.to ?? Infinity, from + Math.max(rows, dive.estimatedRows) - 1) : lastKey;
+    // The dive searches the bounds themselves: an open end is the index's last leaf, whatever it estimated.
+    const diveKey = dive ? (bounds.to ?? Infinity) : lastKey;
     this.placedByKey = true;
     const first = layout.leafOf(from);
     assumptions.add(
