@@ -7,6 +7,7 @@
 // measurements, and the section is written again (after a change of the model or of the notes).
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { findInnodbServers } from '../src/local-server/mariadb';
 import { bands, innodbCorpus, share, type CorpusRun } from '../test/accuracy/innodb-corpus';
 import { publishSection } from './corpus-section';
@@ -82,7 +83,11 @@ async function main(): Promise<void> {
   const result = await innodbCorpus(maria, pools, (line) => console.log(line), holdout);
   if (holdout) {
     const [l, r] = [share(result.runs, 'logical'), share(result.runs, 'read')];
-    console.log(`held-out draw ${holdout}: logical within 5 %: ${l.within}/${l.counted} (band ${l.inBand}); pages read within 5 %: ${r.within}/${r.counted} (band ${r.inBand})`);
+    // Its inputs go to a temporary folder, for a reader to replay a miss with the predict step.
+    const dir = join(tmpdir(), `bufferlens-holdout-${holdout}`);
+    mkdirSync(dir, { recursive: true });
+    result.inputs.forEach(({ name, input }, k) => writeFileSync(join(dir, fixtureName(k, name)), JSON.stringify(input) + '\n'));
+    console.log(`held-out draw ${holdout}: logical within 5 %: ${l.within}/${l.counted} (band ${l.inBand}); pages read within 5 %: ${r.within}/${r.counted} (band ${r.inBand}); inputs in ${dir}`);
     return;
   }
   publish(result.engine, result.runs, pools);

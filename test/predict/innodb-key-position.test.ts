@@ -28,6 +28,8 @@ describe('constant bounds of a statement', () => {
     assert.equal(constantBounds('SELECT * FROM t1 a JOIN t2 b ON b.id = a.id WHERE id > 5', 't1', 'id'), undefined, 'unqualified in a join: whose id is not said');
     assert.equal(constantBounds('SELECT * FROM t WHERE k BETWEEN 1 AND 9', 't', 'id'), undefined);
     assert.equal(constantBounds('SELECT * FROM t WHERE id < 5 OR id > 100', 't', 'id'), undefined);
+    assert.deepEqual(constantBounds('UPDATE t SET id = 5 WHERE id BETWEEN 7 AND 9', 't', 'id'), { from: 7, to: 9 }, 'an assignment is no condition');
+    assert.equal(constantBounds('SELECT * FROM t WHERE id > 9 AND id < 3', 't', 'id'), undefined, 'an empty range');
   });
 });
 

@@ -32,10 +32,12 @@ function namesOf(sql: string, table: string): { names: Set<string>; tables: numb
  * The bounds on `column` of `table` that the statement compares with integer constants, intersected;
  * undefined where it compares none. A reference without a qualifier counts only in a one-table statement.
  */
-export function constantBounds(sql: string, table: string, column: string): KeyBounds | undefined {
+export function constantBounds(statement: string, table: string, column: string): KeyBounds | undefined {
   // A disjunction's bounds do not intersect: no single range to place.
-  if (/\bor\b|\|\|/i.test(sql)) return undefined;
-  const { names, tables } = namesOf(sql, table);
+  if (/\bor\b|\|\|/i.test(statement)) return undefined;
+  const { names, tables } = namesOf(statement, table);
+  // An UPDATE's assignments are no conditions.
+  const sql = statement.replace(/\bset\b[\s\S]*?(?=\bwhere\b|$)/i, ' ');
   const col = column.toLowerCase();
   const operand = String.raw`(?:(\`[^\`]+\`|\w+)\s*\.\s*)?(\`[^\`]+\`|\w+)`;
   const num = String.raw`(-?\d+)`;
@@ -60,5 +62,5 @@ export function constantBounds(sql: string, table: string, column: string): KeyB
     else if (m[3] === '<') tighten(undefined, v - 1);
     else if (m[3] === '=') tighten(v, v);
   }
-  return found ? out : undefined;
+  return found && (out.from === undefined || out.to === undefined || out.from <= out.to) ? out : undefined;
 }
