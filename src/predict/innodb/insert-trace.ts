@@ -12,7 +12,7 @@ import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts, InsertRun } from './facts';
 import { fullLeafShare, leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
 import { LeafSplits } from './leaf-splits';
-import { UNDO_LOG_ASSUMPTION, firstWriteGets, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, descend as descendIndex, mergeLeaf, splitLeaf } from './row-costs';
+import { FRESH_PAGE_ASSUMPTION, UNDO_LOG_ASSUMPTION, firstWriteGets, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, descend as descendIndex, mergeLeaf, splitLeaf } from './row-costs';
 import { SPACE } from './index-layout';
 
 /** InnoDB fills pages that are appended to in key order to 15/16 (btr_page_get_split_rec_to_right). */
@@ -91,7 +91,8 @@ export function replayInsert(
       if (pool.contains(leaf)) {
         const added = splits[k].apply(key, leaf);
         if (added >= 0) {
-          splitLeaf(pool, l, leaf, key, added, spaceBase);
+          splitLeaf(pool, l, leaf, key, added, spaceBase, true);
+          assumptions.add(FRESH_PAGE_ASSUMPTION);
           splitAt[k][r] = key;
         }
       }
