@@ -17,7 +17,6 @@ export const MISSES: Record<string, string> = {
   'secondary range with row lookups': 'pages read, warm at 32 MiB, run 2: 173 against 201: which of run 1\'s clustered leaves are still cached depends on where the LRU list the warm-up left puts them, and the lookups\' leaves are drawn',
   'secondary range, covering index': `${POSITION} (a 17-leaf walk; one leaf more or less); ${AHEAD_8M}`,
   'secondary ORDER BY with LIMIT': "pages read: the optimizer's dive walks 11 consecutive leaves of the secondary index and the 52 lookups go to drawn clustered leaves; warm at 128 MiB, 27 read against 23, where the draws (20–28) meet the cached pages",
-  'aliased join through k (random lookups)': 'pages read: 300 lookups into 2,056 clustered leaves in random order; the measured distinct pages came 5–6 % above the draws in the 8 MiB warm pool: a draw, not a rule',
   'index update (k = k + 1 by id)': SPLIT,
   'non-index update (c by id)': COLD_WRITES,
   'delete by id': COLD_WRITES,

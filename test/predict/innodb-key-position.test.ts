@@ -82,6 +82,18 @@ describe('MariaDB: a primary range placed by its key', skipUnless(availability),
     });
   }
 
+  // A unique search looks for the first record ≥ its key through node pointers that hold each child's
+  // first key: a leaf's first key is reached from the leaf before, and on its last key the search steps on.
+  test('point selects of a leaf\'s first, middle and last key: 4, 3 and 4 gets, predicted so', async () => {
+    const first = 37 + 73 * 499;
+    for (const [id, gets] of [[first, 4], [first + 30, 3], [first + 72, 4]] as const) {
+      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: `SELECT c FROM s WHERE id = ${id}`, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const r = report.runs[1];
+      assert.equal(r.measured.logicalReads, gets, `the premise: id ${id} measured ${r.measured.logicalReads}`);
+      assert.equal(r.predicted.logicalReads, gets, `id ${id}: ${r.predicted.logicalReads} predicted`);
+    }
+  });
+
   // The optimizer's two dives of an open-ended range reach the last leaf through the last level-1 page: from
   // the first level-1 page they also pass the one between (measured 47, 45 and 43 gets from the three).
   test('LIMIT 1000 from a start under each level-1 page: the dives part where the key puts it, within 5 %', async () => {

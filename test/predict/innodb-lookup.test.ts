@@ -36,11 +36,13 @@ test('a covering range reads only the index', () => {
   assert.match(r.assumptions.join('\n'), /covering/);
 });
 
-test('eq_ref by primary key: one descent and one leaf per loop', () => {
+test('eq_ref by primary key: one descent and one leaf per loop, and a neighbour for a leaf\'s first or last key', () => {
   const p = new InnodbPredictor(facts, settings);
   const plan = { query_block: { nested_loop: [{ table: { table_name: 'r', access_type: 'eq_ref', key: 'PRIMARY', r_loops: 2000, r_rows: 1 } }] } };
   const r = p.predictRun({ accesses: parseInnodbPlan(plan).accesses });
-  assert.equal(r.predicted.logicalReads, 2000 * 3);
+  // 2 of a leaf's 65 keys (100,000 rows in 1,539 leaves) also request the leaf before or after.
+  const steps = (2000 * 2) / (100_000 / 1539);
+  assert.ok(Math.abs(r.predicted.logicalReads! - 2000 * 3 - steps) < 0.4 * steps, `${r.predicted.logicalReads} gets, ${steps.toFixed(0)} steps expected beyond 6,000`);
   assert.ok(r.predicted.physicalReads! > 1000 && r.predicted.physicalReads! < 1250, `reads ${r.predicted.physicalReads}`);
 });
 

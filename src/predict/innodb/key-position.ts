@@ -16,6 +16,8 @@ export interface KeyLayout {
   first: number;
   /** Leaf k (0-based, key order) holding key n. */
   leafOf(key: number): number;
+  /** Where key n sits in its leaf: its slot (0-based) and the leaf's rows (the last leaf's taken as full). */
+  slotOf(key: number): { slot: number; of: number };
   /**
    * The page (0-based, key order) one level up that points to page k of a level. Node pages keep no
    * reserve, and the first split of each level leaves half a page: probed, 601, 1,203 and 252 leaves under
@@ -44,6 +46,7 @@ export function ascendingKeyLayout(f: InnodbIndexFacts, pageSize: number): KeyLa
     perLeaf,
     first,
     leafOf: (key) => (key <= first ? 0 : Math.min(last, 1 + Math.floor((key - first - 1) / perLeaf))),
+    slotOf: (key) => (key <= first ? { slot: Math.max(0, key - 1), of: first } : { slot: (key - first - 1) % perLeaf, of: perLeaf }),
     parentOf: (k) => (k < firstNode ? 0 : 1 + Math.floor((k - firstNode) / perNode)),
   };
 }

@@ -256,13 +256,20 @@ export class InnodbPredictor {
    * the other half still draw the start, for a table whose ids have gaps or do not start at 1.
    */
   private keyPlacement(a: TableAccess, rows: number, dive: IndexLookup['dive'], assumptions: Set<string>): IndexLookup['at'] {
-    if (this.draw % 2 === 1 || !this.statement || a.loops > 1 || rows < 1 || a.accessType !== 'range') return undefined;
+    const point = (a.accessType === 'const' || a.accessType === 'eq_ref') && rows <= 1;
+    if (this.draw % 2 === 1 || !this.statement || a.loops > 1 || (a.accessType !== 'range' && !point)) return undefined;
     if (/\border\s+by\b[^;]*\bdesc\b/i.test(this.statement)) return undefined;
     const f = this.facts[this.indexOf(a.table, undefined)];
     const layout = ascendingKeyLayout(f, this.settings.pageSize);
     const bounds = layout ? constantBounds(this.statement, a.table, f.keyColumns![0]) : undefined;
     if (!layout || bounds?.from === undefined) return undefined;
     const from = Math.max(1, bounds.from);
+    if (point) {
+      this.placedByKey = true;
+      const leaf = layout.leafOf(from);
+      return { first: leaf, last: leaf, diveLast: leaf, slot: layout.slotOf(from) };
+    }
+    if (rows < 1) return undefined;
     const lastKey = Math.min(bounds.to ?? Infinity, from + rows - 1);
     // The dive searches the bounds themselves: an open end is the index's last leaf, whatever it estimated.
     const diveKey = dive ? (bounds.to ?? Infinity) : lastKey;
