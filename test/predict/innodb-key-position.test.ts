@@ -66,10 +66,26 @@ describe('MariaDB: a primary range placed by its key', skipUnless(availability),
       'CREATE DATABASE lab',
       'CREATE TABLE lab.s (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL) ENGINE=InnoDB',
       "INSERT INTO lab.s (k, c, pad) SELECT FLOOR(1 + RAND(7919) * 150000), LPAD(seq, 120, '7-'), LPAD(seq, 60, '3-') FROM lab.seq_1_to_150000",
+      'CREATE INDEX k ON lab.s (k)',
       'ANALYZE TABLE lab.s',
     ]) await mariadbQuery(server.port, q);
   });
   after(async () => server?.stop());
+
+  // A secondary range is placed on the column's lowest and highest value, read after the runs: with the
+  // lower half of k cached, a covering range in the upper half reads its leaves and one in the lower half
+  // reads none (a drawn start predicted half of either).
+  test('covering ranges of k in its cached and its uncached half: pages read as measured', async () => {
+    await server.restart();
+    await mariadbQuery(server.port, 'SELECT COUNT(*) FROM lab.s WHERE k <= 75000');
+    for (const from of [20_000, 100_000]) {
+      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: `SELECT COUNT(*) FROM s WHERE k BETWEEN ${from} AND ${from + 19_999}`, runs: 1, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const r = report.runs[0];
+      const [measured, predicted] = [r.measured.physicalReads! + (r.measured.readAhead ?? 0), r.predicted.physicalReads! + (r.predicted.readAhead ?? 0)];
+      assert.ok(from < 75_000 ? measured <= 2 : measured >= 15, `the premise: ${measured} pages read from k = ${from}`);
+      assert.ok(Math.abs(predicted - measured) <= 3, `from k = ${from}: ${predicted} pages read predicted against ${measured}`);
+    }
+  });
 
   // Starting 5 rows into leaf 501, the 100 rows end in leaf 502; starting 60 rows into leaf 1001, in leaf 1003.
   for (const [from, leaves] of [[37 + 73 * 500 + 5, 2], [37 + 73 * 1000 + 60, 3]] as const) {

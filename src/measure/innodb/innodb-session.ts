@@ -26,6 +26,7 @@ import { maskSql } from '../../sql/mask';
 import { parseServerJson } from './server-json';
 import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
 import { PURGE_WAIT_MS, purgeWaitWarning, waitForPurge } from './purge';
+import { readKeyRanges } from './key-ranges';
 
 const CALIBRATION_PASSES = 3;
 
@@ -52,6 +53,10 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   private explainPlan: unknown;
   private needsExplain = false;
   private planMissing: string | undefined;
+  /** The last plan a run's ANALYZE gave, and the index facts: what finishRuns reads key ranges for. */
+  private lastPlan: unknown;
+  private indexFacts: InnodbFacts['indexes'] = [];
+  private keyRanges: Record<string, [number, number]> = {};
   /** alias → table, since the plans name tables by their aliases. */
   private readonly aliases: Map<string, string>;
 
@@ -104,6 +109,12 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
 
   /** The plan for runs that had no ANALYZE of their own (MySQL), asked for once every run is over. */
   async finishRuns(): Promise<void> {
+    await this.explainAfterRuns();
+    const plan = this.lastPlan ?? this.explainPlan;
+    if (plan && this.indexFacts.length > 0) this.keyRanges = await readKeyRanges(this.conn, this.accessesOf(plan), this.indexFacts);
+  }
+
+  private async explainAfterRuns(): Promise<void> {
     if (!this.needsExplain) return;
     try {
       const [plan] = await this.conn.query(`EXPLAIN FORMAT=JSON ${this.statement}`);
@@ -206,6 +217,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       warnings.push(`no prediction: ${unavailable}`);
       return [];
     });
+    this.indexFacts = indexes;
     let other = 0;
     let lruSeed: InnodbFacts['settings']['lruSeed'];
     if (withCache) {
@@ -263,6 +275,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     const { measured, notes } = normaliseInnodb(this.info.product, delta);
     const analyzed = plan !== undefined && typeof plan === 'object' ? plan : undefined;
     if (!analyzed) this.needsExplain = true;
+    else this.lastPlan = analyzed;
     const write = this.kind === 'dml' ? writeOfRun(this.statement, this.verb, delta, !this.options.commit) : {};
     this.rowsInserted += write.insert?.rows ?? 0;
     warnings.push(...noiseWarnings(run, { before: othersBefore, after: othersAfter }, delta, engineStats, this.kind !== 'dml', this.info.product));
@@ -278,6 +291,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
         ...write,
         ...(/\bLIMIT\b/i.test(maskSql(this.statement, 'mysql')) ? { limited: true } : {}),
         ...(measured.logicalReads !== null ? { pace: { elapsedMs, requests: measured.logicalReads } } : {}),
+        ...(Object.keys(this.keyRanges).length > 0 ? { keyRanges: this.keyRanges } : {}),
       }),
       warnings,
     };

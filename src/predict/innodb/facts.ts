@@ -107,6 +107,16 @@ export interface InnodbRunInput {
    * are replayed; without them (older fixtures) they are named as left out.
    */
   otherWrite?: RowWrite;
+  /**
+   * The lowest and highest value of the first key column of each index a range used, by keyRangeName,
+   * read after the last run. Absent in older fixtures and where not whole numbers: ranges are then drawn.
+   */
+  keyRanges?: Record<string, [number, number]>;
+}
+
+/** How keyRanges names a table's column. */
+export function keyRangeName(table: string, column: string): string {
+  return `${table}.${column}`.toLowerCase();
 }
 
 /** Everything one InnoDB prediction needs. */

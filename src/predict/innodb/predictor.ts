@@ -12,7 +12,7 @@ import { FRAGMENT_PAGES, IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
 import { constantBounds } from './key-bounds';
 import { ascendingKeyLayout } from './key-position';
-import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
+import { keyRangeName, type InnodbIndexFacts, type InnodbPredictionSettings, type InnodbRunInput } from './facts';
 import type { TableAccess } from './plan';
 import type { RunPrediction } from '../prediction';
 import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
@@ -156,7 +156,7 @@ export class InnodbPredictor {
     if (!writes && s.lruScanDepth && s.poolPages >= CLEANER_PACED_FROM * s.lruScanDepth) {
       assumptions.add(`the page cleaner's LRU batches wake once a second, here every ${Math.round(perSecond).toLocaleString('en-US')} page requests (${p ? 'the run\'s measured pace' : 'the pool model\'s clock'}); between them a reading thread evicts one page from the LRU tail per page it reads; a pool already short of free pages gets one batch as the run starts`);
     }
-    this.replayReads(pool, run.accesses, assumptions, unmodelled, run.limited === true);
+    this.replayReads(pool, run.accesses, assumptions, unmodelled, run.limited === true, run.keyRanges ?? {});
     const w = run.otherWrite;
     if (w && w.rows !== undefined && w.rows > 0) {
       const self = new Set((w.selfRelative ?? []).map((c) => c.toLowerCase()));
@@ -210,7 +210,7 @@ export class InnodbPredictor {
     return c >= 0 && this.facts[c].keyColumns?.[0] === m[2];
   }
 
-  private replayReads(pool: InnodbPool, accesses: TableAccess[], assumptions: Set<string>, unmodelled: Set<string>, limited: boolean): void {
+  private replayReads(pool: InnodbPool, accesses: TableAccess[], assumptions: Set<string>, unmodelled: Set<string>, limited: boolean, keyRanges: Record<string, [number, number]>): void {
     for (const [position, a] of accesses.entries()) {
       const full = a.accessType === 'ALL' || a.accessType === 'index';
       if (!full && LOOKUP_ACCESS.has(a.accessType)) {
@@ -223,7 +223,7 @@ export class InnodbPredictor {
         const ordered = this.followsOuterOrder(a, accesses[position - 1]);
         const dive = this.diveOf(a, limited);
         const rows = limited ? prefetchedRows(a) : a.rows;
-        const at = i === c ? this.keyPlacement(a, rows, dive, assumptions) : undefined;
+        const at = i === c ? this.keyPlacement(a, rows, dive, keyRanges, assumptions) : this.valuePlacement(this.facts[i], a, rows, dive, keyRanges, assumptions);
         replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, draw: this.draw, ...(dive ? { dive } : {}), ...(at ? { at } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
         continue;
       }
@@ -255,7 +255,7 @@ export class InnodbPredictor {
    * the leaves of its first and last rows read, and of its upper bound (where the dive goes). Half the draws use it;
    * the other half still draw the start, for a table whose ids have gaps or do not start at 1.
    */
-  private keyPlacement(a: TableAccess, rows: number, dive: IndexLookup['dive'], assumptions: Set<string>): IndexLookup['at'] {
+  private keyPlacement(a: TableAccess, rows: number, dive: IndexLookup['dive'], keyRanges: Record<string, [number, number]>, assumptions: Set<string>): IndexLookup['at'] {
     const point = (a.accessType === 'const' || a.accessType === 'eq_ref') && rows <= 1;
     if (this.draw % 2 === 1 || !this.statement || a.loops > 1 || (a.accessType !== 'range' && !point)) return undefined;
     if (/\border\s+by\b[^;]*\bdesc\b/i.test(this.statement)) return undefined;
@@ -263,7 +263,12 @@ export class InnodbPredictor {
     const layout = ascendingKeyLayout(f, this.settings.pageSize);
     const bounds = layout ? constantBounds(this.statement, a.table, f.keyColumns![0]) : undefined;
     if (!layout || bounds?.from === undefined) return undefined;
-    const from = Math.max(1, bounds.from);
+    // Ids counted from the lowest one there is (read after the runs), else from 1.
+    const lowest = keyRanges[keyRangeName(a.table, f.keyColumns![0])]?.[0] ?? 1;
+    const shift = 1 - lowest;
+    const key = bounds.from;
+    const from = Math.max(1, bounds.from + shift);
+    if (bounds.to !== undefined) bounds.to += shift;
     if (point) {
       this.placedByKey = true;
       const leaf = layout.leafOf(from);
@@ -276,9 +281,34 @@ export class InnodbPredictor {
     this.placedByKey = true;
     const first = layout.leafOf(from);
     assumptions.add(
-      `${f.reportName}: the range starts at ${f.keyColumns![0]} = ${from.toLocaleString('en-US')}, in leaf ${(first + 1).toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')}: an AUTO_INCREMENT key filled in ascending order holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as starting at 1 without gaps; half the draws take the start as unknown`,
+      `${f.reportName}: the range starts at ${f.keyColumns![0]} = ${key.toLocaleString('en-US')}, in leaf ${(first + 1).toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')}: an AUTO_INCREMENT key filled in ascending order holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as running without gaps from ${lowest.toLocaleString('en-US')}${lowest === 1 && !keyRanges[keyRangeName(a.table, f.keyColumns![0])] ? '' : ' (its lowest, read after the runs)'}; half the draws take the start as unknown`,
     );
     return { first, last: layout.leafOf(lastKey), diveLast: layout.leafOf(diveKey) };
+  }
+
+  /**
+   * Where a range on a secondary index lies, from its constant bounds and the lowest and highest value of
+   * the index's first column (read after the runs), taking the values as spread evenly between them: the
+   * leaves of its first and last entries read, and of its upper bound. Half the draws use it, as for a
+   * primary range; a skewed column's ranges sit elsewhere, which those draws cover.
+   */
+  private valuePlacement(f: InnodbIndexFacts, a: TableAccess, rows: number, dive: IndexLookup['dive'], keyRanges: Record<string, [number, number]>, assumptions: Set<string>): IndexLookup['at'] {
+    if (this.draw % 2 === 1 || !this.statement || a.loops > 1 || a.accessType !== 'range' || f.clustered || rows < 1) return undefined;
+    const column = f.keyColumns?.[0];
+    const span = column ? keyRanges[keyRangeName(f.table, column)] : undefined;
+    const bounds = span && column ? constantBounds(this.statement, a.table, column) : undefined;
+    if (!span || !bounds || bounds.from === undefined || span[1] <= span[0] || /\border\s+by\b[^;]*\bdesc\b/i.test(this.statement)) return undefined;
+    const [lo, hi] = span;
+    const leaves = Math.max(1, f.leafPages);
+    const at = (v: number) => (Math.min(Math.max(v, lo), hi + 1) - lo) / (hi - lo + 1) * leaves;
+    const start = at(bounds.from);
+    const perLeaf = Math.max(1, f.rows / leaves);
+    const clamp = (x: number) => Math.min(leaves - 1, Math.max(0, Math.floor(x)));
+    this.placedByKey = true;
+    assumptions.add(
+      `${f.reportName}: the range starts at ${column} = ${bounds.from.toLocaleString('en-US')}, in leaf ${(clamp(start) + 1).toLocaleString('en-US')} of ${leaves.toLocaleString('en-US')}, taking the column's values as spread evenly between its lowest and highest (${lo.toLocaleString('en-US')} and ${hi.toLocaleString('en-US')}, read after the runs); half the draws take the start as unknown`,
+    );
+    return { first: clamp(start), last: clamp(start + (rows - 1) / perLeaf), diveLast: dive ? (bounds.to === undefined ? leaves - 1 : clamp(at(bounds.to))) : clamp(start + (rows - 1) / perLeaf) };
   }
 
   /**

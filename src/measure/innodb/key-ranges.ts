@@ -1,0 +1,30 @@
+// The lowest and highest value of each index's first key column that the statement's ranges use, read
+// after the last run (MIN and MAX each descend to one end of the index, so before run 1 they would touch
+// pages the statement reads). The prediction places a range on those values: where the key's values lie is
+// not in InnoDB's statistics.
+import type { Connection } from 'mysql2/promise';
+import type { InnodbIndexFacts } from '../../predict/innodb/facts';
+import type { TableAccess } from '../../predict/innodb/plan';
+import { keyRangeName } from '../../predict/innodb/facts';
+
+const quote = (name: string) => `\`${name.replace(/`/g, '``')}\``;
+
+export async function readKeyRanges(conn: Connection, accesses: TableAccess[], indexes: InnodbIndexFacts[]): Promise<Record<string, [number, number]>> {
+  const out: Record<string, [number, number]> = {};
+  for (const a of accesses) {
+    if (a.accessType !== 'range' && a.accessType !== 'ref' && a.accessType !== 'const' && a.accessType !== 'eq_ref') continue;
+    const f = indexes.find((g) => g.table === a.table && (a.key === undefined || a.key === 'PRIMARY' ? g.clustered : g.index === a.key));
+    const column = f?.keyColumns?.[0];
+    if (!f || !column || out[keyRangeName(f.table, column)]) continue;
+    const schema = f.reportName.split('.')[0];
+    try {
+      const [rows] = await conn.query(`SELECT MIN(${quote(column)}) AS lo, MAX(${quote(column)}) AS hi FROM ${quote(schema)}.${quote(f.table)}`);
+      const { lo, hi } = (rows as Array<{ lo: unknown; hi: unknown }>)[0] ?? {};
+      // Only whole numbers place a range; other types leave it drawn.
+      if (Number.isSafeInteger(Number(lo)) && Number.isSafeInteger(Number(hi)) && lo !== null && hi !== null) out[keyRangeName(f.table, column)] = [Number(lo), Number(hi)];
+    } catch {
+      // A failure here costs only the placement: the range's start stays drawn.
+    }
+  }
+  return out;
+}
