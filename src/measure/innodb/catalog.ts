@@ -148,6 +148,18 @@ export async function openTables(conn: Connection): Promise<Set<string>> {
   return new Set((rows as Array<{ Database: string; Table: string }>).map((r) => `${r.Database}/${r.Table}`));
 }
 
+/**
+ * The pages the pool really has (Innodb_buffer_pool_pages_total): a few fewer than its size in pages, since
+ * the pool's own block descriptors come out of the same memory (2,028 of 2,048 for 32 MiB on MariaDB 10.11).
+ */
+export async function poolFrames(conn: Connection, info: InnodbServerInfo): Promise<number | undefined> {
+  const [rows] = await conn.query(`SELECT VARIABLE_VALUE AS v FROM ${info.statusTable} WHERE VARIABLE_NAME = ?`, [
+    info.product === 'mariadb' ? 'INNODB_BUFFER_POOL_PAGES_TOTAL' : 'Innodb_buffer_pool_pages_total',
+  ]);
+  const n = Number((rows as Array<{ v: string }>)[0]?.v);
+  return Number.isSafeInteger(n) && n > 0 && n <= info.poolPages ? n : undefined;
+}
+
 export async function poolPagesInUse(conn: Connection, info: InnodbServerInfo): Promise<number> {
   const [rows] = await conn.query(`SELECT VARIABLE_VALUE AS v FROM ${info.statusTable} WHERE VARIABLE_NAME = ?`, [
     info.product === 'mariadb' ? 'INNODB_BUFFER_POOL_PAGES_DATA' : 'Innodb_buffer_pool_pages_data',

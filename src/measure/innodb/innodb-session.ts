@@ -18,7 +18,7 @@ import { atLeast, readInnodbServerInfo, type InnodbServerInfo } from './server-i
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
 import { isStatsDenied, readInnodbResidency, readLruSeed, resolveInnodbRelations, tablesFromTablespaces, type InnodbRelation } from './residency';
-import { openTables, poolPagesInUse, readInnodbFacts } from './catalog';
+import { openTables, poolFrames, poolPagesInUse, readInnodbFacts } from './catalog';
 import { writeOfRun } from './run-write';
 import { innodbError } from './errors';
 import { autoIncrementValues, findInnodbSideEffects } from './side-effects';
@@ -226,11 +226,13 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       lruSeed = await readLruSeed(this.conn, this.relations);
     } else warnings.push('the prediction assumes none of the statement\'s pages were cached before run 1: residency was not read');
     const st = info.settings;
+    const frames = await poolFrames(this.conn, info);
     return {
       indexes,
       settings: {
         product: info.product,
         poolPages: info.poolPages,
+        ...(frames ? { poolFrames: frames } : {}),
         pageSize: info.pageSize,
         oldBlocksPct: Number(st.innodb_old_blocks_pct ?? 37),
         oldBlocksTime: Number(st.innodb_old_blocks_time ?? 1000),

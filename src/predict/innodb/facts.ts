@@ -33,7 +33,13 @@ export interface InnodbIndexFacts {
 
 export interface InnodbPredictionSettings {
   product: 'mysql' | 'mariadb';
+  /** innodb_buffer_pool_size in pages: what the what-if's sizes are named by. */
   poolPages: number;
+  /**
+   * The pages the pool really has (Innodb_buffer_pool_pages_total), a few fewer: the simulation uses that
+   * share of every size it simulates. Absent in older fixtures: the size in pages.
+   */
+  poolFrames?: number;
   pageSize: number;
   oldBlocksPct: number;
   oldBlocksTime: number;

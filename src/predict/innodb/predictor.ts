@@ -10,9 +10,8 @@ import { openGets, openTable } from './row-costs';
 import { usableBytes } from './index-pages';
 import { FRAGMENT_PAGES, IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
-import { constantBounds } from './key-bounds';
-import { ascendingKeyLayout } from './key-position';
-import { keyRangeName, type InnodbIndexFacts, type InnodbPredictionSettings, type InnodbRunInput } from './facts';
+import { placeRange } from './range-placement';
+import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { TableAccess } from './plan';
 import type { RunPrediction } from '../prediction';
 import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
@@ -91,7 +90,10 @@ export class InnodbPredictor {
   }
 
   private startingPool(pages: number, overrides: Partial<InnodbPoolOptions>): InnodbPool {
-    const pool = new InnodbPool(pages, this.options(overrides));
+    const s = this.settings;
+    // A pool of this size holds the share of its pages the server's own pool does (its descriptors take the rest).
+    const frames = s.poolFrames ? Math.max(1, Math.round((pages * s.poolFrames) / s.poolPages)) : pages;
+    const pool = new InnodbPool(frames, this.options(overrides));
     const seed = this.settings.lruSeed;
     if (seed) {
       // The server's order: the indexes' pages where the LRU had them, other pages in the gaps.
@@ -106,7 +108,7 @@ export class InnodbPredictor {
       return pool;
     }
     const other = this.facts.length * SPACE;
-    for (let k = 0; k < Math.min(this.settings.otherPagesUsed, pages); k++) pool.preload(other + k);
+    for (let k = 0; k < Math.min(this.settings.otherPagesUsed, frames); k++) pool.preload(other + k);
     this.facts.forEach((f, i) => {
       for (const [s, e] of f.cachedBefore) for (let p = s; p <= e; p++) pool.preload(i * SPACE + p);
     });
@@ -223,7 +225,13 @@ export class InnodbPredictor {
         const ordered = this.followsOuterOrder(a, accesses[position - 1]);
         const dive = this.diveOf(a, limited);
         const rows = limited ? prefetchedRows(a) : a.rows;
-        const at = i === c ? this.keyPlacement(a, rows, dive, keyRanges, assumptions) : this.valuePlacement(this.facts[i], a, rows, dive, keyRanges, assumptions);
+        // Half the draws place a range by its constants; the other half draw its start (ids with gaps, skewed values).
+        const placed = this.draw % 2 === 0 && this.statement ? placeRange({ statement: this.statement, pageSize: this.settings.pageSize, keyRanges }, this.facts[i], c >= 0 ? this.facts[c] : undefined, a, rows, dive !== undefined) : undefined;
+        if (placed) {
+          this.placedByKey = true;
+          if (placed.assumption) assumptions.add(placed.assumption);
+        }
+        const at = placed?.at;
         replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, draw: this.draw, ...(dive ? { dive } : {}), ...(at ? { at } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
         continue;
       }
@@ -248,67 +256,6 @@ export class InnodbPredictor {
         for (let k = 0; k < leaves; k++) pool.access(l.leaves(k));
       }
     }
-  }
-
-  /**
-   * Where a range on an ascending AUTO_INCREMENT key lies, from the constants the statement bounds it with:
-   * the leaves of its first and last rows read, and of its upper bound (where the dive goes). Half the draws use it;
-   * the other half still draw the start, for a table whose ids have gaps or do not start at 1.
-   */
-  private keyPlacement(a: TableAccess, rows: number, dive: IndexLookup['dive'], keyRanges: Record<string, [number, number]>, assumptions: Set<string>): IndexLookup['at'] {
-    const point = (a.accessType === 'const' || a.accessType === 'eq_ref') && rows <= 1;
-    if (this.draw % 2 === 1 || !this.statement || a.loops > 1 || (a.accessType !== 'range' && !point)) return undefined;
-    if (/\border\s+by\b[^;]*\bdesc\b/i.test(this.statement)) return undefined;
-    const f = this.facts[this.indexOf(a.table, undefined)];
-    const layout = ascendingKeyLayout(f, this.settings.pageSize);
-    const bounds = layout ? constantBounds(this.statement, a.table, f.keyColumns![0]) : undefined;
-    if (!layout || bounds?.from === undefined) return undefined;
-    // Ids counted from the lowest one there is (read after the runs), else from 1.
-    const lowest = keyRanges[keyRangeName(a.table, f.keyColumns![0])]?.[0] ?? 1;
-    const shift = 1 - lowest;
-    const key = bounds.from;
-    const from = Math.max(1, bounds.from + shift);
-    if (bounds.to !== undefined) bounds.to += shift;
-    if (point) {
-      this.placedByKey = true;
-      const leaf = layout.leafOf(from);
-      return { first: leaf, last: leaf, diveLast: leaf, slot: layout.slotOf(from) };
-    }
-    if (rows < 1) return undefined;
-    const lastKey = Math.min(bounds.to ?? Infinity, from + rows - 1);
-    // The dive searches the bounds themselves: an open end is the index's last leaf, whatever it estimated.
-    const diveKey = dive ? (bounds.to ?? Infinity) : lastKey;
-    this.placedByKey = true;
-    const first = layout.leafOf(from);
-    assumptions.add(
-      `${f.reportName}: the range starts at ${f.keyColumns![0]} = ${key.toLocaleString('en-US')}, in leaf ${(first + 1).toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')}: an AUTO_INCREMENT key filled in ascending order holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as running without gaps from ${lowest.toLocaleString('en-US')}${lowest === 1 && !keyRanges[keyRangeName(a.table, f.keyColumns![0])] ? '' : ' (its lowest, read after the runs)'}; half the draws take the start as unknown`,
-    );
-    return { first, last: layout.leafOf(lastKey), diveLast: layout.leafOf(diveKey) };
-  }
-
-  /**
-   * Where a range on a secondary index lies, from its constant bounds and the lowest and highest value of
-   * the index's first column (read after the runs), taking the values as spread evenly between them: the
-   * leaves of its first and last entries read, and of its upper bound. Half the draws use it, as for a
-   * primary range; a skewed column's ranges sit elsewhere, which those draws cover.
-   */
-  private valuePlacement(f: InnodbIndexFacts, a: TableAccess, rows: number, dive: IndexLookup['dive'], keyRanges: Record<string, [number, number]>, assumptions: Set<string>): IndexLookup['at'] {
-    if (this.draw % 2 === 1 || !this.statement || a.loops > 1 || a.accessType !== 'range' || f.clustered || rows < 1) return undefined;
-    const column = f.keyColumns?.[0];
-    const span = column ? keyRanges[keyRangeName(f.table, column)] : undefined;
-    const bounds = span && column ? constantBounds(this.statement, a.table, column) : undefined;
-    if (!span || !bounds || bounds.from === undefined || span[1] <= span[0] || /\border\s+by\b[^;]*\bdesc\b/i.test(this.statement)) return undefined;
-    const [lo, hi] = span;
-    const leaves = Math.max(1, f.leafPages);
-    const at = (v: number) => (Math.min(Math.max(v, lo), hi + 1) - lo) / (hi - lo + 1) * leaves;
-    const start = at(bounds.from);
-    const perLeaf = Math.max(1, f.rows / leaves);
-    const clamp = (x: number) => Math.min(leaves - 1, Math.max(0, Math.floor(x)));
-    this.placedByKey = true;
-    assumptions.add(
-      `${f.reportName}: the range starts at ${column} = ${bounds.from.toLocaleString('en-US')}, in leaf ${(clamp(start) + 1).toLocaleString('en-US')} of ${leaves.toLocaleString('en-US')}, taking the column's values as spread evenly between its lowest and highest (${lo.toLocaleString('en-US')} and ${hi.toLocaleString('en-US')}, read after the runs); half the draws take the start as unknown`,
-    );
-    return { first: clamp(start), last: clamp(start + (rows - 1) / perLeaf), diveLast: dive ? (bounds.to === undefined ? leaves - 1 : clamp(at(bounds.to))) : clamp(start + (rows - 1) / perLeaf) };
   }
 
   /**

@@ -1,0 +1,79 @@
+// Where a range or a point search lies in its index, from the constants the statement compares the index's
+// first column with: on an AUTO_INCREMENT clustered key filled in ascending order, where the key puts it;
+// on a secondary index, on the column's lowest and highest value (read after the runs), taking the values
+// as spread evenly. Undefined where neither holds: the lookup then draws its start. Pure.
+import { constantBounds } from './key-bounds';
+import { ascendingKeyLayout } from './key-position';
+import { keyRangeName, type InnodbIndexFacts } from './facts';
+import type { IndexLookup } from './lookup-trace';
+import type { TableAccess } from './plan';
+
+export interface PlacementContext {
+  statement: string;
+  pageSize: number;
+  keyRanges: Record<string, [number, number]>;
+}
+
+export interface Placement {
+  at: NonNullable<IndexLookup['at']>;
+  assumption?: string;
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+const descending = (sql: string) => /\border\s+by\b[^;]*\bdesc\b/i.test(sql);
+
+/** `f` is the index the access uses, `clustered` its table's clustered index; `dived`: the optimizer dives the range. */
+export function placeRange(ctx: PlacementContext, f: InnodbIndexFacts, clustered: InnodbIndexFacts | undefined, a: TableAccess, rows: number, dived: boolean): Placement | undefined {
+  if (a.loops > 1 || descending(ctx.statement)) return undefined;
+  return f.clustered ? byKey(ctx, f, a, rows, dived) : clustered && a.accessType === 'range' && rows >= 1 ? byValue(ctx, f, a, rows, dived) : undefined;
+}
+
+/**
+ * An ascending AUTO_INCREMENT key: the leaves of the range's first and last rows read, and of its upper
+ * bound (where the dive goes: an open end is the last leaf, whatever it estimated); for a point search,
+ * its slot in the leaf.
+ */
+function byKey(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, rows: number, dived: boolean): Placement | undefined {
+  const point = (a.accessType === 'const' || a.accessType === 'eq_ref') && rows <= 1;
+  if (a.accessType !== 'range' && !point) return undefined;
+  const layout = ascendingKeyLayout(f, ctx.pageSize);
+  const column = f.keyColumns?.[0];
+  const bounds = layout && column ? constantBounds(ctx.statement, a.table, column) : undefined;
+  if (!layout || !column || bounds?.from === undefined) return undefined;
+  // Ids counted from the lowest one there is (read after the runs), else from 1.
+  const known = ctx.keyRanges[keyRangeName(a.table, column)];
+  const shift = 1 - (known?.[0] ?? 1);
+  const from = Math.max(1, bounds.from + shift);
+  const to = bounds.to === undefined ? undefined : bounds.to + shift;
+  if (point) {
+    const leaf = layout.leafOf(from);
+    return { at: { first: leaf, last: leaf, diveLast: leaf, slot: layout.slotOf(from) } };
+  }
+  if (rows < 1) return undefined;
+  const lastKey = Math.min(to ?? Infinity, from + rows - 1);
+  const first = layout.leafOf(from);
+  return {
+    at: { first, last: layout.leafOf(lastKey), diveLast: layout.leafOf(dived ? (to ?? Infinity) : lastKey) },
+    assumption:
+      `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(first + 1)} of ${n(f.leafPages)}: an AUTO_INCREMENT key filled in ascending order holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as running without gaps from ${n(known?.[0] ?? 1)}${known ? ' (its lowest, read after the runs)' : ''}; half the draws take the start as unknown`,
+  };
+}
+
+/** A secondary index: its first and last entries' leaves and its upper bound's, on the column's spread. */
+function byValue(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, rows: number, dived: boolean): Placement | undefined {
+  const column = f.keyColumns?.[0];
+  const span = column ? ctx.keyRanges[keyRangeName(f.table, column)] : undefined;
+  const bounds = span && column ? constantBounds(ctx.statement, a.table, column) : undefined;
+  if (!span || !bounds || bounds.from === undefined || span[1] <= span[0]) return undefined;
+  const [lo, hi] = span;
+  const leaves = Math.max(1, f.leafPages);
+  const position = (v: number) => ((Math.min(Math.max(v, lo), hi + 1) - lo) / (hi - lo + 1)) * leaves;
+  const leaf = (x: number) => Math.min(leaves - 1, Math.max(0, Math.floor(x)));
+  const start = position(bounds.from);
+  const last = leaf(start + (rows - 1) / Math.max(1, f.rows / leaves));
+  return {
+    at: { first: leaf(start), last, diveLast: dived ? (bounds.to === undefined ? leaves - 1 : leaf(position(bounds.to))) : last },
+    assumption:
+      `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(leaf(start) + 1)} of ${n(leaves)}, taking the column's values as spread evenly between its lowest and highest (${n(lo)} and ${n(hi)}, read after the runs); half the draws take the start as unknown`,
+  };
+}
