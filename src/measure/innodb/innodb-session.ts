@@ -5,7 +5,6 @@
 import type { Connection } from 'mysql2/promise';
 import { connectMysql } from '../../db/mysql';
 import type { ConnectionTarget } from '../../db/connection-url';
-import { MeasureError } from '../../db/errors';
 import type { Report } from '../../shared/report';
 import type { InnodbPredictionInput, InnodbRunInput } from '../../predict/innodb/facts';
 import { parseInnodbPlan, resolveAliases, type TableEngineStats } from '../../predict/innodb/plan';
@@ -21,7 +20,7 @@ import { isStatsDenied, readInnodbResidency, readLruSeed, resolveInnodbRelations
 import { openTables, poolFrames, poolPagesInUse, readInnodbFacts } from './catalog';
 import { writeOfRun } from './run-write';
 import { innodbError } from './errors';
-import { autoIncrementValues, findInnodbSideEffects } from './side-effects';
+import { autoIncrementValues, findInnodbSideEffects, hasAllPrivileges, judgeSideEffects } from './side-effects';
 import { maskSql } from '../../sql/mask';
 import { parseServerJson } from './server-json';
 import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
@@ -93,7 +92,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     // statement's names, its views' base tables, its functions' and triggers' tables), not from an EXPLAIN,
     // which reads rows and probes range bounds.
     const tables = await this.checkSideEffects(warnings);
-    if (await this.allPrivileges()) {
+    if (await hasAllPrivileges(this.conn)) {
       warnings.push('measured with ALL PRIVILEGES or SUPER: nothing but BufferLens\'s own checks stands between the statement and the data; a measuring user needs only PROCESS, SELECT on mysql.innodb_index_stats and on the tables (Test Connection prints the GRANTs)');
     }
     this.relations = await resolveInnodbRelations(this.conn, tables).catch(async (err: unknown) => {
@@ -154,28 +153,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     const fx = await findInnodbSideEffects(this.conn, this.statement, db, this.kind === 'dml').catch((err) => {
       throw this.error(err);
     });
-    if (fx.nonTransactional.length && !this.options.commit) {
-      const many = fx.nonTransactional.length > 1;
-      throw new MeasureError(
-        `${fx.nonTransactional.map((x) => `${x.table} uses the ${x.engine} engine`).join(' and ')}, which ${many ? 'are' : 'is'} not transactional: the statement reaches ${many ? 'them' : 'it'} and a rollback would undo nothing there (--commit measures it and keeps its changes)`,
-        'refused',
-      );
-    }
-    if (fx.outside.length && !this.options.allowSideEffects) {
-      throw new MeasureError(`refused: ${fx.outside.join('; ')}; a rollback cannot undo that (--allow-side-effects measures anyway)`, 'refused', true);
-    }
-    if (fx.outside.length) warnings.push(`measured although a rollback cannot undo it (--allow-side-effects): ${fx.outside.join('; ')}`);
-    if (fx.routines.length) {
-      warnings.push(`the statement calls stored function${fx.routines.length > 1 ? 's' : ''} ${fx.routines.join(', ')}${this.kind === 'dml' ? '' : '; a reading statement runs in a read-only transaction, so they cannot write'}`);
-    }
-    if (fx.sequences.length) warnings.push(`sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} may advance: sequences are not rolled back`);
+    judgeSideEffects(fx, this.options, this.kind === 'dml', warnings);
     if (fx.autoIncrement.length && !this.options.commit) this.autoIncrementTables = fx.autoIncrement;
     return fx.tables;
-  }
-
-  private async allPrivileges(): Promise<boolean> {
-    const [rows] = await this.conn.query('SHOW GRANTS');
-    return (rows as Array<Record<string, string>>).some((r) => /^GRANT (ALL PRIVILEGES|.*\bSUPER\b).* ON \*\.\* /i.test(Object.values(r)[0] ?? ''));
   }
 
   private autoIncrementTables: Array<{ schema: string; table: string }> = [];
