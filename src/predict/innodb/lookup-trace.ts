@@ -30,7 +30,7 @@ export interface IndexLookup {
   /** Which draw of the positions and orders this is (0: the one shown). */
   draw?: number;
   /**
-   * Where the key puts a one-loop range (see InnodbPredictor.keyPlacement): the leaves of its first and
+   * Where the key puts a one-loop range (see range-placement.ts): the leaves of its first and
    * last rows read, and of its upper bound, which the dive searches. Without it, the start is drawn.
    */
   at?: { first: number; last: number; diveLast: number; slot?: { slot: number; of: number } };
