@@ -13,7 +13,7 @@ import { mariadb, need, skipUnless } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
-import { mariadbQuery } from '../support/sql';
+import { createLabSbtest, mariadbQuery } from '../support/sql';
 
 const availability = mariadb();
 
@@ -24,14 +24,8 @@ describe('MariaDB: cold reads', skipUnless(availability), () => {
 
   before(async () => {
     server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '128M' } });
-    for (const q of [
-      'CREATE DATABASE lab',
-      // sysbench's row: about 2,070 pages for 150,000 rows.
-      'CREATE TABLE lab.s (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL) ENGINE=InnoDB',
-      "INSERT INTO lab.s (k, c, pad) SELECT FLOOR(1 + RAND(7919) * 150000), LPAD(seq, 120, '7-'), LPAD(seq, 60, '3-') FROM lab.seq_1_to_150000",
-      'CREATE INDEX k ON lab.s (k)',
-      'ANALYZE TABLE lab.s',
-    ]) await mariadbQuery(server.port, q);
+    // sysbench's row: about 2,070 pages for 150,000 rows.
+    await createLabSbtest(server.port, { rows: 150_000, k: 'random', index: true });
   });
   after(async () => server?.stop());
 

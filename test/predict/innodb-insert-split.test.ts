@@ -9,7 +9,7 @@ import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
-import { mariadbQuery } from '../support/sql';
+import { createLabSbtest, mariadbRolledBack } from '../support/sql';
 
 const availability = mariadb();
 
@@ -17,30 +17,17 @@ describe('MariaDB: a single-row insert that splits a leaf', skipUnless(availabil
   let server: LocalInnodbServer;
   before(async () => {
     server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '64M' } });
-    for (const q of [
-      'CREATE DATABASE lab',
-      'CREATE TABLE lab.s (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL) ENGINE=InnoDB',
-      "INSERT INTO lab.s (k, c, pad) SELECT FLOOR(1 + RAND(7919) * 50000), LPAD(seq, 120, '7-'), LPAD(seq, 60, '3-') FROM lab.seq_1_to_50000",
-      // Built after the load, as sysbench does: every leaf full, so any new entry splits its leaf.
-      'CREATE INDEX k ON lab.s (k)',
-      'ANALYZE TABLE lab.s',
-    ]) await mariadbQuery(server.port, q);
+    // k's index built after the load, as sysbench does: every leaf full, so any new entry splits its leaf.
+    await createLabSbtest(server.port, { rows: 50_000, k: 'random', index: true });
   });
   after(async () => server?.stop());
 
   test('run 1 costs 2–3 gets more than runs 2–3, predicted so, every run within 5 %', async () => {
     await server.restart();
     // Elsewhere in the index: opens the table and brings in the tablespace's header pages.
-    const c = await import('mysql2/promise').then((m) => m.createConnection({ host: '127.0.0.1', port: server.port, user: 'root', database: 'lab' }));
-    try {
-      await c.query('BEGIN');
-      await c.query("INSERT INTO s (k, c, pad) VALUES (1000, 'a', 'b')");
-      await c.query('ROLLBACK');
-    } finally {
-      await c.end();
-    }
+    await mariadbRolledBack(server.port, 'lab', "INSERT INTO s (k, c, pad) VALUES (1000, 'a', 'b')");
     const report = await measure(parseConnectionUrl(server.url('lab')), { sql: "INSERT INTO s (k, c, pad) VALUES (40000, 'a', 'b')", runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
-    const [one, two, three] = report.runs.map((r) => r);
+    const [one, two, three] = report.runs;
     assert.equal(two.measured.logicalReads, three.measured.logicalReads, 'the premise: runs 2 and 3 cost the same');
     assert.ok(one.measured.logicalReads! - two.measured.logicalReads! >= 2, `the premise: run 1 ${one.measured.logicalReads}, run 2 ${two.measured.logicalReads}`);
     assert.ok(one.predicted.logicalReads! - two.predicted.logicalReads! >= 3, `predicted: run 1 ${one.predicted.logicalReads}, run 2 ${two.predicted.logicalReads}`);

@@ -10,7 +10,7 @@ import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
-import { mariadbQuery } from '../support/sql';
+import { createLabSbtest, mariadbQuery } from '../support/sql';
 import type { Report } from '../../src/shared/report';
 
 const availability = mariadb();
@@ -22,12 +22,7 @@ describe('MariaDB: an undo log reused or created', skipUnless(availability), () 
 
   before(async () => {
     server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '64M' } });
-    for (const q of [
-      'CREATE DATABASE lab',
-      'CREATE TABLE lab.s (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL) ENGINE=InnoDB',
-      "INSERT INTO lab.s (k, c, pad) SELECT seq, LPAD(seq, 120, '7-'), LPAD(seq, 60, '3-') FROM lab.seq_1_to_20000",
-      'ANALYZE TABLE lab.s',
-    ]) await mariadbQuery(server.port, q);
+    await createLabSbtest(server.port, { rows: 20_000, k: 'id', index: false });
   });
   after(async () => server?.stop());
 

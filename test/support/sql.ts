@@ -21,3 +21,31 @@ export async function mariadbQuery<T = Record<string, unknown>>(port: number, te
     await c.end();
   }
 }
+
+/**
+ * lab.s on a private MariaDB in sysbench's row shape (id AUTO_INCREMENT, k, c CHAR(120), pad CHAR(60):
+ * 73 rows a leaf): `rows` rows in id order, k drawn over 1..kMax (or equal to id), its index built after
+ * the load as sysbench does (every leaf full), then analysed.
+ */
+export async function createLabSbtest(port: number, o: { rows: number; k: 'random' | 'id'; kMax?: number; index: boolean }): Promise<void> {
+  const k = o.k === 'id' ? 'seq' : `FLOOR(1 + RAND(7919) * ${o.kMax ?? o.rows})`;
+  for (const q of [
+    'CREATE DATABASE lab',
+    'CREATE TABLE lab.s (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL) ENGINE=InnoDB',
+    `INSERT INTO lab.s (k, c, pad) SELECT ${k}, LPAD(seq, 120, '7-'), LPAD(seq, 60, '3-') FROM lab.seq_1_to_${o.rows}`,
+    ...(o.index ? ['CREATE INDEX k ON lab.s (k)'] : []),
+    'ANALYZE TABLE lab.s',
+  ]) await mariadbQuery(port, q);
+}
+
+/** One statement in a transaction that is rolled back, on its own connection to database `db`. */
+export async function mariadbRolledBack(port: number, db: string, text: string): Promise<void> {
+  const c = await createConnection({ host: '127.0.0.1', port, user: 'root', database: db });
+  try {
+    await c.query('BEGIN');
+    await c.query(text);
+    await c.query('ROLLBACK');
+  } finally {
+    await c.end();
+  }
+}
