@@ -17,6 +17,7 @@ import { atLeast, readInnodbServerInfo, type InnodbServerInfo } from './server-i
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
 import { isStatsDenied, readInnodbResidency, readLruSeed, resolveInnodbRelations, tablesFromTablespaces, type InnodbRelation } from './residency';
+import { readUndoState } from './undo-state';
 import { openTables, poolFrames, poolPagesInUse, readInnodbFacts } from './catalog';
 import { writeOfRun } from './run-write';
 import { innodbError } from './errors';
@@ -207,6 +208,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     } else warnings.push('the prediction assumes none of the statement\'s pages were cached before run 1: residency was not read');
     const st = info.settings;
     const frames = await poolFrames(this.conn, info);
+    const undo = await readUndoState(this.conn, info, withCache);
     return {
       indexes,
       settings: {
@@ -220,6 +222,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
         randomReadAhead: String(st.innodb_random_read_ahead).toUpperCase() === 'ON',
         otherPagesUsed: other,
         ...(lruSeed ? { lruSeed } : {}),
+        ...(undo ? { undo } : {}),
         ...(unavailable ? { unavailable } : {}),
         ...(this.openAtStart ? { tablesToOpen: [...new Set(this.relations.filter((r) => r.kind === 'table' && !this.openAtStart!.has(`${r.schema}/${r.table}`)).map((r) => r.table))] } : {}),
         changeBuffering: changeBufferingOf(st.innodb_change_buffering),

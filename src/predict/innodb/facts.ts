@@ -65,6 +65,26 @@ export interface InnodbPredictionSettings {
   tablesToOpen?: string[];
   /** Why no prediction can be made (the index statistics could not be read): every number not modelled. */
   unavailable?: string;
+  /** Where the runs' undo logs come from (MariaDB); absent in older fixtures and on MySQL. */
+  undo?: UndoState;
+}
+
+/**
+ * Before run 1: the write statements the server ran since it started, and (where residency was read) the
+ * pages of the undo logs' tablespaces in the pool, by page type.
+ */
+export interface UndoState {
+  /** Com_insert, Com_update, Com_delete and the other statements that start a write transaction. */
+  writesSinceStartup: number;
+  /** The system tablespace and the undo tablespaces. */
+  spaces?: number;
+  /** SYSTEM pages: the 128 rollback segments' headers and a few of the system's own. */
+  systemPagesCached?: number;
+  logPagesCached?: number;
+  spaceHeadersCached?: number;
+  bitmapsCached?: number;
+  /** Inode pages beyond the first (page 2), where the undo logs' segments are described. */
+  inodePagesCached?: number;
 }
 
 /** The rows an INSERT wrote in one run, which the prediction replays (with their rollback). */

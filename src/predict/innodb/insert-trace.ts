@@ -12,8 +12,9 @@ import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts, InsertRun } from './facts';
 import { fullLeafShare, leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
 import { LeafSplits } from './leaf-splits';
-import { FRESH_PAGE_ASSUMPTION, UNDO_LOG_ASSUMPTION, firstWriteGets, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, descend as descendIndex, mergeLeaf, splitLeaf } from './row-costs';
+import { FRESH_PAGE_ASSUMPTION, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, descend as descendIndex, mergeLeaf, splitLeaf } from './row-costs';
 import { SPACE } from './index-layout';
+import type { UndoLogs } from './undo-log';
 
 /** InnoDB fills pages that are appended to in key order to 15/16 (btr_page_get_split_rec_to_right). */
 const APPEND_FILL = 15 / 16;
@@ -24,7 +25,7 @@ export function replayInsert(
   pool: InnodbPool,
   facts: InnodbIndexFacts[],
   layout: (i: number) => IndexPages,
-  undoBase: number,
+  undo: UndoLogs,
   run: InsertRun,
   pageSize: number,
   assumptions: Set<string>,
@@ -60,8 +61,8 @@ export function replayInsert(
   // Per row and secondary index: the leaf's key order position when the entry split it, else -1.
   const splitAt = secondary.map(() => new Int32Array(run.rows).fill(-1));
   const spaceBase = clustered.i * SPACE;
-  pool.residentHits(firstWriteGets(draw));
-  assumptions.add(UNDO_LOG_ASSUMPTION);
+  const log = undo.begin(pool, draw);
+  assumptions.add(undo.assumption());
   for (let r = 0; r < run.rows; r++) {
     descend(cl);
     if (c.autoIncrementKey && r === 0) {
@@ -77,9 +78,12 @@ export function replayInsert(
       clusteredLeaf[r] = cl.leaves(random.int(Math.max(1, c.leafPages)));
       pool.modify(clusteredLeaf[r]);
     }
-    const undo = undoBase + Math.floor(r / perUndoPage);
-    if (r % perUndoPage === 0) pool.create(undo);
-    else pool.modify(undo);
+    const undoPage = log.page(Math.floor(r / perUndoPage));
+    // A created first page is in the pool already; a reused one is requested (read where not cached).
+    if (r === 0 && log.paged) {
+      if (log.reused) pool.modify(undoPage);
+    } else if (r % perUndoPage === 0) pool.create(undoPage);
+    else pool.modify(undoPage);
     secondary.forEach(({ f, i }, k) => {
       const l = layout(i);
       descend(l);
@@ -102,7 +106,7 @@ export function replayInsert(
     assumptions.add('the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read); the pages the inserts created are freed');
     pool.residentHits(ROLLBACK_GETS);
     for (let r = run.rows - 1; r >= 0; r--) {
-      pool.modify(undoBase + Math.floor(r / perUndoPage));
+      pool.modify(log.page(Math.floor(r / perUndoPage)));
       secondary.forEach(({ i }, k) => {
         descend(layout(i));
         pool.removeSecondaryEntry(secondaryLeaf[k][r]);

@@ -7,6 +7,7 @@ import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lr
 import { replayInsert } from './insert-trace';
 import { replayRowWrite } from './write-trace';
 import { openGets, openTable } from './row-costs';
+import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
 import { FRAGMENT_PAGES, IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
@@ -45,6 +46,8 @@ export class InnodbPredictor {
   private createdPagesLive = false;
   /** Tables the replayed runs have opened (see openTables). */
   private readonly opened = new Set<string>();
+  /** Each simulated pool's undo logs: the segment each run takes, and their pages. */
+  private readonly undoLogs = new WeakMap<InnodbPool, UndoLogs>();
   /** Whether this draw placed a range where its key puts it (see keyPlacement), rather than drawing its start. */
   placedByKey = false;
 
@@ -94,6 +97,8 @@ export class InnodbPredictor {
     // A pool of this size holds the share of its pages the server's own pool does (its descriptors take the rest).
     const frames = s.poolFrames ? Math.max(1, Math.round((pages * s.poolFrames) / s.poolPages)) : pages;
     const pool = new InnodbPool(frames, this.options(overrides));
+    const undo = new UndoLogs(s.undo, (this.facts.length + 1) * SPACE, this.facts.length * SPACE + NEW_PAGES);
+    this.undoLogs.set(pool, undo);
     const seed = this.settings.lruSeed;
     if (seed) {
       // The server's order: the indexes' pages where the LRU had them, other pages in the gaps.
@@ -102,13 +107,19 @@ export class InnodbPredictor {
       const other = this.facts.length * SPACE;
       for (let k = 0; k < length; k++) headToTail[k] = other + k;
       for (const [i, page, pos] of seed.pages) headToTail[pos] = i * SPACE + page;
+      // The undo tablespace's cached pages take the place of other pages nearest the head: every write requests them.
+      const undoPages = undo.cachedPages();
+      for (let k = 0; k < length && undoPages.length; k++) if (headToTail[k] >= other) headToTail[k] = undoPages.shift()!;
       const firstOld = seed.firstOld ?? length;
       pool.seed(headToTail, Array.from({ length }, (_, k) => (k >= firstOld ? 1 : 0)));
       this.preloadSpaceHeaders(pool);
       return pool;
     }
     const other = this.facts.length * SPACE;
-    for (let k = 0; k < Math.min(this.settings.otherPagesUsed, frames); k++) pool.preload(other + k);
+    // The undo tablespace's cached pages are among the other pages, the youngest of them: every write requests them.
+    const undoPages = undo.cachedPages().slice(0, this.settings.otherPagesUsed);
+    for (let k = undoPages.length; k < Math.min(this.settings.otherPagesUsed, frames); k++) pool.preload(other + k);
+    for (const p of undoPages) pool.preload(p);
     this.facts.forEach((f, i) => {
       for (const [s, e] of f.cachedBefore) for (let p = s; p <= e; p++) pool.preload(i * SPACE + p);
     });
@@ -144,6 +155,12 @@ export class InnodbPredictor {
     return c < 0 ? -1 : c * SPACE + IBUF_BITMAP_PAGE;
   }
 
+  private undoOf(pool: InnodbPool): UndoLogs {
+    const u = this.undoLogs.get(pool);
+    if (!u) throw new Error('a pool not made by startingPool');
+    return u;
+  }
+
   private indexOf(table: string, key: string | undefined): number {
     return this.facts.findIndex((f) => f.table === table && (key === undefined || key === 'PRIMARY' ? f.clustered : f.index === key));
   }
@@ -151,6 +168,7 @@ export class InnodbPredictor {
   private replay(pool: InnodbPool, run: InnodbRunInput, assumptions: Set<string>, unmodelled: Set<string>, opened: Set<string>): void {
     if (!run.planMissing) this.openTables(pool, opened, assumptions);
     const writes = (run.insert?.rows ?? 0) > 0 || run.otherWrite !== undefined;
+    if (writes) this.undoOf(pool).startRun(pool);
     const p = run.pace;
     const perSecond = p && p.elapsedMs > 0 && p.requests > 0 ? p.requests / (p.elapsedMs / 1000) : DEFAULT_REQUESTS_PER_SECOND;
     pool.paceCleaner(writes, perSecond);
@@ -162,14 +180,13 @@ export class InnodbPredictor {
     const w = run.otherWrite;
     if (w && w.rows !== undefined && w.rows > 0) {
       const self = new Set((w.selfRelative ?? []).map((c) => c.toLowerCase()));
-      const modelled = replayRowWrite(pool, this.facts, (i) => this.layouts.of(i), (i) => i * SPACE, this.facts.length * SPACE + NEW_PAGES, { ...w, rows: w.rows }, (c) => self.has(c.toLowerCase()), this.settings.pageSize, assumptions, this.draw);
+      const modelled = replayRowWrite(pool, this.facts, (i) => this.layouts.of(i), (i) => i * SPACE, this.undoOf(pool), { ...w, rows: w.rows }, (c) => self.has(c.toLowerCase()), this.settings.pageSize, assumptions, this.draw);
       if (!modelled) unmodelled.add(`the ${w.statement} on ${w.table}: no index statistics for it (mysql.innodb_index_stats), so its changes are left out`);
     } else if (w && w.rows === undefined) {
       unmodelled.add(`${w.statement} on ${w.table}: the changes it makes (undo records, secondary-index entries, their rollback) are left out; the reads of its scan are modelled`);
     }
     if (run.insert && run.insert.rows > 0) {
-      const undoBase = this.facts.length * SPACE + NEW_PAGES;
-      const modelled = replayInsert(pool, this.facts, (i) => this.layouts.of(i), undoBase, run.insert, this.settings.pageSize, assumptions, this.draw);
+      const modelled = replayInsert(pool, this.facts, (i) => this.layouts.of(i), this.undoOf(pool), run.insert, this.settings.pageSize, assumptions, this.draw);
       if (!modelled) unmodelled.add(`the INSERT into ${run.insert.table}: no index statistics for it (mysql.innodb_index_stats), so its writes are left out`);
       else assumptions.add(this.writeSettings());
     }

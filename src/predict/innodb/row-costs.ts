@@ -7,29 +7,14 @@
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import type { IndexPages } from './index-pages';
 
-/** A transaction's first change: the rollback segment's header, the undo log's header and its first page. */
-const FIRST_WRITE_GETS = 3;
-/**
- * What a transaction's first change saves where its rollback segment kept an undo log to reuse. Each write
- * transaction takes the next of 128 segments in turn (a counter from 0 at startup); a segment keeps the
- * one-page log of a rolled-back transaction, while purge frees a committed one's. Measured on MariaDB 10.11:
- * an update by id 11 gets reusing, 13–14 creating; a delete 15 and 17–18. No view shows which segment comes
- * next or what it holds, so a quarter of the draws reuse: the band holds both, the draw shown creates.
- */
-const UNDO_REUSE_SAVES = 2;
-export const UNDO_LOG_ASSUMPTION = `the transaction's undo log is created in the next rollback segment (${FIRST_WRITE_GETS} gets); where that segment kept a rolled-back transaction's log it is reused, ${UNDO_REUSE_SAVES} gets fewer: which segment comes next and what it holds no view shows, so the band holds both`;
-export function firstWriteGets(draw: number): number {
-  return draw % 4 === 3 ? FIRST_WRITE_GETS - UNDO_REUSE_SAVES : FIRST_WRITE_GETS;
-}
 /** What a rollback reads before it undoes a record: the undo log's header and the segment's. */
 export const ROLLBACK_GETS = 2;
 /**
- * An undo log growing by a page, beyond the page itself (the segment's inode, the extent descriptor, the
- * log's header and its page list), and a rollback stepping back onto the page before (the log header and
- * the previous page's list node): a 1,000-row UPDATE of a 120-byte column wrote 10 undo pages and took
- * 1,070–1,079 gets, its rollback 4,083, where 1 per row and 4 per row undone are walked (2,000 rows: 8,164).
+ * A rollback stepping back onto the undo log's page before (the log header and the previous page's list
+ * node): a 1,000-row UPDATE of a 120-byte column wrote 10 undo pages and took 1,070–1,079 gets, its
+ * rollback 4,083, where 1 per row and 4 per row undone are walked (2,000 rows: 8,164). Growing the log is
+ * in undo-log.ts.
  */
-export const UNDO_PAGE_ADD_GETS = 4;
 export const UNDO_PAGE_BACK_GETS = 9;
 /** Bytes of an undo page that hold records: less the file header and trailer, the page's and the log's headers. */
 export function undoPageBytes(pageSize: number): number {

@@ -12,7 +12,8 @@ import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts, RowWrite } from './facts';
 import { fullLeafShare, leafCapacity, leafFill, seedOf, type IndexPages } from './index-pages';
 import { LeafSplits } from './leaf-splits';
-import { UNDO_LOG_ASSUMPTION, firstWriteGets, ROLLBACK_GETS, UNDO_PAGE_ADD_GETS, UNDO_PAGE_BACK_GETS, descend, mergeLeaf, splitLeaf, undoPageBytes } from './row-costs';
+import { ROLLBACK_GETS, UNDO_PAGE_BACK_GETS, descend, mergeLeaf, splitLeaf, undoPageBytes } from './row-costs';
+import type { UndoLogs } from './undo-log';
 
 interface Changed {
   f: InnodbIndexFacts;
@@ -39,7 +40,7 @@ export function replayRowWrite(
   facts: InnodbIndexFacts[],
   layout: (i: number) => IndexPages,
   spaceBase: (i: number) => number,
-  undoBase: number,
+  undo: UndoLogs,
   w: RowWrite & { rows: number },
   nearOld: (column: string) => boolean,
   pageSize: number,
@@ -65,16 +66,14 @@ export function replayRowWrite(
   const touched = changed.map(() => new Array<[number, number, number, number, boolean]>(w.rows));
   const secondaryKeyBytes = facts.filter((f) => f.table === w.table && !f.clustered).reduce((a, f) => a + f.keyBytes - facts[c].keyBytes, 0);
   const perUndoPage = Math.max(1, Math.floor(undoPageBytes(pageSize) / undoRecordBytes(facts[c], w, Math.max(0, secondaryKeyBytes))));
-  const undoPage = (r: number) => undoBase + Math.floor(r / perUndoPage);
-  pool.residentHits(firstWriteGets(draw));
-  assumptions.add(UNDO_LOG_ASSUMPTION);
+  const log = undo.begin(pool, draw);
+  const undoPage = (r: number) => log.page(Math.floor(r / perUndoPage));
+  assumptions.add(undo.assumption());
   for (let r = 0; r < w.rows; r++) {
     // The record on the leaf the scan holds is changed in place; its undo record is appended to the
     // log's last page, or to a page the log grows by.
-    if (r > 0 && r % perUndoPage === 0) {
-      pool.create(undoPage(r));
-      pool.residentHits(UNDO_PAGE_ADD_GETS);
-    } else pool.modify(undoPage(r));
+    if (r > 0 && r % perUndoPage === 0) undo.grow(pool, undoPage(r));
+    else pool.modify(undoPage(r));
     changed.forEach(({ f, l, nearOld }, k) => {
       const oldKey = random.int(Math.max(1, f.leafPages));
       const oldPage = splits[k].pageFor(oldKey);

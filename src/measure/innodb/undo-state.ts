@@ -1,0 +1,44 @@
+// Where the runs' undo logs come from, read before run 1 without touching a page: whether the server ran
+// any write since it started (the rollback segments are then taken from the same first slot as after every
+// restart) and which pages of the undo logs' tablespaces the pool holds (a restart in a small pool leaves
+// the segments' headers and the cached logs' pages out). MariaDB only: MySQL keeps its undo logs in
+// separate tablespaces the model does not lay out.
+import type { Connection } from 'mysql2/promise';
+import type { UndoState } from '../../predict/innodb/facts';
+import type { InnodbServerInfo } from './server-info';
+
+/** Statements that start a write transaction in InnoDB (each takes the next rollback segment). */
+const WRITE_COMMANDS = [
+  'insert', 'insert_select', 'update', 'update_multi', 'delete', 'delete_multi', 'replace', 'replace_select', 'load',
+  'create_table', 'alter_table', 'drop_table', 'create_index', 'drop_index', 'truncate', 'rename_table', 'create_db', 'drop_db',
+];
+
+export async function readUndoState(conn: Connection, info: InnodbServerInfo, withCache: boolean): Promise<UndoState | undefined> {
+  if (info.product !== 'mariadb') return undefined;
+  const [status] = await conn.query(`SELECT SUM(VARIABLE_VALUE) AS n FROM ${info.statusTable} WHERE VARIABLE_NAME IN (?)`, [WRITE_COMMANDS.map((c) => `COM_${c.toUpperCase()}`)]);
+  const writesSinceStartup = Number((status as Array<{ n: string | number | null }>)[0]?.n ?? 0);
+  if (!withCache) return { writesSinceStartup };
+  // MariaDB numbers its undo tablespaces from 1; with none, every rollback segment is in the system tablespace.
+  const undoSpaces = Number(info.settings.innodb_undo_tablespaces ?? 0) || 0;
+  const [rows] = await conn.query(
+    `SELECT PAGE_TYPE AS t, COUNT(*) AS n, SUM(PAGE_NUMBER > 2) AS beyondFirst
+       FROM information_schema.INNODB_BUFFER_PAGE_LRU
+      WHERE SPACE <= ? AND PAGE_TYPE IN ('SYSTEM', 'UNDO_LOG', 'FILE_SPACE_HEADER', 'IBUF_BITMAP', 'INODE')
+      GROUP BY PAGE_TYPE`,
+    [undoSpaces],
+  );
+  const count = (t: string, beyondFirst = false) => {
+    const r = (rows as Array<{ t: string; n: number; beyondFirst: number }>).find((x) => x.t === t);
+    return Number((beyondFirst ? r?.beyondFirst : r?.n) ?? 0);
+  };
+  return {
+    writesSinceStartup,
+    spaces: 1 + undoSpaces,
+    systemPagesCached: count('SYSTEM'),
+    logPagesCached: count('UNDO_LOG'),
+    spaceHeadersCached: count('FILE_SPACE_HEADER'),
+    bitmapsCached: count('IBUF_BITMAP'),
+    // Page 2 is the first inode page, which the system's own segments fill; the undo logs' come after.
+    inodePagesCached: count('INODE', true),
+  };
+}
