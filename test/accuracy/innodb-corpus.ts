@@ -61,7 +61,7 @@ export function corpusStatements(rand: () => number): CorpusStatement[] {
 }
 
 /** What a mixed workload sends: point selects, ranges and committed single-row writes across the tables. */
-async function mixedWorkload(c: Connection, rand: () => number, count: number): Promise<void> {
+export async function mixedWorkload(c: Connection, rand: () => number, count: number): Promise<void> {
   for (let n = 0; n < count; n++) {
     const t = `sbtest${1 + Math.floor(rand() * TABLES)}`;
     const id = 1 + Math.floor(rand() * ROWS);

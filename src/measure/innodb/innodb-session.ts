@@ -27,6 +27,7 @@ import { parseServerJson } from './server-json';
 import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
 import { PURGE_WAIT_MS, purgeWaitWarning, waitForPurge } from './purge';
 import { readKeyRanges } from './key-ranges';
+import { readLookupKeys } from './lookup-keys';
 
 const CALIBRATION_PASSES = 3;
 
@@ -57,6 +58,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   private lastPlan: unknown;
   private indexFacts: InnodbFacts['indexes'] = [];
   private keyRanges: Record<string, [number, number]> = {};
+  private lookupKeys: Record<string, number[]> = {};
   /** alias → table, since the plans name tables by their aliases. */
   private readonly aliases: Map<string, string>;
 
@@ -111,7 +113,10 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   async finishRuns(): Promise<void> {
     await this.explainAfterRuns();
     const plan = this.lastPlan ?? this.explainPlan;
-    if (plan && this.indexFacts.length > 0) this.keyRanges = await readKeyRanges(this.conn, this.accessesOf(plan), this.indexFacts);
+    if (plan && this.indexFacts.length > 0) {
+      this.keyRanges = await readKeyRanges(this.conn, this.accessesOf(plan), this.indexFacts);
+      if (this.kind === 'read') this.lookupKeys = await readLookupKeys(this.conn, this.statement, this.accessesOf(plan), this.indexFacts);
+    }
   }
 
   private async explainAfterRuns(): Promise<void> {
@@ -277,6 +282,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
         ...(/\bLIMIT\b/i.test(maskSql(this.statement, 'mysql')) ? { limited: true } : {}),
         ...(measured.logicalReads !== null ? { pace: { elapsedMs, requests: measured.logicalReads } } : {}),
         ...(Object.keys(this.keyRanges).length > 0 ? { keyRanges: this.keyRanges } : {}),
+        ...(Object.keys(this.lookupKeys).length > 0 ? { lookupKeys: this.lookupKeys } : {}),
       }),
       warnings,
     };

@@ -138,6 +138,11 @@ export interface InnodbRunInput {
    * read after the last run. Absent in older fixtures and where not whole numbers: ranges are then drawn.
    */
   keyRanges?: Record<string, [number, number]>;
+  /**
+   * Per table, the clustered key of each row a secondary index looked up, in that index's order, read after
+   * the last run (a single-table SELECT). Absent where not read: the lookups are then drawn.
+   */
+  lookupKeys?: Record<string, number[]>;
 }
 
 /** How keyRanges names a table's column. */

@@ -57,7 +57,7 @@ export function replayInsert(
       `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ${Math.round(leafFill(f, pageSize) * 100)} % full on average, split when full${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
     );
   }
-  const splits = secondary.map(({ f, i }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), layout(i).newPages, layout(i).leaves, seedOf([f.reportName, run.rows], draw), fullLeafShare(f, pageSize, draw)));
+  const splits = secondary.map(({ f, i }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), layout(i).newPages, layout(i).leaves, seedOf([f.reportName, run.rows], draw), fullLeafShare(f, pageSize, draw, c)));
   // Per row and secondary index: the leaf's key order position when the entry split it, else -1.
   const splitAt = secondary.map(() => new Int32Array(run.rows).fill(-1));
   const spaceBase = clustered.i * SPACE;

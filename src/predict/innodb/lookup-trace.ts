@@ -34,6 +34,11 @@ export interface IndexLookup {
    * last rows read, and of its upper bound, which the dive searches. Without it, the start is drawn.
    */
   at?: { first: number; last: number; diveLast: number; slot?: { slot: number; of: number } };
+  /**
+   * The clustered leaf of each looked-up row in turn, where the rows' keys were read and the clustered
+   * index's layout places them (lookupKeys, key-position.ts); rows beyond them are drawn.
+   */
+  lookupLeaves?: number[];
 }
 
 /** btr_estimate_n_rows_in_range_on_level reads at most this many pages between the bounds' leaves. */
@@ -111,13 +116,19 @@ export function replayLookup(
     if (!lookups) continue;
     const target = Math.round(rows * (loop + 1));
     for (; rowsDone < target; rowsDone++) {
-      const leaf = random.int(Math.max(1, clustered.f.leafPages));
+      const leaf = a.lookupLeaves?.[rowsDone] ?? random.int(Math.max(1, clustered.f.leafPages));
       descend(clustered.l, leaf);
       pool.access(clustered.l.leaves(leaf));
     }
   }
   assumptions.add(
     `${f.reportName}: ${a.accessType} access, ${n(loops)} × (a descent and ${n(leavesPerLoop)} leaf page${leavesPerLoop === 1 ? '' : 's'} for ${n(rows)} rows, ${a.ordered ? `keys in ascending order: ${n(spanned)} consecutive leaves from a drawn start` : 'from a random position'})` +
-      (lookups ? `, then ${n(Math.round(rows * loops))} lookups in ${clustered.f.reportName} in random order (InnoDB keeps no correlation statistic: an upper bound for a key that follows the primary key)` : a.usingIndex ? ', covering: no clustered lookups' : ''),
+      (lookups
+        ? a.lookupLeaves
+          ? `, then ${n(Math.round(rows * loops))} lookups in ${clustered.f.reportName}, each row's leaf placed by its key (the keys read after the last run, in the index's order)`
+          : `, then ${n(Math.round(rows * loops))} lookups in ${clustered.f.reportName} in random order (InnoDB keeps no correlation statistic: an upper bound for a key that follows the primary key)`
+        : a.usingIndex
+          ? ', covering: no clustered lookups'
+          : ''),
   );
 }

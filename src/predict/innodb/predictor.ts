@@ -11,7 +11,7 @@ import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
 import { FRAGMENT_PAGES, IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
-import { placeRange } from './range-placement';
+import { leavesOfKeys, placeRange } from './range-placement';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { TableAccess } from './plan';
 import type { RunPrediction } from '../prediction';
@@ -176,7 +176,7 @@ export class InnodbPredictor {
     if (!writes && s.lruScanDepth && s.poolPages >= CLEANER_PACED_FROM * s.lruScanDepth) {
       assumptions.add(`the page cleaner's LRU batches wake once a second, here every ${Math.round(perSecond).toLocaleString('en-US')} page requests (${p ? 'the run\'s measured pace' : 'the pool model\'s clock'}); between them a reading thread evicts one page from the LRU tail per page it reads; a pool already short of free pages gets one batch as the run starts`);
     }
-    this.replayReads(pool, run.accesses, assumptions, unmodelled, run.limited === true, run.keyRanges ?? {});
+    this.replayReads(pool, run.accesses, assumptions, unmodelled, run.limited === true, run.keyRanges ?? {}, run.lookupKeys ?? {});
     const w = run.otherWrite;
     if (w && w.rows !== undefined && w.rows > 0) {
       const self = new Set((w.selfRelative ?? []).map((c) => c.toLowerCase()));
@@ -229,7 +229,7 @@ export class InnodbPredictor {
     return c >= 0 && this.facts[c].keyColumns?.[0] === m[2];
   }
 
-  private replayReads(pool: InnodbPool, accesses: TableAccess[], assumptions: Set<string>, unmodelled: Set<string>, limited: boolean, keyRanges: Record<string, [number, number]>): void {
+  private replayReads(pool: InnodbPool, accesses: TableAccess[], assumptions: Set<string>, unmodelled: Set<string>, limited: boolean, keyRanges: Record<string, [number, number]>, lookupKeys: Record<string, number[]>): void {
     for (const [position, a] of accesses.entries()) {
       const full = a.accessType === 'ALL' || a.accessType === 'index';
       if (!full && LOOKUP_ACCESS.has(a.accessType)) {
@@ -249,7 +249,8 @@ export class InnodbPredictor {
           if (placed.assumption) assumptions.add(placed.assumption);
         }
         const at = placed?.at;
-        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, draw: this.draw, ...(dive ? { dive } : {}), ...(at ? { at } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
+        const lookupLeaves = c >= 0 && c !== i ? leavesOfKeys(this.facts[c], this.settings.pageSize, lookupKeys[a.table]) : undefined;
+        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, draw: this.draw, ...(dive ? { dive } : {}), ...(at ? { at } : {}), ...(lookupLeaves ? { lookupLeaves } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
         continue;
       }
       if (!full) {

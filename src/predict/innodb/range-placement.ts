@@ -77,3 +77,10 @@ function byValue(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, row
       `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(leaf(start) + 1)} of ${n(leaves)}, taking the column's values as spread evenly between its lowest and highest (${n(lo)} and ${n(hi)}, read after the runs); half the draws take the start as unknown`,
   };
 }
+
+/** The clustered leaf of each key, where the index's layout places keys (an AUTO_INCREMENT key); else undefined. */
+export function leavesOfKeys(clustered: InnodbIndexFacts, pageSize: number, keys: number[] | undefined): number[] | undefined {
+  if (!keys || keys.length === 0) return undefined;
+  const layout = ascendingKeyLayout(clustered, pageSize);
+  return layout ? keys.map((k) => layout.leafOf(k)) : undefined;
+}

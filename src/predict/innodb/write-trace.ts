@@ -61,7 +61,7 @@ export function replayRowWrite(
   const primaryChanges = w.statement === 'UPDATE' && set !== undefined && (facts[c].keyColumns ?? []).some((k) => set.includes(k.toLowerCase()));
   if (primaryChanges) assumptions.add(`${w.table}: the UPDATE assigns a primary-key column, which InnoDB carries out as a delete and an insert of the clustered record; the model changes it in place (a lower bound)`);
   const random = new SeededRandom(seedOf([w.table, w.statement, w.rows], draw));
-  const splits = changed.map(({ f, l }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), l.newPages, l.leaves, seedOf([f.reportName, w.rows], draw), fullLeafShare(f, pageSize, draw)));
+  const splits = changed.map(({ f, l }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), l.newPages, l.leaves, seedOf([f.reportName, w.rows], draw), fullLeafShare(f, pageSize, draw, facts[c])));
   // Per row and changed index: [old entry's leaf index, its page, new entry's leaf index, its page, split?].
   const touched = changed.map(() => new Array<[number, number, number, number, boolean]>(w.rows));
   const secondaryKeyBytes = facts.filter((f) => f.table === w.table && !f.clustered).reduce((a, f) => a + f.keyBytes - facts[c].keyBytes, 0);

@@ -1,0 +1,23 @@
+// The statement asked again for the keys of the rows its secondary index looked up (pure text rewrite).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { keysQuery } from '../../../src/measure/innodb/lookup-keys';
+
+test('the select list is replaced by the key; the rest of the statement is kept as written', () => {
+  assert.equal(keysQuery('SELECT id, c FROM sbtest1 WHERE k BETWEEN 5 AND 9', 'id'), 'SELECT `id` FROM sbtest1 WHERE k BETWEEN 5 AND 9');
+  assert.equal(keysQuery("select pad from t a where a.k > 10 and c <> 'from x' order by k limit 50", 'id'), "SELECT `id` from t a where a.k > 10 and c <> 'from x' order by k limit 50");
+  assert.equal(keysQuery('SELECT SUM(LENGTH(pad)) FROM t WHERE k BETWEEN 1 AND 9', 'id'), 'SELECT `id` FROM t WHERE k BETWEEN 1 AND 9');
+});
+
+test('statements whose rows would differ are left alone', () => {
+  for (const sql of [
+    'SELECT DISTINCT c FROM t WHERE k > 5',
+    'SELECT k, COUNT(*) FROM t WHERE k > 5 GROUP BY k',
+    'SELECT c FROM t WHERE k IN (SELECT k FROM u)',
+    'SELECT c FROM t WHERE k > 5 UNION SELECT c FROM u',
+    'SELECT COUNT(*) FROM t WHERE k > 5 LIMIT 10',
+    'SELECT c FROM t WHERE k > 5 FOR UPDATE',
+    'SELECT c INTO @x FROM t WHERE k = 5',
+    'WITH w AS (SELECT 1) SELECT c FROM t',
+  ]) assert.equal(keysQuery(sql, 'id'), undefined, sql);
+});
