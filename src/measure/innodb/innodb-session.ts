@@ -28,6 +28,7 @@ import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
 import { PURGE_WAIT_MS, purgeWaitWarning, waitForPurge } from './purge';
 import { readKeyRanges } from './key-ranges';
 import { readLookupKeys } from './lookup-keys';
+import { discardingQuery } from './discarding-query';
 
 const CALIBRATION_PASSES = 3;
 
@@ -316,7 +317,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     this.inTransaction = true;
     const started = performance.now();
     try {
-      const rows = await this.discardingQuery(text);
+      const rows = await discardingQuery(this.conn, text);
       const elapsedMs = performance.now() - started;
       // max_statement_time can stop a statement without an error (BENCHMARK() then just returns 0): a run
       // that lasted the whole limit was stopped, not finished.
@@ -335,32 +336,6 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     } finally {
       clearTimeout(backstop);
     }
-  }
-
-  /** Runs a statement without keeping a result set's rows (a big SELECT must not fill memory); returns the rows only for ANALYZE/EXPLAIN. */
-  private discardingQuery(text: string): Promise<Array<Record<string, unknown>>> {
-    const keep = /^(ANALYZE|EXPLAIN) /.test(text);
-    return new Promise((resolve, reject) => {
-      const rows: Array<Record<string, unknown>> = [];
-      const core = (this.conn as unknown as { connection: NodeJS.EventEmitter & { query(sql: string): NodeJS.EventEmitter } }).connection;
-      // A query emitter says nothing when the connection dies under it (a killed or restarted server):
-      // the connection's own events end the wait.
-      const lost = (err?: Error) => done(() => reject(err ?? Object.assign(new Error('the server closed the connection'), { code: 'PROTOCOL_CONNECTION_LOST' })));
-      const onEnd = () => lost();
-      const done = (settle: () => void) => {
-        core.off('error', lost);
-        core.off('end', onEnd);
-        settle();
-      };
-      core.once('error', lost);
-      core.once('end', onEnd);
-      const q = core.query(text);
-      q.on('result', (row: Record<string, unknown>) => {
-        if (keep && rows.length < 10) rows.push(row);
-      });
-      q.on('error', (err: Error) => done(() => reject(err)));
-      q.on('end', () => done(() => resolve(rows)));
-    });
   }
 
   async cancel(): Promise<void> {
