@@ -1,13 +1,13 @@
-// A secondary range's row lookups placed by the rows' own keys, read after the last run: k follows id
-// here, so 400 rows of k lie on six consecutive clustered leaves, which random lookups would have spread
-// over hundreds. Real MariaDB; before, every lookup went to a drawn leaf.
+// Clustered lookups placed by their own keys, read after the last run: k follows id here, so 400 rows of
+// k lie on six consecutive clustered leaves, and a join through k looks up consecutive ids, where random
+// lookups would have spread over hundreds of leaves. Real MariaDB; before, every lookup went to a drawn leaf.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
-import { createLabSbtest } from '../support/sql';
+import { createLabSbtest, mariadbQuery } from '../support/sql';
 import { pagesRead } from '../accuracy/innodb-corpus';
 
 const availability = mariadb();
@@ -18,6 +18,7 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
   before(async () => {
     server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '32M' } });
     await createLabSbtest(server.port, { rows: 100_000, k: 'id', index: true });
+    for (const q of ['CREATE TABLE lab.t LIKE lab.s', 'INSERT INTO lab.t SELECT * FROM lab.s', 'ANALYZE TABLE lab.t']) await mariadbQuery(server.port, q);
   });
   after(async () => server?.stop());
 
@@ -30,5 +31,16 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     assert.ok(within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!), `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`);
     for (const r of [run1, run2]) assert.ok(within(r.measured.logicalReads!, r.predicted.logicalReads!), `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`);
     assert.ok(run1.prediction?.assumptions.some((x) => x.includes('placed by its key')), 'the assumptions say the lookups were placed');
+  });
+
+  test('a cold join through k looks up the consecutive ids k holds: the leaves they share, as measured', async () => {
+    await server.restart();
+    const sql = 'SELECT COUNT(b.pad) FROM s AS a JOIN t AS b ON b.id = a.k WHERE a.id BETWEEN 50000 AND 50299';
+    const report = await measure(parseConnectionUrl(server.url('lab')), { sql, runs: 2, cold: 'try', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+    const [run1, run2] = report.runs;
+    assert.ok(run1.cold, 'run 1 is cold');
+    assert.ok(pagesRead(run1.measured)! < 40, `the premise: the lookups share few leaves (${pagesRead(run1.measured)} pages read)`);
+    assert.ok(within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!), `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`);
+    for (const r of [run1, run2]) assert.ok(within(r.measured.logicalReads!, r.predicted.logicalReads!), `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`);
   });
 });

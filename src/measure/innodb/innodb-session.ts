@@ -116,7 +116,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     const plan = this.lastPlan ?? this.explainPlan;
     if (plan && this.indexFacts.length > 0) {
       this.keyRanges = await readKeyRanges(this.conn, this.accessesOf(plan), this.indexFacts);
-      if (this.kind === 'read') this.lookupKeys = await readLookupKeys(this.conn, this.statement, this.accessesOf(plan), this.indexFacts);
+      if (this.kind === 'read') this.lookupKeys = await readLookupKeys(this.conn, this.statement, this.accessesOf(plan), this.indexFacts, this.aliases);
     }
   }
 

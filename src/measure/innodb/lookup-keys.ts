@@ -1,9 +1,11 @@
-// The primary keys of the rows a secondary index looked up, in that index's order, read after the last
-// run: where a secondary key's rows lie in the clustered index is in no statistic of InnoDB, and on an
-// AUTO_INCREMENT key the layout places each one (key-position.ts). The statement is asked again with its
-// select list replaced by the key, so it walks the same index; after the runs, so it touches nothing run 1
-// reads first. Only a plain SELECT of one table: a join's lookups come from another table's rows, and
-// GROUP BY, DISTINCT, UNION, subqueries or a LIMIT over aggregates would give other rows.
+// The primary keys a statement looks up in a clustered index, in the order it looks them up, read after
+// the last run: where a secondary key's rows lie in the clustered index, or which rows a join's outer column
+// points at, is in no statistic of InnoDB, and on an AUTO_INCREMENT key the layout places each one
+// (key-position.ts). The statement is asked again with its select list replaced by the key, so it walks
+// the same indexes in the same order; after the runs, so it touches nothing run 1 reads first. Two shapes:
+// one table read through a secondary index that does not cover the query (its rows' primary keys), and two
+// tables where the second is an eq_ref on its primary key from one column of the first (that column's
+// values). GROUP BY, DISTINCT, UNION, subqueries or a LIMIT over aggregates would give other rows.
 import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import type { TableAccess } from '../../predict/innodb/plan';
@@ -15,8 +17,8 @@ export const MAX_LOOKUP_KEYS = 20_000;
 
 const quote = (name: string) => `\`${name.replace(/`/g, '``')}\``;
 
-/** The statement with its select list replaced by `column`, or undefined where that would give other rows. */
-export function keysQuery(statement: string, column: string): string | undefined {
+/** The statement with its select list replaced by `expression`, or undefined where that would give other rows. */
+export function keysQuery(statement: string, expression: string): string | undefined {
   const masked = maskSql(statement, 'mysql');
   const depthAt: number[] = [];
   let depth = 0;
@@ -39,28 +41,43 @@ export function keysQuery(statement: string, column: string): string | undefined
   // A LIMIT counts the result's rows: over an aggregate (a call in the select list) it is not the rows read.
   const limited = words.some((w) => w.word === 'LIMIT' && w.depth === 0);
   if (limited && masked.slice(selects[0].at + 6, from.at).includes('(')) return undefined;
-  return `SELECT ${quote(column)} ${statement.slice(from.at)}`;
+  return `SELECT ${expression} ${statement.slice(from.at)}`;
+}
+
+/** Which table's clustered index the keys go to, and the select-list expression that gives them. */
+function lookupTarget(accesses: TableAccess[], indexes: InnodbIndexFacts[], aliases: Map<string, string>): { table: string; expression: string; rows: number } | undefined {
+  const keyOf = (table: string) => {
+    const c = indexes.find((f) => f.table === table && f.clustered);
+    return c?.keyColumns?.length === 1 ? c.keyColumns[0] : undefined;
+  };
+  const [a, b] = accesses;
+  if (accesses.length === 1 && LOOKUP_ACCESS.has(a.accessType) && a.key !== undefined && a.key !== 'PRIMARY' && !a.usingIndex) {
+    const column = keyOf(a.table);
+    return column ? { table: a.table, expression: quote(column), rows: a.rows * Math.max(1, a.loops) } : undefined;
+  }
+  if (accesses.length !== 2 || b.accessType !== 'eq_ref' || b.key !== 'PRIMARY' || b.ref?.length !== 1 || !keyOf(b.table)) return undefined;
+  const m = /^[^.]+\.([^.]+)\.([^.]+)$/.exec(b.ref[0]);
+  if (!m || m[1] !== a.table || a.table === b.table) return undefined;
+  // The outer column as the statement names it: by the table's one alias, or by the table.
+  const names = [...aliases].filter(([, table]) => table === a.table).map(([alias]) => alias);
+  if (names.length > 1) return undefined;
+  return { table: b.table, expression: `${quote(names[0] ?? a.table)}.${quote(m[2])}`, rows: Math.max(1, b.loops) };
 }
 
 /**
- * The keys per table, for a statement whose one table access is a secondary index that looks its rows up
- * (not covering), on a table whose clustered key is one whole-number column. A failure costs only this:
- * the lookups stay drawn.
+ * The keys per table, for the two shapes above, on a table whose clustered key is one whole-number column.
+ * A failure costs only this: the lookups stay drawn.
  */
-export async function readLookupKeys(conn: Connection, statement: string, accesses: TableAccess[], indexes: InnodbIndexFacts[]): Promise<Record<string, number[]>> {
-  if (accesses.length !== 1) return {};
-  const a = accesses[0];
-  if (!LOOKUP_ACCESS.has(a.accessType) || a.key === undefined || a.key === 'PRIMARY' || a.usingIndex) return {};
-  const clustered = indexes.find((f) => f.table === a.table && f.clustered);
-  const column = clustered?.keyColumns?.length === 1 ? clustered.keyColumns[0] : undefined;
-  if (!column || a.rows * Math.max(1, a.loops) > MAX_LOOKUP_KEYS) return {};
-  const sql = keysQuery(statement, column);
+export async function readLookupKeys(conn: Connection, statement: string, accesses: TableAccess[], indexes: InnodbIndexFacts[], aliases: Map<string, string>): Promise<Record<string, number[]>> {
+  const target = lookupTarget(accesses, indexes, aliases);
+  if (!target || target.rows > MAX_LOOKUP_KEYS) return {};
+  const sql = keysQuery(statement, target.expression);
   if (!sql) return {};
   try {
     const [rows] = await conn.query({ sql, rowsAsArray: true });
     const keys = (rows as unknown[][]).slice(0, MAX_LOOKUP_KEYS + 1).map((r) => Number(r[0]));
     if (keys.length > MAX_LOOKUP_KEYS || !keys.every(Number.isSafeInteger)) return {};
-    return { [a.table]: keys };
+    return { [target.table]: keys };
   } catch {
     return {};
   }

@@ -139,8 +139,9 @@ export interface InnodbRunInput {
    */
   keyRanges?: Record<string, [number, number]>;
   /**
-   * Per table, the clustered key of each row a secondary index looked up, in that index's order, read after
-   * the last run (a single-table SELECT). Absent where not read: the lookups are then drawn.
+   * Per table, the keys looked up in its clustered index, in the order they were looked up, read after the
+   * last run: the rows a secondary index of it found (a single-table SELECT), or an eq_ref join's outer
+   * column. Absent where not read: the lookups are then drawn.
    */
   lookupKeys?: Record<string, number[]>;
 }

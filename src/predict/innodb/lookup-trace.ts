@@ -39,6 +39,11 @@ export interface IndexLookup {
    * index's layout places them (lookupKeys, key-position.ts); rows beyond them are drawn.
    */
   lookupLeaves?: number[];
+  /**
+   * Each loop's leaf and the key's slot in it, where the loops' keys were read (an eq_ref join's outer
+   * column, lookupKeys) and the index's layout places them; loops beyond them are drawn.
+   */
+  loopLeaves?: Array<{ leaf: number; slot: { slot: number; of: number } }>;
 }
 
 /** btr_estimate_n_rows_in_range_on_level reads at most this many pages between the bounds' leaves. */
@@ -102,12 +107,13 @@ export function replayLookup(
     );
   }
   for (let loop = 0; loop < loops; loop++) {
-    const start = loop === 0 ? firstStart : startOf(loop);
+    const placedLoop = a.loopLeaves?.[loop];
+    const start = placedLoop ? Math.min(placedLoop.leaf, Math.max(0, f.leafPages - leavesPerLoop)) : loop === 0 ? firstStart : startOf(loop);
     descend(l, start);
     for (let k = 0; k < leavesPerLoop; k++) pool.access(l.leaves(start + k));
     if (pointSearch) {
       // Which of its leaf's keys this one is: consecutive in ascending order, otherwise any.
-      const known = a.at?.slot;
+      const known = placedLoop?.slot ?? a.at?.slot;
       const slot = known ? known.slot : a.ordered ? loop % Math.max(1, Math.round(perLeaf)) : Math.floor(random.next() * perLeaf);
       const last = known ? known.of - 1 : perLeaf - 1;
       if (slot === 0 && start > 0) pool.access(l.leaves(start - 1));
@@ -122,7 +128,7 @@ export function replayLookup(
     }
   }
   assumptions.add(
-    `${f.reportName}: ${a.accessType} access, ${n(loops)} × (a descent and ${n(leavesPerLoop)} leaf page${leavesPerLoop === 1 ? '' : 's'} for ${n(rows)} rows, ${a.ordered ? `keys in ascending order: ${n(spanned)} consecutive leaves from a drawn start` : 'from a random position'})` +
+    `${f.reportName}: ${a.accessType} access, ${n(loops)} × (a descent and ${n(leavesPerLoop)} leaf page${leavesPerLoop === 1 ? '' : 's'} for ${n(rows)} rows, ${a.loopLeaves ? `each loop's leaf placed by its key (${n(a.loopLeaves.length)} keys read after the last run)` : a.ordered ? `keys in ascending order: ${n(spanned)} consecutive leaves from a drawn start` : 'from a random position'})` +
       (lookups
         ? a.lookupLeaves
           ? `, then ${n(Math.round(rows * loops))} lookups in ${clustered.f.reportName}, each row's leaf placed by its key (the keys read after the last run, in the index's order)`

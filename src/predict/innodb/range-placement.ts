@@ -84,3 +84,10 @@ export function leavesOfKeys(clustered: InnodbIndexFacts, pageSize: number, keys
   const layout = ascendingKeyLayout(clustered, pageSize);
   return layout ? keys.map((k) => layout.leafOf(k)) : undefined;
 }
+
+/** Each key's leaf and its slot there, for the loops of an eq_ref on the clustered key; else undefined. */
+export function loopsOfKeys(clustered: InnodbIndexFacts, pageSize: number, keys: number[] | undefined): Array<{ leaf: number; slot: { slot: number; of: number } }> | undefined {
+  if (!keys || keys.length === 0) return undefined;
+  const layout = ascendingKeyLayout(clustered, pageSize);
+  return layout ? keys.map((k) => ({ leaf: layout.leafOf(k), slot: layout.slotOf(k) })) : undefined;
+}
