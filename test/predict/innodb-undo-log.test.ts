@@ -65,3 +65,10 @@ describe('InnoDB undo logs', () => {
     assert.equal(requests(pool), 1);
   });
 });
+
+test('after a restart, run k reuses where segment 3 + k kept a log; otherwise it creates', () => {
+  const state = (kept: number[]): UndoState => ({ writesSinceStartup: 0, keptLogSlots: kept });
+  assert.deepEqual([0, 1, 2].map((run) => reusesLog(0, state([3, 4, 5]), run)), [true, true, true]);
+  assert.deepEqual([0, 1, 2].map((run) => reusesLog(0, state([4, 5, 6, 7]), run)), [false, true, true]);
+  assert.deepEqual([0, 1, 2].map((run) => reusesLog(0, state([]), run)), [false, false, false]);
+});

@@ -21,16 +21,15 @@ export async function readUndoState(conn: Connection, info: InnodbServerInfo, wi
   // MariaDB numbers its undo tablespaces from 1; with none, every rollback segment is in the system tablespace.
   const undoSpaces = Number(info.settings.innodb_undo_tablespaces ?? 0) || 0;
   const [rows] = await conn.query(
-    `SELECT PAGE_TYPE AS t, COUNT(*) AS n, SUM(PAGE_NUMBER > 2) AS beyondFirst
+    `SELECT PAGE_TYPE AS t, PAGE_NUMBER AS p
        FROM information_schema.INNODB_BUFFER_PAGE_LRU
       WHERE SPACE <= ? AND PAGE_TYPE IN ('SYSTEM', 'UNDO_LOG', 'FILE_SPACE_HEADER', 'IBUF_BITMAP', 'INODE')
-      GROUP BY PAGE_TYPE`,
+      ORDER BY LRU_POSITION`,
     [undoSpaces],
   );
-  const count = (t: string, beyondFirst = false) => {
-    const r = (rows as Array<{ t: string; n: number; beyondFirst: number }>).find((x) => x.t === t);
-    return Number((beyondFirst ? r?.beyondFirst : r?.n) ?? 0);
-  };
+  const pages = (rows as Array<{ t: string; p: number }>).map((r) => ({ t: r.t, p: Number(r.p) }));
+  const count = (t: string, beyondFirst = false) => pages.filter((x) => x.t === t && (!beyondFirst || x.p > 2)).length;
+  const keptLogSlots = undoSpaces === 0 ? keptLogs(pages) : undefined;
   return {
     writesSinceStartup,
     spaces: 1 + undoSpaces,
@@ -40,5 +39,29 @@ export async function readUndoState(conn: Connection, info: InnodbServerInfo, wi
     bitmapsCached: count('IBUF_BITMAP'),
     // Page 2 is the first inode page, which the system's own segments fill; the undo logs' come after.
     inodePagesCached: count('INODE', true),
+    ...(keptLogSlots ? { keptLogSlots } : {}),
   };
+}
+
+/** The system tablespace's own SYSTEM pages that are not rollback segment headers (the change buffer's header, the dictionary header). */
+const NOT_SEGMENT_HEADERS = new Set([3, 7]);
+const SEGMENTS = 128;
+
+/**
+ * The rollback segments that kept a one-page log, where the pool holds every segment's header: a restart
+ * reads each header in turn and, right after it, the logs it keeps, and the LRU list (INNODB_BUFFER_PAGE_LRU
+ * from the tail, oldest first) keeps that order. The headers were allocated in segment order when the
+ * system tablespace was created, so their page numbers, sorted, give the segment of each.
+ */
+export function keptLogs(pagesOldestFirst: Array<{ t: string; p: number }>): number[] | undefined {
+  const headers = pagesOldestFirst.filter((x) => x.t === 'SYSTEM' && !NOT_SEGMENT_HEADERS.has(x.p)).map((x) => x.p);
+  if (headers.length !== SEGMENTS) return undefined;
+  const slotOf = new Map([...headers].sort((a, b) => a - b).map((p, i) => [p, i]));
+  const out = new Set<number>();
+  let current: number | undefined;
+  for (const x of pagesOldestFirst) {
+    if (x.t === 'SYSTEM') current = slotOf.get(x.p);
+    else if (x.t === 'UNDO_LOG' && current !== undefined) out.add(current);
+  }
+  return [...out].sort((a, b) => a - b);
 }

@@ -85,6 +85,11 @@ export interface UndoState {
   bitmapsCached?: number;
   /** Inode pages beyond the first (page 2), where the undo logs' segments are described. */
   inodePagesCached?: number;
+  /**
+   * The rollback segments (0–127) that kept a one-page log, read from the order a restart left their pages
+   * in; absent where the pool does not hold every segment's header, or with undo tablespaces.
+   */
+  keptLogSlots?: number[];
 }
 
 /** The rows an INSERT wrote in one run, which the prediction replays (with their rollback). */

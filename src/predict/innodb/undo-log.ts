@@ -29,21 +29,32 @@ const CREATED_LOGS = 0x2000;
 const GROWTH = 0x10000;
 
 /**
- * Whether the draw reuses a kept log. After a restart with no write since (writesSinceStartup 0), the runs
- * take the segments the first writes after every restart take, where an earlier measurement's rolled-back
- * runs left their logs: the draw shown reuses. Otherwise which segment comes next and what it holds no
- * view shows: the draw shown creates. A quarter of the draws take the other case, for the band.
+ * The segment the first write after a restart takes: the startup's own transactions take 0–2 (measured on
+ * MariaDB 10.11: three rolled-back writes after a restart left their logs in segments 3, 4 and 5).
  */
-export function reusesLog(draw: number, undo: UndoState | undefined): boolean {
+const FIRST_CLIENT_SEGMENT = 3;
+
+/**
+ * Whether run `run` (0-based) of the draw reuses a kept log. After a restart with no write since
+ * (writesSinceStartup 0), run k takes segment 3 + k: where the pool shows which segments kept a log
+ * (keptLogSlots), that decides; otherwise the draw shown reuses, as the segments an earlier measurement
+ * after a restart rolled back in do. With writes since the restart, which segment comes next and what it
+ * holds no view shows: the draw shown creates. A quarter of the draws take the other case, for the band.
+ */
+export function reusesLog(draw: number, undo: UndoState | undefined, run = 0): boolean {
   const afterRestart = undo?.writesSinceStartup === 0;
-  return (draw % 4 === 3) !== afterRestart;
+  const likely = afterRestart && (undo?.keptLogSlots === undefined || undo.keptLogSlots.includes((FIRST_CLIENT_SEGMENT + run) % SEGMENTS));
+  return (draw % 4 === 3) !== likely;
 }
 
 export function undoLogAssumption(undo: UndoState | undefined): string {
+  const kept = undo?.keptLogSlots;
   const shown =
-    undo?.writesSinceStartup === 0
-      ? 'the server ran no write since it started, so the runs take the rollback segments the first writes after every restart take, where an earlier measurement\'s rolled-back runs left a log each: the prediction reuses them (the first write measured after the data was loaded finds none and creates)'
-      : 'which segment comes next and what it holds no view shows: the prediction creates a log';
+    undo?.writesSinceStartup === 0 && kept !== undefined
+      ? `the server ran no write since it started, so run k takes segment ${FIRST_CLIENT_SEGMENT} + k, as the first writes after every restart do; the pool's pages, in the order the restart read them, show the segments that kept a log (${kept.length ? kept.slice(0, 12).join(', ') + (kept.length > 12 ? ', …' : '') : 'none'}), and the prediction reuses where the run's segment is one of them`
+      : undo?.writesSinceStartup === 0
+        ? 'the server ran no write since it started, so the runs take the rollback segments the first writes after every restart take, where an earlier measurement\'s rolled-back runs left a log each: the prediction reuses them (the first write measured after the data was loaded finds none and creates)'
+        : 'which segment comes next and what it holds no view shows: the prediction creates a log';
   const pages = undo?.systemPagesCached !== undefined ? '; its pages are cached as the undo tablespace\'s pages were before run 1 (INNODB_BUFFER_PAGE_LRU by page type)' : '';
   return `each run's transaction takes the next of ${SEGMENTS} rollback segments and creates an undo log there, or reuses the one-page log a rolled-back transaction kept (2 gets fewer); ${shown}; the band holds both${pages}`;
 }
@@ -119,8 +130,9 @@ export class UndoLogs {
    * the caller, as before.
    */
   begin(pool: InnodbPool, draw: number): { page: (n: number) => number; reused: boolean; paged: boolean } {
-    const slot = this.slot++ % SEGMENTS;
-    const reused = reusesLog(draw, this.undo);
+    const run = this.slot++;
+    const slot = run % SEGMENTS;
+    const reused = reusesLog(draw, this.undo, run);
     if (!this.paged) {
       pool.residentHits(reused ? 1 : 1 + CREATE_GETS);
       return { page: (n) => this.legacyFirst + n, reused, paged: false };
