@@ -10,39 +10,12 @@ import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import type { TableAccess } from '../../predict/innodb/plan';
 import { LOOKUP_ACCESS } from '../../predict/innodb/lookup-trace';
-import { maskSql } from '../../sql/mask';
+import { replaceSelectList } from '../../sql/select-list';
 
 /** Rows beyond this are not fetched again: the lookups are then drawn. */
 export const MAX_LOOKUP_KEYS = 20_000;
 
 const quote = (name: string) => `\`${name.replace(/`/g, '``')}\``;
-
-/** The statement with its select list replaced by `expression`, or undefined where that would give other rows. */
-export function keysQuery(statement: string, expression: string): string | undefined {
-  const masked = maskSql(statement, 'mysql');
-  const depthAt: number[] = [];
-  let depth = 0;
-  for (const ch of masked) {
-    if (ch === ')') depth--;
-    depthAt.push(depth);
-    if (ch === '(') depth++;
-  }
-  const words = [...masked.matchAll(/\b(SELECT|FROM|DISTINCT|DISTINCTROW|GROUP|HAVING|UNION|EXCEPT|INTERSECT|INTO|FOR|LOCK|WINDOW|OVER|LIMIT|PROCEDURE)\b/gi)].map((m) => ({
-    word: m[1].toUpperCase(),
-    at: m.index,
-    depth: depthAt[m.index],
-  }));
-  const selects = words.filter((w) => w.word === 'SELECT');
-  if (selects.length !== 1 || selects[0].depth !== 0 || masked.slice(0, selects[0].at).trim() !== '') return undefined;
-  const from = words.find((w) => w.word === 'FROM' && w.depth === 0);
-  if (!from) return undefined;
-  const refused = new Set(['DISTINCT', 'DISTINCTROW', 'GROUP', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'INTO', 'FOR', 'LOCK', 'WINDOW', 'OVER', 'PROCEDURE']);
-  if (words.some((w) => refused.has(w.word))) return undefined;
-  // A LIMIT counts the result's rows: over an aggregate (a call in the select list) it is not the rows read.
-  const limited = words.some((w) => w.word === 'LIMIT' && w.depth === 0);
-  if (limited && masked.slice(selects[0].at + 6, from.at).includes('(')) return undefined;
-  return `SELECT ${expression} ${statement.slice(from.at)}`;
-}
 
 /** Which table's clustered index the keys go to, and the select-list expression that gives them. */
 function lookupTarget(accesses: TableAccess[], indexes: InnodbIndexFacts[], aliases: Map<string, string>): { table: string; expression: string; rows: number } | undefined {
@@ -71,7 +44,7 @@ function lookupTarget(accesses: TableAccess[], indexes: InnodbIndexFacts[], alia
 export async function readLookupKeys(conn: Connection, statement: string, accesses: TableAccess[], indexes: InnodbIndexFacts[], aliases: Map<string, string>): Promise<Record<string, number[]>> {
   const target = lookupTarget(accesses, indexes, aliases);
   if (!target || target.rows > MAX_LOOKUP_KEYS) return {};
-  const sql = keysQuery(statement, target.expression);
+  const sql = replaceSelectList(statement, target.expression, 'mysql');
   if (!sql) return {};
   try {
     const [rows] = await conn.query({ sql, rowsAsArray: true });

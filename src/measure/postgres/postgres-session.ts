@@ -5,6 +5,7 @@ import type { Client, QueryConfig } from 'pg';
 import { connectPostgres } from '../../db/postgres';
 import type { ConnectionTarget } from '../../db/connection-url';
 import type { PlanNode, Report } from '../../shared/report';
+import { readHeapBlocks } from './heap-blocks';
 import type { PgPredictionInput } from '../../predict/postgres/facts';
 import { parseBlocks } from '../../predict/postgres/facts';
 import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
@@ -149,7 +150,15 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
 
   async beforeRuns(): Promise<void> {}
 
-  async finishRuns(): Promise<void> {}
+  /** The facts the prediction is given, completed after the runs with where the rows were (heap-blocks.ts). */
+  private facts: PgFacts | undefined;
+  private lastPlan: PlanNode | undefined;
+
+  async finishRuns(): Promise<void> {
+    if (this.dataChanging || !this.facts || !this.lastPlan) return;
+    const heapBlocks = await readHeapBlocks(this.client, this.statement, this.lastPlan);
+    if (Object.keys(heapBlocks).length > 0) this.facts.settings.heapBlocks = heapBlocks;
+  }
 
   readResidency(withCache: boolean): Promise<ResidencySnapshot> {
     return readResidency(this.client, this.relations, withCache);
@@ -170,7 +179,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     }
     const st = info.settings;
     const num = (v: string | number | null | undefined, d: number) => (v === null || v === undefined || Number.isNaN(Number(v)) ? d : Number(v));
-    return {
+    return (this.facts = {
       relations,
       settings: {
         major: info.major,
@@ -186,7 +195,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
         ...(bufferSeed ? { bufferSeed } : {}),
         ...(updated ? { updatedColumns: updated } : {}),
       },
-    };
+    });
   }
 
   async run(run: number): Promise<RunOutcome<PlanNode>> {
@@ -216,6 +225,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     }, { commit: this.options.commit, readOnly: !this.dataChanging });
     const wallMs = performance.now() - started;
     const cAfter = await readCounters(this.client, oids, info.hasStatIo, info.major);
+    this.lastPlan = plan.root;
     const { measured, notes } = normalisePostgres(info.major, plan.statementTotal);
     plan.anomalies.forEach((a) => this.anomalies.add(a));
     return {

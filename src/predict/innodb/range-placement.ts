@@ -36,12 +36,12 @@ export function placeRange(ctx: PlacementContext, f: InnodbIndexFacts, clustered
 function byKey(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, rows: number, dived: boolean): Placement | undefined {
   const point = (a.accessType === 'const' || a.accessType === 'eq_ref') && rows <= 1;
   if (a.accessType !== 'range' && !point) return undefined;
-  const layout = ascendingKeyLayout(f, ctx.pageSize);
   const column = f.keyColumns?.[0];
+  const known = column ? ctx.keyRanges[keyRangeName(a.table, column)] : undefined;
+  const layout = layoutOf(f, ctx.pageSize, known);
   const bounds = layout && column ? constantBounds(ctx.statement, a.table, column) : undefined;
   if (!layout || !column || bounds?.from === undefined) return undefined;
   // Ids counted from the lowest one there is (read after the runs), else from 1.
-  const known = ctx.keyRanges[keyRangeName(a.table, column)];
   const shift = 1 - (known?.[0] ?? 1);
   const from = Math.max(1, bounds.from + shift);
   const to = bounds.to === undefined ? undefined : bounds.to + shift;
@@ -76,6 +76,16 @@ function byValue(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, row
     assumption:
       `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(leaf(start) + 1)} of ${n(leaves)}, taking the column's values as spread evenly between its lowest and highest (${n(lo)} and ${n(hi)}, read after the runs); half the draws take the start as unknown`,
   };
+}
+
+/**
+ * The layout of an AUTO_INCREMENT key. Its check against the leaves counted needs the rows, which the
+ * statistics sample (a few per cent off); where the key's lowest and highest value were read, ids without
+ * gaps give the rows exactly, and a table with gaps then fails the check, as it should.
+ */
+function layoutOf(f: InnodbIndexFacts, pageSize: number, known: [number, number] | undefined): ReturnType<typeof ascendingKeyLayout> {
+  const exact = known && known[1] >= known[0] ? ascendingKeyLayout({ ...f, rows: known[1] - known[0] + 1 }, pageSize) : undefined;
+  return exact ?? ascendingKeyLayout(f, pageSize);
 }
 
 /** The clustered leaf of each key, where the index's layout places keys (an AUTO_INCREMENT key); else undefined. */

@@ -57,6 +57,11 @@ export interface PgPredictionSettings {
   bufferSeed?: { usage: string; blocks: Array<[number, number, number]> };
   /** An UPDATE's assigned columns (its SET clause); undefined for other statements or when unknown. */
   updatedColumns?: string[];
+  /**
+   * Per table (its plan name), the heap block of each row a plain SELECT's one index scan returned, in
+   * scan order, read after the last run (heap-blocks.ts). Absent where not read: the heap order is modelled.
+   */
+  heapBlocks?: Record<string, number[]>;
 }
 
 /** Everything one PostgreSQL prediction needs: the relations, the settings, and each run's executed plan. */

@@ -51,6 +51,8 @@ export class PlanSimulator {
     private readonly updatedColumns?: string[],
     /** Which draw of the heap orders the model guesses (0: the one shown; others give the band). */
     private readonly draw = 0,
+    /** Where a plain SELECT's index scan found its rows, read after the runs (PgPredictionSettings.heapBlocks). */
+    private readonly heapBlocks: Record<string, number[]> = {},
   ) {
     facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
   }
@@ -210,9 +212,12 @@ export class PlanSimulator {
     let position = live.first + (loops === 1 ? 0 : rnd.int(live.pages));
     let last = -1;
     let deadDue = 0;
+    const known = n.nodeType === 'Index Scan' && loops === 1 && n.relation ? this.heapBlocks[n.relation] : undefined;
+    if (known) notes.assumptions.add(`${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks`);
     for (let k = 0; k < liveVisits; k++) {
       let block: number;
-      if (unsettled) block = unsettled[rnd.int(unsettled.length)];
+      if (known && k < known.length) block = known[k];
+      else if (unsettled) block = unsettled[rnd.int(unsettled.length)];
       else if (rnd.next() < ordered) {
         position += 1 / perPage;
         block = live.first + (Math.floor(position - live.first) % Math.max(1, live.pages));

@@ -40,6 +40,7 @@ export class PostgresPredictor {
       overrides.workers,
       s.updatedColumns,
       this.draw,
+      s.heapBlocks,
     );
   }
 

@@ -1,7 +1,9 @@
-// The statement asked again for the keys of the rows its secondary index looked up (pure text rewrite).
+// A statement asked again for the keys it looks up (pure text rewrite).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keysQuery } from '../../../src/measure/innodb/lookup-keys';
+import { replaceSelectList } from '../../src/sql/select-list';
+
+const keysQuery = (sql: string, expression: string) => replaceSelectList(sql, expression, 'mysql');
 
 test('the select list is replaced by the key; the rest of the statement is kept as written', () => {
   assert.equal(keysQuery('SELECT id, c FROM sbtest1 WHERE k BETWEEN 5 AND 9', '`id`'), 'SELECT `id` FROM sbtest1 WHERE k BETWEEN 5 AND 9');
@@ -21,4 +23,10 @@ test('statements whose rows would differ are left alone', () => {
     'SELECT c INTO @x FROM t WHERE k = 5',
     'WITH w AS (SELECT 1) SELECT c FROM t',
   ]) assert.equal(keysQuery(sql, '`id`'), undefined, sql);
+});
+
+test('PostgreSQL: the same rules, FETCH FIRST counted as a LIMIT', () => {
+  assert.equal(replaceSelectList('SELECT c FROM sbtest1 WHERE id > 5 ORDER BY id LIMIT 1000', '(ctid::text::point)[0]::bigint', 'postgresql'), 'SELECT (ctid::text::point)[0]::bigint FROM sbtest1 WHERE id > 5 ORDER BY id LIMIT 1000');
+  assert.equal(replaceSelectList('SELECT count(*) FROM t WHERE id > 5 FETCH FIRST 3 ROWS ONLY', 'ctid', 'postgresql'), undefined);
+  assert.equal(replaceSelectList('SELECT DISTINCT ON (k) c FROM t', 'ctid', 'postgresql'), undefined);
 });

@@ -1,0 +1,37 @@
+// The heap blocks of the rows an index scan returned, in the order it returned them, read after the last
+// run: where a range's live rows lie in the heap (spread over every page, or packed where an update
+// appended them and VACUUM emptied the rest) is in no statistic. The statement is asked again with its
+// select list replaced by each row's block number (its ctid's), in a read-only transaction; after the
+// runs, so it touches nothing run 1 reads first. Only a plain SELECT whose one scan is a serial index scan
+// that filters nothing beyond its index condition: then its rows are exactly the heap rows it visited.
+import type { Client } from 'pg';
+import type { PlanNode } from '../../shared/report';
+import { replaceSelectList } from '../../sql/select-list';
+
+/** Rows beyond this are not fetched again: the heap order stays modelled from the correlation. */
+export const MAX_HEAP_ROWS = 100_000;
+
+function scans(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
+  if (/Scan$/.test(n.nodeType)) out.push(n);
+  for (const c of n.children) scans(c, out);
+  return out;
+}
+
+export async function readHeapBlocks(client: Client, statement: string, root: PlanNode): Promise<Record<string, number[]>> {
+  const all = scans(root);
+  const n = all[0];
+  if (all.length !== 1 || n.nodeType !== 'Index Scan' || n.parallelAware || (n.actualLoops ?? 1) > 1 || (n.rowsRemovedByFilter ?? 0) > 0 || !n.relation) return {};
+  if ((n.actualRows ?? 0) === 0 || (n.actualRows ?? 0) > MAX_HEAP_ROWS) return {};
+  const sql = replaceSelectList(statement, '(ctid::text::point)[0]::bigint AS block', 'postgresql');
+  if (!sql) return {};
+  try {
+    await client.query('BEGIN READ ONLY');
+    const res = await client.query<{ block: string }>(sql);
+    const blocks = res.rows.map((r) => Number(r.block));
+    return blocks.length === n.actualRows && blocks.every(Number.isSafeInteger) ? { [n.relation]: blocks } : {};
+  } catch {
+    return {};
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+  }
+}
