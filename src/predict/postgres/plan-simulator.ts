@@ -231,7 +231,7 @@ export class PlanSimulator {
       // earlier version out of place too: it was moved before).
       for (deadDue += dead.perRow; deadDue >= 1; deadDue--) {
         // A page holding dead versions is not all-visible: an index-only scan's fetch of one is among those.
-        const d = unsettled ? unsettled[rnd.int(unsettled.length)] : dead.block((block - live.first) / Math.max(1, live.pages), rnd);
+        const d = unsettled ? unsettled[rnd.int(unsettled.length)] : dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd);
         if (d !== last) pool.access(pageId(t, d));
         last = d;
       }
