@@ -1,8 +1,8 @@
 // Where the runs' undo logs come from, read before run 1 without touching a page: whether the server ran
 // any write since it started (the rollback segments are then taken from the same first slot as after every
-// restart) and which pages of the undo logs' tablespaces the pool holds (a restart in a small pool leaves
-// the segments' headers and the cached logs' pages out). MariaDB only: MySQL keeps its undo logs in
-// separate tablespaces the model does not lay out.
+// restart), which pages of the undo logs' tablespaces the pool holds (a restart in a small pool leaves the
+// segments' headers and the kept logs' pages out), and, from their order, which segments kept a log.
+// MariaDB only: MySQL keeps its undo logs in separate tablespaces the model does not lay out.
 import type { Connection } from 'mysql2/promise';
 import type { UndoState } from '../../predict/innodb/facts';
 import type { InnodbServerInfo } from './server-info';

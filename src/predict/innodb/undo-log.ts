@@ -117,10 +117,9 @@ export class UndoLogs {
     return out;
   }
 
-  private request(pool: InnodbPool, p: number, modify = false): void {
+  private request(pool: InnodbPool, p: number): void {
     if (this.atRunStart.has(p) && !pool.contains(p)) pool.preload(p);
-    if (modify) pool.modify(p);
-    else pool.access(p);
+    pool.access(p);
   }
 
   /**
