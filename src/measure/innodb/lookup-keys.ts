@@ -46,12 +46,16 @@ export async function readLookupKeys(conn: Connection, statement: string, access
   if (!target || target.rows > MAX_LOOKUP_KEYS) return {};
   const sql = replaceSelectList(statement, target.expression, 'mysql');
   if (!sql) return {};
+  // Read-only, as the runs were: a write hidden in a function of the WHERE clause fails instead of happening.
   try {
+    await conn.query('START TRANSACTION READ ONLY');
     const [rows] = await conn.query({ sql, rowsAsArray: true });
     const keys = (rows as unknown[][]).slice(0, MAX_LOOKUP_KEYS + 1).map((r) => Number(r[0]));
     if (keys.length > MAX_LOOKUP_KEYS || !keys.every(Number.isSafeInteger)) return {};
     return { [target.table]: keys };
   } catch {
     return {};
+  } finally {
+    await conn.query('ROLLBACK').catch(() => undefined);
   }
 }

@@ -17,7 +17,7 @@ function scans(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
   return out;
 }
 
-export async function readHeapBlocks(client: Client, statement: string, root: PlanNode): Promise<Record<string, number[]>> {
+export async function readHeapBlocks(client: Client, statement: string, root: PlanNode, timeoutMs: number): Promise<Record<string, number[]>> {
   const all = scans(root);
   const n = all[0];
   if (all.length !== 1 || n.nodeType !== 'Index Scan' || n.parallelAware || (n.actualLoops ?? 1) > 1 || (n.rowsRemovedByFilter ?? 0) > 0 || !n.relation) return {};
@@ -26,6 +26,7 @@ export async function readHeapBlocks(client: Client, statement: string, root: Pl
   if (!sql) return {};
   try {
     await client.query('BEGIN READ ONLY');
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
     const res = await client.query<{ block: string }>(sql);
     const blocks = res.rows.map((r) => Number(r.block));
     return blocks.length === n.actualRows && blocks.every(Number.isSafeInteger) ? { [n.relation]: blocks } : {};

@@ -156,7 +156,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
 
   async finishRuns(): Promise<void> {
     if (this.dataChanging || !this.facts || !this.lastPlan) return;
-    const heapBlocks = await readHeapBlocks(this.client, this.statement, this.lastPlan);
+    const heapBlocks = await readHeapBlocks(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
     if (Object.keys(heapBlocks).length > 0) this.facts.settings.heapBlocks = heapBlocks;
   }
 
