@@ -16,8 +16,12 @@ export interface LiveRows {
 export interface DeadVersions {
   /** Dead versions reached per live row. */
   perRow: number;
-  /** The block of the next dead version, given where the live row just visited sits in the live rows (0–1). */
-  block: (liveFraction: number, rnd: SeededRandom) => number;
+  /**
+   * The block of the next dead version, given where the live row just visited sits in the live rows (0–1);
+   * `inPlace`: the dead version follows that place (the live row's block is known), else it is drawn from
+   * the correlation whether it does.
+   */
+  block: (liveFraction: number, rnd: SeededRandom, inPlace?: boolean) => number;
 }
 
 /**
@@ -86,9 +90,9 @@ export function deadVersions(
   let appended = 0;
   return {
     perRow: counted + left,
-    block: (frac, rnd) => {
+    block: (frac, rnd, inPlace) => {
       if (rnd.next() * (counted + left) < left) return leftAt ? leftAt(appended++) : f.pages + Math.floor(appended++ / perBlock);
-      return region.first + (rnd.next() < ordered ? Math.min(region.pages - 1, Math.floor(frac * region.pages)) : rnd.int(region.pages));
+      return region.first + ((inPlace ?? rnd.next() < ordered) ? Math.min(region.pages - 1, Math.floor(frac * region.pages)) : rnd.int(region.pages));
     },
   };
 }

@@ -213,7 +213,11 @@ export class PlanSimulator {
     let last = -1;
     let deadDue = 0;
     const known = n.nodeType === 'Index Scan' && loops === 1 && n.relation ? this.heapBlocks[n.relation] : undefined;
-    if (known) notes.assumptions.add(`${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks`);
+    if (known) {
+      // A version an update appended lies where the update's scan met the one before it, so the dead
+      // version sits as far along the dead ones as its live row, found or moved, is along the live ones.
+      notes.assumptions.add(`${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks${dead ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : ''}`);
+    }
     for (let k = 0; k < liveVisits; k++) {
       let block: number;
       if (known && k < known.length) block = known[k];
@@ -231,7 +235,7 @@ export class PlanSimulator {
       // earlier version out of place too: it was moved before).
       for (deadDue += dead.perRow; deadDue >= 1; deadDue--) {
         // A page holding dead versions is not all-visible: an index-only scan's fetch of one is among those.
-        const d = unsettled ? unsettled[rnd.int(unsettled.length)] : dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd);
+        const d = unsettled ? unsettled[rnd.int(unsettled.length)] : dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known && k < known.length ? true : undefined);
         if (d !== last) pool.access(pageId(t, d));
         last = d;
       }
