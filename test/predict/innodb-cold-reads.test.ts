@@ -6,33 +6,24 @@
 //   evicted the area just read ahead predicted 6 % more reads;
 // - a cold secondary range: each secondary leaf read from disk costs a get of the change-buffer bitmap
 //   page, 18 gets more than warm for a 20,000-row covering range (predicted 43 against 61 without it).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
+import { labServer, measureLab } from '../support/lab';
 import { pagesRead } from '../accuracy/innodb-corpus';
-import { createLabSbtest, mariadbQuery } from '../support/sql';
+import { mariadbQuery } from '../support/sql';
 
 const availability = mariadb();
 
 describe('MariaDB: cold reads', skipUnless(availability), () => {
-  let server: LocalInnodbServer;
-  const lab = () => parseConnectionUrl(server.url('lab'));
-  const status = async (name: string): Promise<number> => Number((await mariadbQuery<{ Value: string }>(server.port, `SHOW GLOBAL STATUS LIKE '${name}'`))[0].Value);
-
-  before(async () => {
-    server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '128M' } });
-    // sysbench's row: about 2,070 pages for 150,000 rows.
-    await createLabSbtest(server.port, { rows: 150_000, k: 'random', index: true });
-  });
-  after(async () => server?.stop());
+  // sysbench's row: about 2,070 pages for 150,000 rows.
+  const server = labServer(() => need(availability), '128M', { rows: 150_000, k: 'random', index: true });
+  const status = async (name: string): Promise<number> => Number((await mariadbQuery<{ Value: string }>(server().port, `SHOW GLOBAL STATUS LIKE '${name}'`))[0].Value);
 
   test('a full scan in a pool smaller than the table, cold, then warm: every run reads the table once, predicted within 5 %', async () => {
-    await server.restart({ 'innodb-buffer-pool-size': '32M' });
+    await server().restart({ 'innodb-buffer-pool-size': '32M' });
     const evictedBefore = await status('Innodb_buffer_pool_read_ahead_evicted');
-    const report = await measure(lab(), { sql: "SELECT COUNT(*) FROM s WHERE c LIKE '%77-99%'", runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+    const report = await measureLab(server(), "SELECT COUNT(*) FROM s WHERE c LIKE '%77-99%'", { runs: 3, cold: 'no' });
     assert.equal(await status('Innodb_buffer_pool_read_ahead_evicted') - evictedBefore, 0, 'the premise: the server evicted no page it read ahead');
     for (const r of report.runs) {
       const measured = pagesRead(r.measured)!;
@@ -43,8 +34,8 @@ describe('MariaDB: cold reads', skipUnless(availability), () => {
   });
 
   test('a cold covering range of a secondary index: a bitmap get per leaf read, predicted within 5 %', async () => {
-    await server.restart({ 'innodb-buffer-pool-size': '128M' });
-    const report = await measure(lab(), { sql: 'SELECT COUNT(*) FROM s WHERE k BETWEEN 50000 AND 69999', runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+    await server().restart({ 'innodb-buffer-pool-size': '128M' });
+    const report = await measureLab(server(), 'SELECT COUNT(*) FROM s WHERE k BETWEEN 50000 AND 69999', { runs: 2, cold: 'no' });
     const [cold, warm] = report.runs;
     assert.ok(cold.measured.logicalReads! - warm.measured.logicalReads! > 25, `the premise: run 1 costs more than the table open (${cold.measured.logicalReads} against ${warm.measured.logicalReads})`);
     for (const r of report.runs) {

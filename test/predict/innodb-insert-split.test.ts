@@ -3,30 +3,23 @@
 // cheaper (INNODB_METRICS buffer_pages_created: +1 on run 1 only). Real MariaDB after a restart, with the
 // table open and the tablespace's header pages cached by an earlier rolled-back insert elsewhere in the
 // index; before, the prediction had run 1 cost one get more than runs 2–3 (the change-buffer bitmap).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
-import { createLabSbtest, mariadbRolledBack } from '../support/sql';
+import { labServer, measureLab } from '../support/lab';
+import { mariadbRolledBack } from '../support/sql';
 
 const availability = mariadb();
 
 describe('MariaDB: a single-row insert that splits a leaf', skipUnless(availability), () => {
-  let server: LocalInnodbServer;
-  before(async () => {
-    server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '64M' } });
-    // k's index built after the load, as sysbench does: every leaf full, so any new entry splits its leaf.
-    await createLabSbtest(server.port, { rows: 50_000, k: 'random', index: true });
-  });
-  after(async () => server?.stop());
+  // k's index built after the load, as sysbench does: every leaf full, so any new entry splits its leaf.
+  const server = labServer(() => need(availability), '64M', { rows: 50_000, k: 'random', index: true });
 
   test('run 1 costs 2–3 gets more than runs 2–3, predicted so, every run within 5 %', async () => {
-    await server.restart();
+    await server().restart();
     // Elsewhere in the index: opens the table and brings in the tablespace's header pages.
-    await mariadbRolledBack(server.port, 'lab', "INSERT INTO s (k, c, pad) VALUES (1000, 'a', 'b')");
-    const report = await measure(parseConnectionUrl(server.url('lab')), { sql: "INSERT INTO s (k, c, pad) VALUES (40000, 'a', 'b')", runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+    await mariadbRolledBack(server().port, 'lab', "INSERT INTO s (k, c, pad) VALUES (1000, 'a', 'b')");
+    const report = await measureLab(server(), "INSERT INTO s (k, c, pad) VALUES (40000, 'a', 'b')", { runs: 3, cold: 'no' });
     const [one, two, three] = report.runs;
     assert.equal(two.measured.logicalReads, three.measured.logicalReads, 'the premise: runs 2 and 3 cost the same');
     assert.ok(one.measured.logicalReads! - two.measured.logicalReads! >= 2, `the premise: run 1 ${one.measured.logicalReads}, run 2 ${two.measured.logicalReads}`);

@@ -3,16 +3,14 @@
 // then a real MariaDB: 100-row ranges that cross two or three leaves, which a drawn start predicted as
 // two whatever their place (8 gets where 10 were measured), and open-ended LIMIT ranges whose optimizer dives
 // descend to the last leaf through other level-1 pages (43 predicted against 47).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { constantBounds } from '../../src/predict/innodb/key-bounds';
 import { ascendingKeyLayout } from '../../src/predict/innodb/key-position';
 import type { InnodbIndexFacts } from '../../src/predict/innodb/facts';
-import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
-import { createLabSbtest, mariadbQuery } from '../support/sql';
+import { labServer, measureLab } from '../support/lab';
+import { mariadbQuery } from '../support/sql';
 
 describe('constant bounds of a statement', () => {
   test('BETWEEN, comparisons and equality on the column, through aliases', () => {
@@ -59,21 +57,16 @@ describe('the leaf an ascending AUTO_INCREMENT key puts a row in', () => {
 const availability = mariadb();
 
 describe('MariaDB: a primary range placed by its key', skipUnless(availability), () => {
-  let server: LocalInnodbServer;
-  before(async () => {
-    server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '128M' } });
-    await createLabSbtest(server.port, { rows: 150_000, k: 'random', index: true });
-  });
-  after(async () => server?.stop());
+  const server = labServer(() => need(availability), '128M', { rows: 150_000, k: 'random', index: true });
 
   // A secondary range is placed on the column's lowest and highest value, read after the runs: with the
   // lower half of k cached, a covering range in the upper half reads its leaves and one in the lower half
   // reads none (a drawn start predicted half of either).
   test('covering ranges of k in its cached and its uncached half: pages read as measured', async () => {
-    await server.restart();
-    await mariadbQuery(server.port, 'SELECT COUNT(*) FROM lab.s WHERE k <= 75000');
+    await server().restart();
+    await mariadbQuery(server().port, 'SELECT COUNT(*) FROM lab.s WHERE k <= 75000');
     for (const from of [20_000, 100_000]) {
-      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: `SELECT COUNT(*) FROM s WHERE k BETWEEN ${from} AND ${from + 19_999}`, runs: 1, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const report = await measureLab(server(), `SELECT COUNT(*) FROM s WHERE k BETWEEN ${from} AND ${from + 19_999}`, { runs: 1, cold: 'no' });
       const r = report.runs[0];
       const [measured, predicted] = [r.measured.physicalReads! + (r.measured.readAhead ?? 0), r.predicted.physicalReads! + (r.predicted.readAhead ?? 0)];
       assert.ok(from < 75_000 ? measured <= 2 : measured >= 15, `the premise: ${measured} pages read from k = ${from}`);
@@ -84,7 +77,7 @@ describe('MariaDB: a primary range placed by its key', skipUnless(availability),
   // Starting 5 rows into leaf 501, the 100 rows end in leaf 502; starting 60 rows into leaf 1001, in leaf 1003.
   for (const [from, leaves] of [[37 + 73 * 500 + 5, 2], [37 + 73 * 1000 + 60, 3]] as const) {
     test(`100 rows from id ${from}: ${leaves} leaves, predicted as measured`, async () => {
-      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: `SELECT c FROM s WHERE id BETWEEN ${from} AND ${from + 99}`, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const report = await measureLab(server(), `SELECT c FROM s WHERE id BETWEEN ${from} AND ${from + 99}`, { runs: 3, cold: 'no' });
       const warm = report.runs.slice(1);
       assert.ok(warm.every((r) => r.measured.logicalReads === warm[0].measured.logicalReads), 'the premise: warm runs cost the same');
       for (const r of warm) assert.equal(r.predicted.logicalReads, r.measured.logicalReads, `run ${r.run}: ${r.predicted.logicalReads} gets predicted against ${r.measured.logicalReads}`);
@@ -97,7 +90,7 @@ describe('MariaDB: a primary range placed by its key', skipUnless(availability),
   test('point selects of a leaf\'s first, middle and last key: 4, 3 and 4 gets, predicted so', async () => {
     const first = 37 + 73 * 499;
     for (const [id, gets] of [[first, 4], [first + 30, 3], [first + 72, 4]] as const) {
-      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: `SELECT c FROM s WHERE id = ${id}`, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const report = await measureLab(server(), `SELECT c FROM s WHERE id = ${id}`, { runs: 2, cold: 'no' });
       const r = report.runs[1];
       assert.equal(r.measured.logicalReads, gets, `the premise: id ${id} measured ${r.measured.logicalReads}`);
       assert.equal(r.predicted.logicalReads, gets, `id ${id}: ${r.predicted.logicalReads} predicted`);
@@ -108,7 +101,7 @@ describe('MariaDB: a primary range placed by its key', skipUnless(availability),
   // the first level-1 page they also pass the one between (measured 47, 45 and 43 gets from the three).
   test('LIMIT 1000 from a start under each level-1 page: the dives part where the key puts it, within 5 %', async () => {
     for (const from of [10_000, 60_000, 140_000]) {
-      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: `SELECT id, c FROM s WHERE id > ${from} ORDER BY id LIMIT 1000`, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const report = await measureLab(server(), `SELECT id, c FROM s WHERE id > ${from} ORDER BY id LIMIT 1000`, { runs: 2, cold: 'no' });
       const r = report.runs[1];
       assert.ok(Math.abs(r.predicted.logicalReads! - r.measured.logicalReads!) <= 0.05 * r.measured.logicalReads!, `from ${from}: ${r.predicted.logicalReads} gets predicted against ${r.measured.logicalReads}`);
     }

@@ -1,30 +1,21 @@
 // Clustered lookups placed by their own keys, read after the last run: k follows id here, so 400 rows of
 // k lie on six consecutive clustered leaves, and a join through k looks up consecutive ids, where random
 // lookups would have spread over hundreds of leaves. Real MariaDB; before, every lookup went to a drawn leaf.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
-import { createLabSbtest, mariadbQuery } from '../support/sql';
+import { labServer, measureLab } from '../support/lab';
 import { pagesRead } from '../accuracy/innodb-corpus';
 
 const availability = mariadb();
 const within = (measured: number, predicted: number) => Math.abs(measured - predicted) <= Math.max(1, 0.05 * measured);
 
 describe('MariaDB: lookups placed by their keys', skipUnless(availability), () => {
-  let server: LocalInnodbServer;
-  before(async () => {
-    server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '32M' } });
-    await createLabSbtest(server.port, { rows: 100_000, k: 'id', index: true });
-    for (const q of ['CREATE TABLE lab.t LIKE lab.s', 'INSERT INTO lab.t SELECT * FROM lab.s', 'ANALYZE TABLE lab.t']) await mariadbQuery(server.port, q);
-  });
-  after(async () => server?.stop());
+  const server = labServer(() => need(availability), '32M', { rows: 100_000, k: 'id', index: true }, ['CREATE TABLE lab.t LIKE lab.s', 'INSERT INTO lab.t SELECT * FROM lab.s', 'ANALYZE TABLE lab.t']);
 
   test('a cold secondary range on a key that follows the primary key reads the few clustered leaves its rows share', async () => {
-    await server.restart();
-    const report = await measure(parseConnectionUrl(server.url('lab')), { sql: 'SELECT c FROM s WHERE k BETWEEN 50000 AND 50399', runs: 2, cold: 'try', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+    await server().restart();
+    const report = await measureLab(server(), 'SELECT c FROM s WHERE k BETWEEN 50000 AND 50399', { runs: 2, cold: 'try' });
     const [run1, run2] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
     assert.ok(pagesRead(run1.measured)! < 30, `the premise: the rows share few leaves (${pagesRead(run1.measured)} pages read)`);
@@ -34,9 +25,9 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
   });
 
   test('a cold join through k looks up the consecutive ids k holds: the leaves they share, as measured', async () => {
-    await server.restart();
+    await server().restart();
     const sql = 'SELECT COUNT(b.pad) FROM s AS a JOIN t AS b ON b.id = a.k WHERE a.id BETWEEN 50000 AND 50299';
-    const report = await measure(parseConnectionUrl(server.url('lab')), { sql, runs: 2, cold: 'try', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+    const report = await measureLab(server(), sql, { runs: 2, cold: 'try' });
     const [run1, run2] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
     assert.ok(pagesRead(run1.measured)! < 40, `the premise: the lookups share few leaves (${pagesRead(run1.measured)} pages read)`);

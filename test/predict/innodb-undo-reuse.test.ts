@@ -6,32 +6,24 @@
 // otherwise; the band holds both. In a small pool a restart leaves the segments' headers and the kept logs
 // out, and each run reads its own two. Real MariaDB; before, the prediction always created a log and
 // counted those pages as cached.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
-import { createLabSbtest, mariadbQuery } from '../support/sql';
+import { labServer, measureLab } from '../support/lab';
+import { mariadbQuery } from '../support/sql';
 import type { Report } from '../../src/shared/report';
 
 const availability = mariadb();
+const UPDATE_BY_ID = "UPDATE s SET c = 'x' WHERE id = 5000";
 
 describe('MariaDB: an undo log reused or created', skipUnless(availability), () => {
-  let server: LocalInnodbServer;
-  const update = async (): Promise<Report['runs']> =>
-    (await measure(parseConnectionUrl(server.url('lab')), { sql: "UPDATE s SET c = 'x' WHERE id = 5000", runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false })).runs;
-
-  before(async () => {
-    server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '64M' } });
-    await createLabSbtest(server.port, { rows: 20_000, k: 'id', index: false });
-  });
-  after(async () => server?.stop());
+  const server = labServer(() => need(availability), '64M', { rows: 20_000, k: 'id', index: false });
+  const update = async (): Promise<Report['runs']> => (await measureLab(server(), UPDATE_BY_ID, { cold: 'no' })).runs;
 
   test('measured again after a restart, runs 2–3 reuse the logs the first measurement left: the draw shown, the band reaching a created log', async () => {
-    await server.restart();
+    await server().restart();
     await update();
-    await server.restart();
+    await server().restart();
     const runs = (await update()).slice(1);
     for (const r of runs) {
       const { high } = r.predictedRange!;
@@ -41,27 +33,20 @@ describe('MariaDB: an undo log reused or created', skipUnless(availability), () 
   });
 
   test('after committed writes in every segment were purged, each run creates a log: the draw shown, as the server has run writes since it started', async () => {
-    for (let n = 0; n < 140; n++) await mariadbQuery(server.port, `UPDATE lab.s SET k = k + 1 WHERE id = ${1 + n * 100}`);
+    for (let n = 0; n < 140; n++) await mariadbQuery(server().port, `UPDATE lab.s SET k = k + 1 WHERE id = ${1 + n * 100}`);
     const runs = (await update()).slice(1);
     for (const r of runs) assert.equal(r.measured.logicalReads, r.predicted.logicalReads, `run ${r.run}`);
   });
 });
 
 describe('MariaDB: a restart in a small pool leaves the rollback segments out of it', skipUnless(availability), () => {
-  let server: LocalInnodbServer;
-  const update = async (): Promise<Report['runs']> =>
-    (await measure(parseConnectionUrl(server.url('lab')), { sql: "UPDATE s SET c = 'x' WHERE id = 5000", runs: 3, cold: 'try', commit: false, timing: false, timeoutMs: 60_000, whatIf: false })).runs;
-
-  before(async () => {
-    server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '8M' } });
-    await createLabSbtest(server.port, { rows: 100_000, k: 'id', index: false });
-  });
-  after(async () => server?.stop());
+  const server = labServer(() => need(availability), '8M', { rows: 100_000, k: 'id', index: false });
+  const update = async (): Promise<Report['runs']> => (await measureLab(server(), UPDATE_BY_ID, { cold: 'try' })).runs;
 
   test('8 MiB after a restart: runs 2–3 each read their segment\'s header and the log they reuse, as predicted', async () => {
-    await server.restart();
+    await server().restart();
     await update();
-    await server.restart();
+    await server().restart();
     const later = (await update()).slice(1);
     for (const r of later) {
       assert.equal(r.measured.physicalReads, 2, `the premise: run ${r.run} read the two pages (${r.measured.physicalReads})`);
@@ -72,20 +57,13 @@ describe('MariaDB: a restart in a small pool leaves the rollback segments out of
 });
 
 describe('MariaDB: the first write after a load finds no kept log; the pool shows it', skipUnless(availability), () => {
-  let server: LocalInnodbServer;
-  const update = async (): Promise<Report['runs']> =>
-    (await measure(parseConnectionUrl(server.url('lab')), { sql: "UPDATE s SET c = 'x' WHERE id = 5000", runs: 3, cold: 'try', commit: false, timing: false, timeoutMs: 60_000, whatIf: false })).runs;
-
-  before(async () => {
-    server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '32M' } });
-    await createLabSbtest(server.port, { rows: 20_000, k: 'id', index: false });
-  });
-  after(async () => server?.stop());
+  const server = labServer(() => need(availability), '32M', { rows: 20_000, k: 'id', index: false });
+  const update = async (): Promise<Report['runs']> => (await measureLab(server(), UPDATE_BY_ID, { cold: 'try' })).runs;
 
   test('32 MiB after a restart: the first measurement creates its logs, the next one reuses them, each as predicted', async () => {
-    await server.restart();
+    await server().restart();
     const first = await update();
-    await server.restart();
+    await server().restart();
     const second = await update();
     // Runs 2–3: run 1 also opens the table, whose statistics a fresh load had not yet stored the first time.
     for (const [i, r] of first.entries()) {
