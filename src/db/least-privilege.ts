@@ -1,6 +1,7 @@
 // What a measuring role needs, as the GRANTs to run: BufferLens reads counters, catalogs and buffer
 // residency, and runs the statement inside a transaction it rolls back. A superuser (or ALL PRIVILEGES)
 // is more than that, and nothing but BufferLens's own checks then stands between a statement and the data.
+import { quoteMysqlName } from '../sql/quote';
 
 export function leastPrivilegeGrants(engine: 'postgresql' | 'mysql', database: string | undefined): string {
   if (engine === 'postgresql') {
@@ -17,7 +18,7 @@ export function leastPrivilegeGrants(engine: 'postgresql' | 'mysql', database: s
       ...(database ? [`GRANT CONNECT ON DATABASE ${quotePg(database)} TO bufferlens_measure;`] : []),
     ].join('\n');
   }
-  const db = database ? `\`${database.replace(/`/g, '``')}\`` : '`your_db`';
+  const db = database ? quoteMysqlName(database) : '`your_db`';
   return [
     '-- A MySQL/MariaDB user that can measure with BufferLens and do nothing else.',
     "CREATE USER 'bufferlens'@'%' IDENTIFIED BY 'choose-one';",

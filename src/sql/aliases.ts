@@ -30,10 +30,10 @@ function tokens(masked: string): Token[] {
   return out;
 }
 
-/** alias → table name (the last part of a qualified name), for every aliased table of the statement. */
-export function tableAliases(statement: string): Map<string, string> {
+/** Every table reference of the statement in order: the table (the last part of a qualified name) and its alias, if any. */
+export function tableReferences(statement: string): Array<{ table: string; alias?: string }> {
   const t = tokens(maskSql(statement, 'mysql'));
-  const aliases = new Map<string, string>();
+  const refs: Array<{ table: string; alias?: string }> = [];
   let inList = false;
   for (let i = 0; i < t.length; i++) {
     const word = t[i].ident && !t[i].quoted ? t[i].text.toUpperCase() : '';
@@ -52,7 +52,12 @@ export function tableAliases(statement: string): Map<string, string> {
     j++;
     if (t[j]?.ident && !t[j].quoted && t[j].text.toUpperCase() === 'AS') j++;
     const alias = t[j];
-    if (alias?.ident && (alias.quoted || !NOT_ALIAS.has(alias.text.toUpperCase()))) aliases.set(alias.text, table);
+    refs.push(alias?.ident && (alias.quoted || !NOT_ALIAS.has(alias.text.toUpperCase())) ? { table, alias: alias.text } : { table });
   }
-  return aliases;
+  return refs;
+}
+
+/** alias → table name (the last part of a qualified name), for every aliased table of the statement. */
+export function tableAliases(statement: string): Map<string, string> {
+  return new Map(tableReferences(statement).flatMap((r) => (r.alias ? [[r.alias, r.table] as [string, string]] : [])));
 }

@@ -148,21 +148,21 @@ export async function openTables(conn: Connection): Promise<Set<string>> {
   return new Set((rows as Array<{ Database: string; Table: string }>).map((r) => `${r.Database}/${r.Table}`));
 }
 
+/** A global status variable as a number, named as MySQL spells it (MariaDB's view spells it in capitals). */
+async function statusNumber(conn: Connection, info: InnodbServerInfo, name: string): Promise<number> {
+  const [rows] = await conn.query(`SELECT VARIABLE_VALUE AS v FROM ${info.statusTable} WHERE VARIABLE_NAME = ?`, [info.product === 'mariadb' ? name.toUpperCase() : name]);
+  return Number((rows as Array<{ v: string }>)[0]?.v);
+}
+
 /**
  * The pages the pool really has (Innodb_buffer_pool_pages_total): a few fewer than its size in pages, since
  * the pool's own block descriptors come out of the same memory (2,028 of 2,048 for 32 MiB on MariaDB 10.11).
  */
 export async function poolFrames(conn: Connection, info: InnodbServerInfo): Promise<number | undefined> {
-  const [rows] = await conn.query(`SELECT VARIABLE_VALUE AS v FROM ${info.statusTable} WHERE VARIABLE_NAME = ?`, [
-    info.product === 'mariadb' ? 'INNODB_BUFFER_POOL_PAGES_TOTAL' : 'Innodb_buffer_pool_pages_total',
-  ]);
-  const n = Number((rows as Array<{ v: string }>)[0]?.v);
+  const n = await statusNumber(conn, info, 'Innodb_buffer_pool_pages_total');
   return Number.isSafeInteger(n) && n > 0 && n <= info.poolPages ? n : undefined;
 }
 
 export async function poolPagesInUse(conn: Connection, info: InnodbServerInfo): Promise<number> {
-  const [rows] = await conn.query(`SELECT VARIABLE_VALUE AS v FROM ${info.statusTable} WHERE VARIABLE_NAME = ?`, [
-    info.product === 'mariadb' ? 'INNODB_BUFFER_POOL_PAGES_DATA' : 'Innodb_buffer_pool_pages_data',
-  ]);
-  return Number((rows as Array<{ v: string }>)[0]?.v ?? 0);
+  return (await statusNumber(conn, info, 'Innodb_buffer_pool_pages_data')) || 0;
 }

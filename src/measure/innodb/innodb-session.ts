@@ -115,8 +115,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     await this.explainAfterRuns();
     const plan = this.lastPlan ?? this.explainPlan;
     if (plan && this.indexFacts.length > 0) {
-      this.keyRanges = await readKeyRanges(this.conn, this.accessesOf(plan), this.indexFacts);
-      if (this.kind === 'read') this.lookupKeys = await readLookupKeys(this.conn, this.statement, this.accessesOf(plan), this.indexFacts, this.aliases);
+      const accesses = this.accessesOf(plan);
+      this.keyRanges = await readKeyRanges(this.conn, accesses, this.indexFacts);
+      if (this.kind === 'read') this.lookupKeys = await readLookupKeys(this.conn, this.statement, accesses, this.indexFacts, this.aliases);
     }
   }
 

@@ -6,8 +6,7 @@ import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import type { TableAccess } from '../../predict/innodb/plan';
 import { keyRangeName } from '../../predict/innodb/facts';
-
-const quote = (name: string) => `\`${name.replace(/`/g, '``')}\``;
+import { quoteMysqlName as quote } from '../../sql/quote';
 
 export async function readKeyRanges(conn: Connection, accesses: TableAccess[], indexes: InnodbIndexFacts[]): Promise<Record<string, [number, number]>> {
   const out: Record<string, [number, number]> = {};

@@ -11,11 +11,10 @@ import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import type { TableAccess } from '../../predict/innodb/plan';
 import { LOOKUP_ACCESS } from '../../predict/innodb/lookup-trace';
 import { replaceSelectList } from '../../sql/select-list';
+import { quoteMysqlName as quote } from '../../sql/quote';
 
 /** Rows beyond this are not fetched again: the lookups are then drawn. */
 export const MAX_LOOKUP_KEYS = 20_000;
-
-const quote = (name: string) => `\`${name.replace(/`/g, '``')}\``;
 
 /** Which table's clustered index the keys go to, and the select-list expression that gives them. */
 function lookupTarget(accesses: TableAccess[], indexes: InnodbIndexFacts[], aliases: Map<string, string>): { table: string; expression: string; rows: number } | undefined {

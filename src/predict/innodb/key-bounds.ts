@@ -2,6 +2,7 @@
 // `id = 7`), read from its text: the plan says which index a range used and how many rows it read, but
 // not from where. A guess the predictor makes only where the plan agrees (a range on that column's
 // index); it never decides what runs. Pure.
+import { tableReferences } from '../../sql/aliases';
 
 export interface KeyBounds {
   /** The first key the range can hold (inclusive), if bounded below. */
@@ -10,22 +11,11 @@ export interface KeyBounds {
   to?: number;
 }
 
-const NOT_ALIAS = new Set(['where', 'on', 'join', 'inner', 'left', 'right', 'cross', 'straight_join', 'natural', 'using', 'group', 'order', 'limit', 'set', 'force', 'use', 'ignore', 'partition', 'as', 'union', 'having', 'window', 'for', 'lock']);
-
-/** The names a table goes by in the statement: itself and each alias it is given after FROM, JOIN or UPDATE. */
+/** The names a table goes by in the statement (itself and its aliases), and how many tables it references. */
 function namesOf(sql: string, table: string): { names: Set<string>; tables: number } {
-  const names = new Set([table.toLowerCase()]);
-  let tables = 0;
-  const ref = /\b(?:from|join|update|straight_join)\s+((?:`[^`]+`|\w+)(?:\.(?:`[^`]+`|\w+))?)(?:\s+(?:as\s+)?(`[^`]+`|\w+))?/gi;
-  for (const m of sql.matchAll(ref)) {
-    tables++;
-    const name = m[1].split('.').pop()!.replace(/`/g, '').toLowerCase();
-    const alias = m[2]?.replace(/`/g, '').toLowerCase();
-    if (name === table.toLowerCase() && alias && !NOT_ALIAS.has(alias)) names.add(alias);
-  }
-  // Comma joins (FROM a x, b y) add tables the pattern above does not count.
-  tables += [...sql.matchAll(/,\s*(?:`[^`]+`|\w+)\s+(?:as\s+)?\w+\s*(?=,|\bwhere\b)/gi)].length;
-  return { names, tables };
+  const refs = tableReferences(sql);
+  const names = new Set([table.toLowerCase(), ...refs.filter((r) => r.table.toLowerCase() === table.toLowerCase() && r.alias).map((r) => r.alias!.toLowerCase())]);
+  return { names, tables: refs.length };
 }
 
 /**

@@ -11,7 +11,7 @@ import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
 import { FRAGMENT_PAGES, IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
-import { leavesOfKeys, loopsOfKeys, placeRange } from './range-placement';
+import { placeKeys, placeRange } from './range-placement';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { TableAccess } from './plan';
 import type { RunPrediction } from '../prediction';
@@ -249,8 +249,10 @@ export class InnodbPredictor {
           if (placed.assumption) assumptions.add(placed.assumption);
         }
         const at = placed?.at;
-        const lookupLeaves = c >= 0 && c !== i ? leavesOfKeys(this.facts[c], this.settings.pageSize, lookupKeys[a.table]) : undefined;
-        const loopLeaves = c === i && a.accessType === 'eq_ref' ? loopsOfKeys(this.facts[c], this.settings.pageSize, lookupKeys[a.table]) : undefined;
+        // Keys read after the runs place a secondary index's lookups, or an eq_ref join's loops, in the clustered index.
+        const placedKeys = c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(this.facts[c], this.settings.pageSize, lookupKeys[a.table]) : undefined;
+        const lookupLeaves = c !== i ? placedKeys?.map((p) => p.leaf) : undefined;
+        const loopLeaves = c === i ? placedKeys : undefined;
         replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, draw: this.draw, ...(dive ? { dive } : {}), ...(at ? { at } : {}), ...(lookupLeaves ? { lookupLeaves } : {}), ...(loopLeaves ? { loopLeaves } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
         continue;
       }

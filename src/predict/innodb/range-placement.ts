@@ -88,15 +88,8 @@ function layoutOf(f: InnodbIndexFacts, pageSize: number, known: [number, number]
   return exact ?? ascendingKeyLayout(f, pageSize);
 }
 
-/** The clustered leaf of each key, where the index's layout places keys (an AUTO_INCREMENT key); else undefined. */
-export function leavesOfKeys(clustered: InnodbIndexFacts, pageSize: number, keys: number[] | undefined): number[] | undefined {
-  if (!keys || keys.length === 0) return undefined;
-  const layout = ascendingKeyLayout(clustered, pageSize);
-  return layout ? keys.map((k) => layout.leafOf(k)) : undefined;
-}
-
-/** Each key's leaf and its slot there, for the loops of an eq_ref on the clustered key; else undefined. */
-export function loopsOfKeys(clustered: InnodbIndexFacts, pageSize: number, keys: number[] | undefined): Array<{ leaf: number; slot: { slot: number; of: number } }> | undefined {
+/** Each key's leaf and its slot there, where the clustered index's layout places keys (an AUTO_INCREMENT key); else undefined. */
+export function placeKeys(clustered: InnodbIndexFacts, pageSize: number, keys: number[] | undefined): Array<{ leaf: number; slot: { slot: number; of: number } }> | undefined {
   if (!keys || keys.length === 0) return undefined;
   const layout = ascendingKeyLayout(clustered, pageSize);
   return layout ? keys.map((k) => ({ leaf: layout.leafOf(k), slot: layout.slotOf(k) })) : undefined;
