@@ -16,7 +16,10 @@ const WRITE_COMMANDS = [
 export async function readUndoState(conn: Connection, info: InnodbServerInfo, withCache: boolean): Promise<UndoState | undefined> {
   if (info.product !== 'mariadb') return undefined;
   const [status] = await conn.query(`SELECT SUM(VARIABLE_VALUE) AS n FROM ${info.statusTable} WHERE VARIABLE_NAME IN (?)`, [WRITE_COMMANDS.map((c) => `COM_${c.toUpperCase()}`)]);
-  const writesSinceStartup = Number((status as Array<{ n: string | number | null }>)[0]?.n ?? 0);
+  const counted = (status as Array<{ n: string | number | null }>)[0]?.n;
+  // Without the counters (a server that hides them) nothing says whether a write ran: no undo state.
+  if (counted === null || counted === undefined || !Number.isFinite(Number(counted))) return undefined;
+  const writesSinceStartup = Number(counted);
   if (!withCache) return { writesSinceStartup };
   // MariaDB numbers its undo tablespaces from 1; with none, every rollback segment is in the system tablespace.
   const undoSpaces = Number(info.settings.innodb_undo_tablespaces ?? 0) || 0;
