@@ -37,6 +37,10 @@ export interface PlanNode {
   index?: string;
   /** Index scans: the condition on the index as EXPLAIN prints it, e.g. "(id = a.k)". */
   indexCond?: string;
+  /** Sorts: how many keys they sort on (EXPLAIN's Sort Key). */
+  sortKeys?: number;
+  /** Index scans: walked from the index's high end (EXPLAIN's Scan Direction: Backward). */
+  backward?: boolean;
   workersPlanned?: number;
   workersLaunched?: number;
   actualRows?: number;

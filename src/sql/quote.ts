@@ -1,2 +1,3 @@
-// A name as an identifier in a statement BufferLens writes, in MySQL/MariaDB's backquotes.
+// A name as an identifier in a statement BufferLens writes: MySQL/MariaDB's backquotes, PostgreSQL's double quotes.
 export const quoteMysqlName = (name: string): string => `\`${name.replace(/`/g, '``')}\``;
+export const quotePostgresName = (name: string): string => `"${name.replace(/"/g, '""')}"`;

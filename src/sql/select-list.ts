@@ -5,8 +5,12 @@
 import type { Dialect } from '../shared/dialect';
 import { maskSql } from './mask';
 
-/** The statement with its select list replaced by `expression`, or undefined where that would give other rows. */
-export function replaceSelectList(statement: string, expression: string, dialect: Dialect): string | undefined {
+/**
+ * The statement with its select list replaced by `expression`, or undefined where that would give other rows.
+ * `unordered`: also without its ORDER BY and what follows (LIMIT, OFFSET), for a plan that sorted every row
+ * its scan returned: the scan's rows in the scan's order (undefined where there is no ORDER BY to cut).
+ */
+export function replaceSelectList(statement: string, expression: string, dialect: Dialect, options: { unordered?: boolean } = {}): string | undefined {
   const masked = maskSql(statement, dialect);
   const depthAt: number[] = [];
   let depth = 0;
@@ -15,7 +19,7 @@ export function replaceSelectList(statement: string, expression: string, dialect
     depthAt.push(depth);
     if (ch === '(') depth++;
   }
-  const words = [...masked.matchAll(/\b(SELECT|FROM|DISTINCT|DISTINCTROW|GROUP|HAVING|UNION|EXCEPT|INTERSECT|INTO|FOR|LOCK|WINDOW|OVER|LIMIT|FETCH|PROCEDURE)\b/gi)].map((m) => ({
+  const words = [...masked.matchAll(/\b(SELECT|FROM|DISTINCT|DISTINCTROW|GROUP|HAVING|UNION|EXCEPT|INTERSECT|INTO|FOR|LOCK|WINDOW|OVER|LIMIT|FETCH|PROCEDURE|ORDER)\b/gi)].map((m) => ({
     word: m[1].toUpperCase(),
     at: m.index,
     depth: depthAt[m.index],
@@ -29,5 +33,7 @@ export function replaceSelectList(statement: string, expression: string, dialect
   // A LIMIT counts the result's rows: over an aggregate (a call in the select list) it is not the rows read.
   const limited = words.some((w) => (w.word === 'LIMIT' || w.word === 'FETCH') && w.depth === 0);
   if (limited && masked.slice(selects[0].at + 6, from.at).includes('(')) return undefined;
+  const order = words.find((w) => w.word === 'ORDER' && w.depth === 0 && w.at > from.at);
+  if (options.unordered) return order ? `SELECT ${expression} ${statement.slice(from.at, order.at).trimEnd()}` : undefined;
   return `SELECT ${expression} ${statement.slice(from.at)}`;
 }

@@ -30,3 +30,12 @@ test('PostgreSQL: the same rules, FETCH FIRST counted as a LIMIT', () => {
   assert.equal(replaceSelectList('SELECT count(*) FROM t WHERE id > 5 FETCH FIRST 3 ROWS ONLY', 'ctid', 'postgresql'), undefined);
   assert.equal(replaceSelectList('SELECT DISTINCT ON (k) c FROM t', 'ctid', 'postgresql'), undefined);
 });
+
+test('unordered: the ORDER BY and what follows it cut, for a plan that sorted every row its scan returned', () => {
+  const block = '(ctid::text::point)[0]::bigint';
+  assert.equal(replaceSelectList('SELECT c FROM sbtest2 WHERE id BETWEEN 1 AND 100 ORDER BY c', block, 'postgresql', { unordered: true }), `SELECT ${block} FROM sbtest2 WHERE id BETWEEN 1 AND 100`);
+  assert.equal(replaceSelectList('SELECT c FROM t WHERE k > 5 ORDER BY c DESC LIMIT 10 OFFSET 2', block, 'postgresql', { unordered: true }), `SELECT ${block} FROM t WHERE k > 5`);
+  // An ORDER BY inside a subquery of the WHERE clause is not the statement's.
+  assert.equal(replaceSelectList('SELECT c FROM t WHERE k IN (SELECT k FROM u ORDER BY k LIMIT 3)', block, 'postgresql', { unordered: true }), undefined);
+  assert.equal(replaceSelectList('SELECT c FROM t WHERE k > 5', block, 'postgresql', { unordered: true }), undefined);
+});

@@ -21,7 +21,8 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
                   pg_stat_get_dead_tuples(c.oid)::float8 AS dead_tuples,
                   pg_stat_get_tuples_updated(c.oid)::float8 AS updated,
                   pg_stat_get_tuples_hot_updated(c.oid)::float8 AS hot_updated,
-                  coalesce(i.indisunique, false) AS unique
+                  coalesce(i.indisunique, false) AS unique,
+                  CASE WHEN i.indnatts = 1 THEN CASE a.atttypid WHEN 'int2'::regtype THEN 2 WHEN 'int4'::regtype THEN 4 WHEN 'int8'::regtype THEN 8 END END AS key_bytes
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o
              LEFT JOIN pg_namespace cn ON cn.oid = c.relnamespace
@@ -49,6 +50,7 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
       facts.correlation = row?.correlation ?? null;
       facts.ascending = row?.ascending === true;
       facts.unique = row?.unique === true;
+      if (row?.key_bytes) facts.keyBytes = Number(row.key_bytes);
       // An expression column (attnum 0) has no name: any UPDATE may change it.
       if (Array.isArray(row?.columns)) facts.columns = (row.columns as Array<string | null>).map((c) => c ?? null);
     } else if (rel.kind === 'table') {

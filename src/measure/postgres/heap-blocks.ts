@@ -3,13 +3,19 @@
 // appended them and VACUUM emptied the rest) is in no statistic. The statement is asked again with its
 // select list replaced by each row's block number (its ctid's), in a read-only transaction; after the
 // runs, so it touches nothing run 1 reads first. Only a plain SELECT whose one scan is a serial index scan
-// that filters nothing beyond its index condition: then its rows are exactly the heap rows it visited.
+// that filters nothing beyond its index condition: then its rows are exactly the heap rows it visited. Where
+// a Sort above it reorders them (every row the scan returned, a top-N LIMIT included), the statement is asked
+// without its ORDER BY and LIMIT: the same rows, in the scan's order.
 import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import { replaceSelectList } from '../../sql/select-list';
 
 /** Rows beyond this are not fetched again: the heap order stays modelled from the correlation. */
 export const MAX_HEAP_ROWS = 100_000;
+
+const sorts = (n: PlanNode): boolean => n.nodeType === 'Sort' || n.children.some(sorts);
+/** An incremental sort reorders rows within runs of its presorted key: no query gives the scan's order. */
+const sortsIncrementally = (n: PlanNode): boolean => n.nodeType === 'Incremental Sort' || n.children.some(sortsIncrementally);
 
 function scans(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
   if (/Scan$/.test(n.nodeType)) out.push(n);
@@ -21,8 +27,9 @@ export async function readHeapBlocks(client: Client, statement: string, root: Pl
   const all = scans(root);
   const n = all[0];
   if (all.length !== 1 || n.nodeType !== 'Index Scan' || n.parallelAware || (n.actualLoops ?? 1) > 1 || (n.rowsRemovedByFilter ?? 0) > 0 || !n.relation) return {};
+  if (sortsIncrementally(root)) return {};
   if ((n.actualRows ?? 0) === 0 || (n.actualRows ?? 0) > MAX_HEAP_ROWS) return {};
-  const sql = replaceSelectList(statement, '(ctid::text::point)[0]::bigint AS block', 'postgresql');
+  const sql = replaceSelectList(statement, '(ctid::text::point)[0]::bigint AS block', 'postgresql', { unordered: sorts(root) });
   if (!sql) return {};
   try {
     await client.query('BEGIN READ ONLY');

@@ -128,6 +128,8 @@ export function parseExplainJson(output: unknown): ParsedPlan {
     if (index) out.index = index;
     if (typeof node.Alias === 'string') out.alias = node.Alias;
     if (typeof node['Index Cond'] === 'string') out.indexCond = node['Index Cond'] as string;
+    if (node['Scan Direction'] === 'Backward') out.backward = true;
+    if (Array.isArray(node['Sort Key'])) out.sortKeys = (node['Sort Key'] as unknown[]).length;
     if (typeof node.Operation === 'string') out.operation = node.Operation;
     if (typeof node['Workers Planned'] === 'number') out.workersPlanned = node['Workers Planned'] as number;
     if (typeof node['Workers Launched'] === 'number') out.workersLaunched = node['Workers Launched'] as number;

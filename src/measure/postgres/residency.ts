@@ -2,6 +2,7 @@
 import type { Client } from 'pg';
 import type { RelationRef } from './plan';
 import type { ResidencySnapshot, TrackedRelation } from '../engine-session';
+import { quotePostgresName } from '../../sql/quote';
 
 export interface PgRelation extends TrackedRelation {
   oid: number;
@@ -10,8 +11,8 @@ export interface PgRelation extends TrackedRelation {
 
 /** The plan's relations, each table with its indexes and TOAST table (and TOAST index). */
 export async function resolveRelations(client: Client, refs: RelationRef[]): Promise<PgRelation[]> {
-  const names = refs.map((r) => (r.schema ? `${quoteIdent(r.schema)}.${quoteIdent(r.name)}` : quoteIdent(r.name)));
-  const indexesOfTables = refs.filter((r) => r.kind === 'table').map((r) => (r.schema ? `${quoteIdent(r.schema)}.${quoteIdent(r.name)}` : quoteIdent(r.name)));
+  const names = refs.map((r) => (r.schema ? `${quotePostgresName(r.schema)}.${quotePostgresName(r.name)}` : quotePostgresName(r.name)));
+  const indexesOfTables = refs.filter((r) => r.kind === 'table').map((r) => (r.schema ? `${quotePostgresName(r.schema)}.${quotePostgresName(r.name)}` : quotePostgresName(r.name)));
   const r = await client.query({
     text: `WITH named AS (
              SELECT to_regclass(n) AS oid FROM unnest($1::text[]) n
@@ -35,10 +36,6 @@ export async function resolveRelations(client: Client, refs: RelationRef[]): Pro
     kind: row.relkind === 'i' ? 'index' : row.relkind === 'r' || row.relkind === 'm' || row.relkind === 't' ? 'table' : 'other',
     filenode: row.filenode,
   }));
-}
-
-function quoteIdent(s: string): string {
-  return `"${s.replace(/"/g, '""')}"`;
 }
 
 /** Sizes of the relations and, with pg_buffercache, their cached blocks, keyed by the report's name. */

@@ -18,6 +18,10 @@ export interface PgRelationFacts {
   ascending?: boolean;
   /** For an index: UNIQUE (or a primary key). */
   unique?: boolean;
+  /** For an index of one integer column: the key's bytes (2, 4 or 8). */
+  keyBytes?: number;
+  /** For a unique index of one integer column: its smallest and largest key, read after the last run (key-range.ts). */
+  keyRange?: { min: number; max: number };
   /** For an index: its key columns, null for an expression (which any UPDATE may change). */
   columns?: Array<string | null>;
   /** For a table: its fillfactor (100 unless set). */

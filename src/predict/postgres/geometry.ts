@@ -8,20 +8,43 @@ export const relationOf = (page: number): number => Math.floor(page / 0x1000000)
 /** An int or text B-tree entry is small; 256 entries per internal page is a fair average. */
 const BTREE_FANOUT = 256;
 
-/** Block 0 is the metapage, then the root and internal pages, then the leaves (as a fresh build lays them out). */
-export function indexGeometry(f: PgRelationFacts): { leafPages: number; height: number; firstLeaf: number } {
-  const internal = Math.max(0, Math.ceil(f.pages / BTREE_FANOUT) - 1);
-  const leafPages = Math.max(1, f.pages - 1 - internal);
-  const height = leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(leafPages) / Math.log(BTREE_FANOUT));
-  return { leafPages, height, firstLeaf: 1 + internal + (leafPages > 1 ? 1 : 0) };
+export interface IndexGeometry {
+  leafPages: number;
+  /** Levels from the root down to the leaves, the leaves included. */
+  height: number;
+  firstLeaf: number;
+  /** Internal pages per level, the root's first, and the block each level starts at. */
+  levels: { pages: number; start: number }[];
 }
 
-/** The pages a descent from the root passes before the leaf level. */
-export function descentPages(relation: number, height: number): number[] {
-  if (height <= 1) return [];
-  const out = [pageId(relation, 1)];
-  for (let level = 2; level < height; level++) out.push(pageId(relation, 1 + level));
+/** Internal pages per level above `leaves` leaves, from the level just above them up to the root. */
+function internalLevels(leaves: number): number[] {
+  const out: number[] = [];
+  for (let n = leaves; n > 1; ) out.push((n = Math.ceil(n / BTREE_FANOUT)));
   return out;
+}
+
+/**
+ * Block 0 is the metapage, then the root and internal pages level by level, then the leaves (as a fresh
+ * build lays them out): the size less the metapage and the internal levels its leaves need.
+ */
+export function indexGeometry(f: PgRelationFacts): IndexGeometry {
+  let leafPages = Math.max(1, f.pages - 1);
+  for (let k = 0; k < 4; k++) leafPages = Math.max(1, f.pages - 1 - internalLevels(leafPages).reduce((a, b) => a + b, 0));
+  const above = internalLevels(leafPages).reverse();
+  let start = 1;
+  const levels = above.map((pages) => {
+    const level = { pages, start };
+    start += pages;
+    return level;
+  });
+  return { leafPages, height: 1 + levels.length, firstLeaf: start, levels };
+}
+
+/** The internal pages a descent from the root passes to reach leaf `leaf` (0-based among the leaves). */
+export function descentPages(relation: number, g: IndexGeometry, leaf: number): number[] {
+  const at = Math.min(1, Math.max(0, leaf / Math.max(1, g.leafPages)));
+  return g.levels.map(({ pages, start }) => pageId(relation, start + Math.min(pages - 1, Math.floor(at * pages))));
 }
 
 /**

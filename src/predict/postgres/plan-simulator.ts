@@ -8,6 +8,8 @@ import { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
 
 import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
+import { firstKey } from './key-bounds';
+import { keyOrderChurn } from './version-churn';
 import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from './write-trace';
 import { findNode, lookupOrder, outerReference, type LookupOrder } from './lookup-order';
@@ -40,6 +42,8 @@ export class PlanSimulator {
   private readonly freeUsed = new Map<number, number>();
   /** Per table: where the previous run put the version of its r-th row. */
   private readonly leftoverPlace = new Map<number, (r: number) => number>();
+  /** The plan being replayed writes: its rolled-back entries change the leaves it scans (see killedAfterChurn). */
+  private writes = false;
   /** Tables whose pages of dead versions a replayed scan has pruned (see prunedNow). */
   private readonly pruned = new Set<number>();
 
@@ -63,6 +67,7 @@ export class PlanSimulator {
 
   /** Replays one execution of the plan. The generator is seeded per run, so repeated runs request the same pages. */
   run(pool: PostgresPool, root: PlanNode, notes: PlanSimulationNotes): void {
+    this.writes = findNode(root, (c) => c.nodeType === 'ModifyTable') !== undefined;
     this.node(pool, root, notes, new SeededRandom(0x5eed + this.draw * 0x9e3779b1), 1);
     this.runsDone++;
   }
@@ -93,6 +98,10 @@ export class PlanSimulator {
         break;
       case 'ModifyTable':
         break;
+      case 'Sort':
+      case 'Incremental Sort':
+        this.sortSupport(pool, n, notes);
+        break;
       default:
         if (n.relation || n.index) notes.unmodelled.add(`${n.nodeType} on ${n.relation ?? n.index}: its page requests are left out`);
     }
@@ -101,6 +110,18 @@ export class PlanSimulator {
       notes.assumptions.add(`${n.nodeType} spilled to temporary files (${n.self.tempWritten} blocks written): temp I/O bypasses shared buffers`);
     }
     for (const c of children) this.node(pool, c, notes, rnd, childWorkers);
+  }
+
+  /**
+   * A sort's first execution in the session looks up each key's sort support function in the catalogs
+   * (get_opfamily_proc, a syscache miss: an index descent and a heap page, 3 requests; measured on
+   * PostgreSQL 15 and 18 for int, numeric, text and char keys, 6 for two keys, none on later runs). The
+   * pages are the catalogs' own, cached since planning read its neighbours: counted as hits.
+   */
+  private sortSupport(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes): void {
+    if (this.runsDone > 0 || !n.sortKeys) return;
+    for (let k = 0; k < 3 * n.sortKeys; k++) pool.repin();
+    notes.assumptions.add(`${n.nodeType}: its first execution in the session looks up the sort support of its ${n.sortKeys} key(s) in the catalogs, ${3 * n.sortKeys} cached catalog page request(s)`);
   }
 
   /** A write's rows are what its input produced (the plan's only child). */
@@ -176,13 +197,43 @@ export class PlanSimulator {
     if (n.parallelAware) notes.assumptions.add(`${f.reportName}: a parallel scan's ${Math.max(1, n.actualLoops ?? 1)} participants take leaf pages from one shared position`);
     const perLeaf = f.tuples > 0 ? f.tuples / g.leafPages : 1;
     const perLoop = totalTuples / loops;
-    const leaves = Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
-    notes.assumptions.add(`${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan`);
+    const placed = loops === 1 && !n.parallelAware ? this.keyPlacedLeaves(i, n, perLoop) : undefined;
+    const leaves = placed?.leaves ?? Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
+    notes.assumptions.add(
+      `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan${placed ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded` : ''}`,
+    );
     for (let l = 0; l < loops; l++) {
-      const start = loops === 1 ? 0 : rnd.int(Math.max(1, g.leafPages - leaves + 1));
-      for (const p of descentPages(i, g.height)) pool.access(p);
+      const start = placed ? placed.start : loops === 1 ? 0 : rnd.int(Math.max(1, g.leafPages - leaves + 1));
+      for (const p of descentPages(i, g, start)) pool.access(p);
       for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + start + k));
     }
+  }
+
+  /**
+   * The leaves a single scan of a one-column integer index walks, from where its first key lies: where the
+   * keys run densely from the index's first to its last (key-range.ts) and the leaves hold as many keys each
+   * as a load in key order leaves them (90 % full), key min + j × that count starts leaf j. Elsewhere
+   * (leaves split by later inserts and updates) the walk is taken from a leaf's start.
+   */
+  private keyPlacedLeaves(i: number, n: PlanNode, rows: number): { start: number; leaves: number } | undefined {
+    const f = this.facts[i];
+    const column = f.columns?.[0];
+    if (!f.keyRange || !f.keyBytes || !column) return undefined;
+    const { min, max } = f.keyRange;
+    const keys = max - min + 1;
+    const g = indexGeometry(f);
+    const loaded = keyOrderChurn(f.keyBytes).keysPerLeaf;
+    if (Math.abs(keys - f.tuples) > 0.02 * keys || Math.abs(keys / g.leafPages - loaded) > 0.03 * loaded) return undefined;
+    const backward = n.backward === true;
+    const first = firstKey(n.indexCond, column, backward) ?? (backward ? max : min);
+    if (first < min || first > max) return undefined;
+    const rank = first - min;
+    const leaf = Math.min(g.leafPages - 1, Math.floor(rank / loaded));
+    // Entries the walk passes on its first leaf before the first row, in the walk's direction.
+    const before = backward ? loaded - 1 - (rank % loaded) : rank % loaded;
+    const leaves = Math.max(1, Math.floor((before + Math.max(1, Math.round(rows)) - 1) / loaded) + 1);
+    const start = backward ? Math.max(0, leaf - leaves + 1) : leaf;
+    return { start, leaves: Math.min(leaves, g.leafPages - start) };
   }
 
   private indexScan(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
@@ -212,6 +263,10 @@ export class PlanSimulator {
     let position = live.first + (loops === 1 ? 0 : rnd.int(live.pages));
     let last = -1;
     let deadDue = 0;
+    // Which keys an earlier run marked dead, and the k-th row's key, where both are known.
+    const kills = dead && n.nodeType === 'Index Scan' && loops === 1 && idx !== undefined ? this.killedAfterChurn(idx, notes) : undefined;
+    const column = idx === undefined ? undefined : this.facts[idx].columns?.[0];
+    const start = kills && column ? (firstKey(n.indexCond, column, n.backward === true) ?? (n.backward ? kills.max : kills.min)) : undefined;
     const known = n.nodeType === 'Index Scan' && loops === 1 && n.relation ? this.heapBlocks[n.relation] : undefined;
     if (known) {
       // A version an update appended lies where the update's scan met the one before it, so the dead
@@ -230,10 +285,15 @@ export class PlanSimulator {
       if (block !== last) pool.access(pageId(t, block));
       last = block;
       if (!dead) continue;
+      deadDue += dead.perRow;
+      if (kills && start !== undefined && kills.killed(n.backward ? start - k : start + k)) {
+        deadDue -= Math.floor(deadDue);
+        continue;
+      }
       // The index entries of dead versions of the same keys, between the live ones: each on a page of its
       // own, as far along the dead ones as the live row is along the live ones (a row out of place had its
       // earlier version out of place too: it was moved before).
-      for (deadDue += dead.perRow; deadDue >= 1; deadDue--) {
+      for (; deadDue >= 1; deadDue--) {
         // A page holding dead versions is not all-visible: an index-only scan's fetch of one is among those.
         const d = unsettled ? unsettled[rnd.int(unsettled.length)] : dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known && k < known.length ? true : undefined);
         if (d !== last) pool.access(pageId(t, d));
@@ -269,6 +329,7 @@ export class PlanSimulator {
     const live = t === undefined ? undefined : liveRows(this.facts[t], this.ring.blockSize ?? 8192, this.draw, notes);
     const heapOrdered = orderedShare(f.correlation);
     const dead = t === undefined || !live || n.nodeType === 'Index Only Scan' ? undefined : this.deadOf(t, live, heapOrdered, notes);
+    const kills = dead ? this.killedAfterChurn(i, notes) : undefined;
     let pos = rnd.int(Math.max(1, entries - Math.ceil(loops * order.stride)));
     let heapDue = 0;
     let deadDue = 0;
@@ -284,8 +345,8 @@ export class PlanSimulator {
       }
       metDead = false;
       prev = pos;
-      for (const p of descentPages(i, g.height)) pool.access(p);
       const leaf = Math.min(g.leafPages - leaves, Math.floor(pos / perLeaf));
+      for (const p of descentPages(i, g, leaf)) pool.access(p);
       for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + leaf + k));
       if (t === undefined || !live) continue;
       heapDue += heapPerLoop;
@@ -294,7 +355,10 @@ export class PlanSimulator {
         const block = rnd.next() < heapOrdered ? live.first + Math.min(live.pages - 1, Math.floor((pos / entries) * live.pages)) : live.first + rnd.int(live.pages);
         if (block !== last) pool.access(pageId(t, block));
         last = block;
-        for (deadDue += dead?.perRow ?? 0; dead && deadDue >= 1; deadDue--) {
+        deadDue += dead?.perRow ?? 0;
+        // An entry an earlier run marked dead is passed over: no heap visit, nothing for the rescan to mark.
+        if (kills?.killed(kills.min + pos)) deadDue -= Math.floor(deadDue);
+        for (; dead && deadDue >= 1; deadDue--) {
           const d = dead.block((block - live.first) / Math.max(1, live.pages), rnd);
           if (d !== last) pool.access(pageId(t, d));
           last = d;
@@ -331,6 +395,35 @@ export class PlanSimulator {
     if (live.first <= 0) return undefined;
     const start = this.freeUsed.get(t) ?? 0;
     return { block: (k) => (start + k) % live.first, perBlock };
+  }
+
+  /**
+   * After a table-wide update in key order, the keys of unique index i whose two versions stayed plain
+   * entries (version-churn.ts): an earlier run met their dead version and marked it, so this one skips it;
+   * a posting list's dead version it visits again. Only where the facts show that update: as many dead
+   * versions as rows, one key per row from the index's first key to its last, and as many leaves as the
+   * replayed update gives; and not for a write, whose rolled-back entries go into the same leaves, where
+   * making room first removes the entries marked dead. The draws that take every entry as marked give the
+   * band's low end.
+   */
+  private killedAfterChurn(i: number, notes: PlanSimulationNotes): { killed: (key: number) => boolean; min: number; max: number } | undefined {
+    const f = this.facts[i];
+    const t = this.relationIndex('table', f.table);
+    if (this.runsDone === 0 || this.writes || !f.unique || !f.keyBytes || !f.keyRange || t === undefined) return undefined;
+    const heap = this.facts[t];
+    const { min, max } = f.keyRange;
+    const keys = max - min + 1;
+    if ((heap.deadTuples ?? 0) < 0.9 * heap.tuples || Math.abs(keys - heap.tuples) > 0.02 * keys) return undefined;
+    const churn = keyOrderChurn(f.keyBytes);
+    const leaves = indexGeometry(f).leafPages;
+    const replayed = Math.ceil(keys / churn.keysPerLeaf) * churn.leavesPerLeaf;
+    if (Math.abs(replayed - leaves) > 0.05 * leaves) return undefined;
+    const period = churn.keysPerLeaf;
+    const posting = churn.posting.reduce((a, b) => a + b, 0);
+    notes.assumptions.add(
+      `${f.reportName}: a table-wide update in key order left ${Math.round((posting / period) * 100)} % of the keys' two versions in one posting list (replayed on a leaf of ${period} keys: ${replayed.toLocaleString('en-US')} leaves, ${leaves.toLocaleString('en-US')} found); the earlier run marked the other keys' dead entries, which this run skips`,
+    );
+    return { killed: (key) => churn.posting[(((key - min) % period) + period) % period] === 0, min, max };
   }
 
   /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */

@@ -111,7 +111,7 @@ export function replayInsert({ pool, heap, indexes, rows, rnd, notes }: WriteCon
         ? `${x.reportName}: ascending key, so each entry goes to the cached right-most leaf; a new leaf every ~${perLeaf} rows`
         : `${x.reportName}: each entry descends ${g.height} level(s) to a random one of ${g.leafPages.toLocaleString('en-US')} leaves (keys uncorrelated with the index order)`,
     );
-    return { x, i, g, perLeaf, descent: descentPages(i, g.height) };
+    return { x, i, g, perLeaf };
   });
   // An identity or serial column draws its value from a sequence: nextval() reads the sequence's page.
   const drawsSequence = shapes.some((s) => s.x.ascending);
@@ -124,12 +124,13 @@ export function replayInsert({ pool, heap, indexes, rows, rnd, notes }: WriteCon
     for (const s of shapes) {
       if (s.x.ascending) {
         const leaf = s.g.firstLeaf + s.g.leafPages - 1 + Math.floor(r / s.perLeaf);
-        if (r === 0) for (const p of s.descent) pool.access(p);
+        if (r === 0) for (const p of descentPages(s.i, s.g, s.g.leafPages - 1)) pool.access(p);
         if (r > 0 && r % s.perLeaf === 0) pool.extend(pageId(s.i, leaf));
         else pool.readBuffer(pageId(s.i, leaf), -1, true);
       } else {
-        for (const p of s.descent) pool.access(p);
-        pool.readBuffer(pageId(s.i, s.g.firstLeaf + rnd.int(s.g.leafPages)), -1, true);
+        const leaf = rnd.int(s.g.leafPages);
+        for (const p of descentPages(s.i, s.g, leaf)) pool.access(p);
+        pool.readBuffer(pageId(s.i, s.g.firstLeaf + leaf), -1, true);
       }
     }
   }
@@ -180,7 +181,7 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
   const shapes = indexes.map(({ f: x, i }) => {
     const g = indexGeometry(x);
     const keyKept = changed !== undefined && x.columns !== undefined && x.columns.every((c) => c !== null && !changed.includes(c));
-    return { i, g, descent: descentPages(i, g.height), checksOldVersion: x.unique === true && keyKept };
+    return { i, g, checksOldVersion: x.unique === true && keyKept };
   });
   const onPage = new Map<number, number>();
   // Loaded pages have no room beyond the reserve: the first version that leaves its page needs a new block.
@@ -205,9 +206,11 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
     placed++;
     target.put();
     for (const s of shapes) {
-      for (const p of s.descent) pool.access(p);
+      // The scan's own index: the entry goes to the leaf the scan holds (taken at the index's start, as the scan's leaves are).
+      const leaf = s.i === shape.scanIndex ? 0 : rnd.int(s.g.leafPages);
+      for (const p of descentPages(s.i, s.g, leaf)) pool.access(p);
       if (s.i === shape.scanIndex) pool.repin();
-      else pool.readBuffer(pageId(s.i, s.g.firstLeaf + rnd.int(s.g.leafPages)), -1, true);
+      else pool.readBuffer(pageId(s.i, s.g.firstLeaf + leaf), -1, true);
       if (s.checksOldVersion) {
         pool.repin();
         // _bt_check_unique checks every version under the key: a previous run's aborted one on its appended

@@ -1,0 +1,19 @@
+// The first key an index scan of one integer column reads, from its index condition as EXPLAIN prints it:
+// "((t.id >= 100) AND (t.id <= 199))" starts at 100 walking forward, at 199 walking backward.
+const BOUND = /\((?:[A-Za-z_][\w$]*\.|"[^"]+"\.)?(?:"([^"]+)"|([A-Za-z_][\w$]*)) (>=|>|<=|<|=) '?(-?\d+)'?(?:::\w+)?\)/g;
+
+export function firstKey(indexCond: string | undefined, column: string, backward: boolean): number | undefined {
+  if (!indexCond) return undefined;
+  let lower: number | undefined;
+  let upper: number | undefined;
+  for (const m of indexCond.matchAll(BOUND)) {
+    if ((m[1] ?? m[2]) !== column) continue;
+    const v = Number(m[4]);
+    if (m[3] === '=') lower = upper = v;
+    else if (m[3] === '>=') lower = Math.max(lower ?? -Infinity, v);
+    else if (m[3] === '>') lower = Math.max(lower ?? -Infinity, v + 1);
+    else if (m[3] === '<=') upper = Math.min(upper ?? Infinity, v);
+    else upper = Math.min(upper ?? Infinity, v - 1);
+  }
+  return backward ? upper : lower;
+}
