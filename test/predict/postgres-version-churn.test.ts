@@ -24,10 +24,6 @@ test('an int4 key: the pattern pageinspect showed, leaf after leaf', () => {
   assert.equal(runs(churn.posting), 'posting 50, plain 112, posting 202, plain 2');
 });
 
-test('one entry more in the leaf before the update: its second half stays plain', () => {
-  assert.equal(runs(keyOrderChurn(4, 1).posting), 'posting 49, plain 317');
-});
-
 test('an int8 key takes as many bytes per entry as an int4 one (8-byte alignment)', () => {
   assert.deepEqual(keyOrderChurn(8).posting, keyOrderChurn(4).posting);
 });

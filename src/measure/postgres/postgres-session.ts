@@ -7,6 +7,7 @@ import type { ConnectionTarget } from '../../db/connection-url';
 import type { PlanNode, Report } from '../../shared/report';
 import { readHeapBlocks } from './heap-blocks';
 import { readKeyRanges } from './key-range';
+import { readLookupRows } from './lookup-rows';
 import type { PgPredictionInput } from '../../predict/postgres/facts';
 import { parseBlocks } from '../../predict/postgres/facts';
 import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
@@ -151,7 +152,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
 
   async beforeRuns(): Promise<void> {}
 
-  /** The facts the prediction is given, completed after the runs with where the rows were (heap-blocks.ts) and the keys' ends (key-range.ts). */
+  /** The facts the prediction is given, completed after the runs with where the rows were (heap-blocks.ts, lookup-rows.ts) and the keys' ends (key-range.ts). */
   private facts: PgFacts | undefined;
   private lastPlan: PlanNode | undefined;
 
@@ -159,6 +160,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     if (this.dataChanging || !this.facts || !this.lastPlan) return;
     const heapBlocks = await readHeapBlocks(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
     if (Object.keys(heapBlocks).length > 0) this.facts.settings.heapBlocks = heapBlocks;
+    const lookupRows = await readLookupRows(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
+    if (Object.keys(lookupRows).length > 0) this.facts.settings.lookupRows = lookupRows;
     await readKeyRanges(this.client, this.relations, this.facts.relations, this.options.timeoutMs);
   }
 

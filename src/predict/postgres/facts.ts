@@ -66,6 +66,11 @@ export interface PgPredictionSettings {
    * scan order, read after the last run (heap-blocks.ts). Absent where not read: the heap order is modelled.
    */
   heapBlocks?: Record<string, number[]>;
+  /**
+   * Per inner table of a nested loop (its plan name), each lookup's key (where integers) and the heap block
+   * of the row it found, in the loop's order, read after the last run (lookup-rows.ts).
+   */
+  lookupRows?: Record<string, { keys?: number[]; blocks: number[] }>;
 }
 
 /** Everything one PostgreSQL prediction needs: the relations, the settings, and each run's executed plan. */

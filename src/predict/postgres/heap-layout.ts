@@ -92,7 +92,8 @@ export function deadVersions(
     perRow: counted + left,
     block: (frac, rnd, inPlace) => {
       if (rnd.next() * (counted + left) < left) return leftAt ? leftAt(appended++) : f.pages + Math.floor(appended++ / perBlock);
-      return region.first + ((inPlace ?? rnd.next() < ordered) ? Math.min(region.pages - 1, Math.floor(frac * region.pages)) : rnd.int(region.pages));
+      // A fraction taken from a page number lands on that page's own share (no rounding down to the one before).
+      return region.first + ((inPlace ?? rnd.next() < ordered) ? Math.min(region.pages - 1, Math.floor(frac * region.pages + 1e-9)) : rnd.int(region.pages));
     },
   };
 }

@@ -57,12 +57,61 @@ export class PlanSimulator {
     private readonly draw = 0,
     /** Where a plain SELECT's index scan found its rows, read after the runs (PgPredictionSettings.heapBlocks). */
     private readonly heapBlocks: Record<string, number[]> = {},
+    /** A nested loop's lookups as they ran, read after the runs (PgPredictionSettings.lookupRows). */
+    private readonly lookupRows: Record<string, { keys?: number[]; blocks: number[] }> = {},
   ) {
     facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
   }
 
   relationIndex(kind: 'table' | 'index', name: string | undefined): number | undefined {
     return name === undefined ? undefined : this.byName.get(`${kind}:${name}`);
+  }
+
+  /**
+   * What planning the statement requests before it runs (counted apart from the run: EXPLAIN reports it as
+   * planning's own buffers). A join on two columns has its selectivity estimated from each side's actual
+   * lowest and highest value where an index leads with the column (get_actual_variable_range): a descent to
+   * the first and to the last leaf, the visibility-map page of the rows found there, and their heap pages
+   * where those are not all-visible (measured on PostgreSQL 15: root, first and last leaf, and the map page
+   * of both tables of an id = id join cached by planning alone). The run then finds them cached.
+   */
+  plan(pool: PostgresPool, root: PlanNode, notes: PlanSimulationNotes): void {
+    const probed = new Set<number>();
+    const probe = (table: string | undefined, column: string) => {
+      const t = this.relationIndex('table', table);
+      const i = this.facts.findIndex((f) => f.kind === 'index' && f.table === table && f.columns?.[0] === column);
+      if (t === undefined || i < 0 || probed.has(i)) return;
+      probed.add(i);
+      const f = this.facts[i];
+      const heap = this.facts[t];
+      const g = indexGeometry(f);
+      const vm = (block: number) => pageId(this.facts.length + 1 + t, Math.floor(block / HEAP_BLOCKS_PER_VM_PAGE));
+      const live = liveRows(heap, this.ring.blockSize ?? 8192, this.draw, { assumptions: new Set(), unmodelled: new Set() });
+      const settled = (heap.allVisible ?? 1) >= 0.5;
+      for (const [leaf, ends] of [
+        [0, live.first > 0 ? [0, live.first] : [0]],
+        [g.leafPages - 1, live.first > 0 ? [live.first - 1, live.first + live.pages - 1] : [heap.pages - 1]],
+      ] as Array<[number, number[]]>) {
+        for (const p of descentPages(i, g, leaf)) pool.access(p);
+        pool.access(pageId(i, g.firstLeaf + leaf));
+        pool.access(vm(ends[ends.length - 1]));
+        if (!settled) for (const b of ends) pool.access(pageId(t, Math.max(0, b)));
+      }
+      notes.assumptions.add(`${f.reportName}: planning the join looks up ${column}'s lowest and highest value through it (root, first and last leaf, the map page${settled ? '' : ' and the rows\' heap pages'}), so the run finds them cached`);
+    };
+    const walk = (n: PlanNode) => {
+      if (n.nodeType === 'Nested Loop' && n.children.length === 2) {
+        const inner = findNode(n.children[1], (c) => (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan') && outerReference(c.indexCond) !== undefined);
+        const ref = inner && outerReference(inner.indexCond);
+        const source = ref && findNode(n.children[0], (c) => /Scan$/.test(c.nodeType) && (c.alias ?? c.relation) === ref.alias);
+        if (inner && ref) {
+          probe(inner.relation, ref.column);
+          if (source?.relation) probe(source.relation, ref.outerColumn);
+        }
+      }
+      n.children.forEach(walk);
+    };
+    walk(root);
   }
 
   /** Replays one execution of the plan. The generator is seeded per run, so repeated runs request the same pages. */
@@ -236,6 +285,22 @@ export class PlanSimulator {
     return { start, leaves: Math.min(leaves, g.leafPages - start) };
   }
 
+  /**
+   * The key a single scan of index i starts at, and how far along the keys it lies, where the keys run
+   * densely from the index's first to its last (one per row: key-range.ts) and the index condition or the
+   * scan's direction gives it.
+   */
+  private denseStart(i: number, n: PlanNode): { key: number; fraction: number } | undefined {
+    const f = this.facts[i];
+    const column = f.columns?.[0];
+    if (!f.keyRange || !column) return undefined;
+    const { min, max } = f.keyRange;
+    const keys = max - min + 1;
+    if (Math.abs(keys - f.tuples) > 0.02 * keys) return undefined;
+    const key = firstKey(n.indexCond, column, n.backward === true) ?? (n.backward ? max : min);
+    return key < min || key > max ? undefined : { key, fraction: (key - min) / keys };
+  }
+
   private indexScan(pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
     if (!n.parallelAware && (n.actualLoops ?? 1) > 1) return this.repeatedIndexScan(pool, n, notes, rnd);
     const tuples = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * Math.max(1, n.actualLoops ?? 1);
@@ -257,16 +322,18 @@ export class PlanSimulator {
     const live = liveRows(f, this.ring.blockSize ?? 8192, this.draw, notes);
     const perPage = live.perPage;
     const dead = this.deadOf(t, live, ordered, notes);
-    // An index-only scan's heap fetches count the dead versions' entries as well.
-    const liveVisits = n.nodeType === 'Index Only Scan' && dead ? heapTuples / (1 + dead.perRow) : heapTuples;
+    // Which keys an earlier run marked dead, and the key the scan starts at, where both are known.
+    const kills = dead && loops === 1 && idx !== undefined ? this.killedAfterChurn(idx, notes) : undefined;
+    const first = loops === 1 && idx !== undefined ? this.denseStart(idx, n) : undefined;
+    // An index-only scan's heap fetches count the dead versions' entries as well: with the marked ones
+    // known, every row is fetched (no page of a table-wide update's heap is all-visible) and the rest are dead.
+    const liveVisits = n.nodeType === 'Index Only Scan' && dead ? (kills ? Math.min(tuples, heapTuples) : heapTuples / (1 + dead.perRow)) : heapTuples;
     const unsettled = n.nodeType === 'Index Only Scan' && ordered < 0.8 ? notAllVisible(this.facts[t], t, tuples, heapTuples, this.draw, notes) : undefined;
-    let position = live.first + (loops === 1 ? 0 : rnd.int(live.pages));
+    // A correlated scan starts where its first key lies along the live rows, where the keys are dense.
+    let position = live.first + (loops === 1 ? (first && ordered > 0.8 ? first.fraction * live.pages : 0) : rnd.int(live.pages));
     let last = -1;
     let deadDue = 0;
-    // Which keys an earlier run marked dead, and the k-th row's key, where both are known.
-    const kills = dead && n.nodeType === 'Index Scan' && loops === 1 && idx !== undefined ? this.killedAfterChurn(idx, notes) : undefined;
-    const column = idx === undefined ? undefined : this.facts[idx].columns?.[0];
-    const start = kills && column ? (firstKey(n.indexCond, column, n.backward === true) ?? (n.backward ? kills.max : kills.min)) : undefined;
+    const start = kills ? first?.key : undefined;
     const known = n.nodeType === 'Index Scan' && loops === 1 && n.relation ? this.heapBlocks[n.relation] : undefined;
     if (known) {
       // A version an update appended lies where the update's scan met the one before it, so the dead
@@ -330,6 +397,10 @@ export class PlanSimulator {
     const heapOrdered = orderedShare(f.correlation);
     const dead = t === undefined || !live || n.nodeType === 'Index Only Scan' ? undefined : this.deadOf(t, live, heapOrdered, notes);
     const kills = dead ? this.killedAfterChurn(i, notes) : undefined;
+    const rows = n.relation ? this.lookupRows[n.relation] : undefined;
+    const known = rows && rows.blocks.length === loops ? rows : undefined;
+    const keyed = known?.keys && f.keyRange ? { keys: known.keys, min: f.keyRange.min } : undefined;
+    if (known) notes.assumptions.add(`${f.reportName}: the ${loops.toLocaleString('en-US')} lookups' ${keyed ? 'keys and ' : ''}rows' heap blocks as the loop found them (read after the last run)`);
     let pos = rnd.int(Math.max(1, entries - Math.ceil(loops * order.stride)));
     let heapDue = 0;
     let deadDue = 0;
@@ -338,6 +409,8 @@ export class PlanSimulator {
     let rereads = 0;
     for (let l = 0; l < loops; l++) {
       if (l > 0) pos = rnd.next() < order.ordered ? (pos + order.stride) % entries : rnd.int(entries);
+      const key = keyed?.keys[l];
+      if (key !== undefined && keyed) pos = Math.min(entries - 1, Math.max(0, key - keyed.min));
       // A rescan first marks the entries the previous loop found dead (_bt_killitems): its leaf once more.
       if (metDead) {
         pool.access(pageId(i, g.firstLeaf + Math.min(g.leafPages - 1, Math.floor(prev / perLeaf))));
@@ -352,14 +425,15 @@ export class PlanSimulator {
       heapDue += heapPerLoop;
       let last = -1;
       for (; heapDue >= 1; heapDue--) {
-        const block = rnd.next() < heapOrdered ? live.first + Math.min(live.pages - 1, Math.floor((pos / entries) * live.pages)) : live.first + rnd.int(live.pages);
+        const drawn = rnd.next() < heapOrdered ? live.first + Math.min(live.pages - 1, Math.floor((pos / entries) * live.pages)) : live.first + rnd.int(live.pages);
+        const block = known ? known.blocks[l] : drawn;
         if (block !== last) pool.access(pageId(t, block));
         last = block;
         deadDue += dead?.perRow ?? 0;
         // An entry an earlier run marked dead is passed over: no heap visit, nothing for the rescan to mark.
-        if (kills?.killed(kills.min + pos)) deadDue -= Math.floor(deadDue);
+        if (kills?.killed(key ?? kills.min + pos)) deadDue -= Math.floor(deadDue);
         for (; dead && deadDue >= 1; deadDue--) {
-          const d = dead.block((block - live.first) / Math.max(1, live.pages), rnd);
+          const d = dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known ? true : undefined);
           if (d !== last) pool.access(pageId(t, d));
           last = d;
           metDead = true;
@@ -378,7 +452,7 @@ export class PlanSimulator {
   private deadOf(t: number, live: LiveRows, ordered: number, notes: PlanSimulationNotes): DeadVersions | undefined {
     const f = this.facts[t];
     const located = (f.deadTuples ?? 0) > 0.2 * f.tuples;
-    const counted = this.skipsMarked() || (!located && (this.draw & 4) !== 0) ? 0 : deadEntriesPerRow(f);
+    const counted = this.skipsMarked() || (!located && (this.draw & 4) === 0) ? 0 : deadEntriesPerRow(f);
     const leftAt = this.leftoverPlace.get(t);
     return deadVersions(f, live, ordered, { counted, left: this.leftoversOf(t), ...(leftAt ? { leftAt } : {}) }, notes);
   }
@@ -426,7 +500,6 @@ export class PlanSimulator {
     return { killed: (key) => churn.posting[(((key - min) % period) + period) % period] === 0, min, max };
   }
 
-  /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */
   /**
    * After a table-wide update, the pages of dead versions before the packed live rows are pruned by the
    * first scan that reads them since (heap_page_prune_opt, WAL-logged): a BULKREAD ring then rejects each as
@@ -448,6 +521,7 @@ export class PlanSimulator {
     return dirtied;
   }
 
+  /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */
   private skipsMarked(): boolean {
     return this.runsDone > 0 && (this.draw & 2) !== 0;
   }

@@ -41,6 +41,7 @@ export class PostgresPredictor {
       s.updatedColumns,
       this.draw,
       s.heapBlocks,
+      s.lookupRows,
     );
   }
 
@@ -87,8 +88,9 @@ export class PostgresPredictor {
   }
 
   predictRun(plan: PlanNode): RunPrediction {
-    const before = this.pool.counters();
     const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
+    this.simulator.plan(this.pool, plan, notes);
+    const before = this.pool.counters();
     const seed = this.settings.bufferSeed;
     if (seed && !seed.usage.includes('-')) {
       // A full pool evicts where the clock hand stands, and no view shows it.
@@ -132,11 +134,18 @@ export class PostgresPredictor {
     const s = this.settings;
     const replayAll = (nbuffers: number, simulator: PlanSimulator) => {
       const pool = this.startingPool(nbuffers);
-      const start = pool.counters(); // the starting state's own requests are not the statement's
       const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
-      for (const p of plans) simulator.run(pool, p, notes);
-      const c = pool.counters();
-      return replayTotals(c.shared_blks_hit + c.shared_blks_read - start.shared_blks_hit - start.shared_blks_read, c.shared_blks_read - start.shared_blks_read);
+      // Neither the starting state's requests nor planning's are the statement's.
+      let [requests, reads] = [0, 0];
+      for (const p of plans) {
+        simulator.plan(pool, p, notes);
+        const start = pool.counters();
+        simulator.run(pool, p, notes);
+        const c = pool.counters();
+        requests += c.shared_blks_hit + c.shared_blks_read - start.shared_blks_hit - start.shared_blks_read;
+        reads += c.shared_blks_read - start.shared_blks_read;
+      }
+      return replayTotals(requests, reads);
     };
     const sizes = poolSizes(s.nbuffers, s.blockSize, { factors: [0.25, 0.5, 1, 2, 4, 8], floor: 16, minimum: 16 }, poolBytes);
     const touched = this.pagesTouchedBound(plans);
