@@ -1,8 +1,9 @@
 // The first full scan after a table-wide update, on real servers (PostgreSQL 15 and 18), in a pool too small
 // for the table: it prunes every page of dead versions (WAL-logged), and its BULKREAD ring rejects each as
 // dirty with WAL not yet flushed, so those pages stay in the main pool and run 2 reads only about half the
-// table. Whether earlier statements pruned the pages first no statistic tells, so the prediction's band
-// must hold this case; before, every draw predicted the whole table read again.
+// table. Whether earlier statements pruned the pages first no statistic tells, but run 1's executed plan
+// does (the blocks its scan dirtied): the prediction shown follows it. Before, the shown prediction took
+// the pages as pruned earlier and read the whole table again; earlier still, every draw did.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
@@ -14,7 +15,7 @@ import { pgQuery } from '../support/sql';
 
 for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`the first scan after a table-wide update: ${name}`, skipUnless(availability), () => {
-    test('run 2 finds the pruned half cached: the band of the draws holds it within 5 %', async () => {
+    test('run 2 finds the pruned half cached: predicted within 10 %, the band within 5 %', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '128MB', autovacuum: false, max_parallel_workers_per_gather: 0 } });
       try {
         for (const q of [
@@ -32,9 +33,14 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
         const pages = pagesRead(first.measured)!;
         const again = pagesRead(second.measured)!;
         assert.ok(again < 0.7 * pages, `the premise: run 2 read ${again} of ${pages} pages`);
+        // The ring keeps a pruned page only while its WAL is not yet flushed; the WAL writer flushes some
+        // in time, which the model leaves out (measured at 32 MB: run 2 read 4,256 pages, the model keeping
+        // every pruned page predicts 4,023): within 10 %.
+        const predicted = pagesRead(second.predicted)!;
+        assert.ok(Math.abs(predicted - again) <= 0.1 * again, `run 2: ${again} pages read, ${predicted} predicted`);
         const low = pagesRead(second.predictedRange?.low ?? second.predicted)!;
         assert.ok(low <= again * 1.05, `run 2: ${again} pages read, the band's low end ${low}`);
-        assert.match(first.prediction!.assumptions.join('\n'), /pages of dead versions are taken as already pruned by earlier scans .* or pruned by this one/);
+        assert.match(first.prediction!.assumptions.join('\n'), /run 1's scan dirtied [\d,]+ blocks, so it pruned the [\d,]+ pages of dead versions as it read them/);
       } finally {
         await server.stop();
       }

@@ -160,8 +160,9 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     if (this.dataChanging || !this.facts || !this.lastPlan) return;
     const heapBlocks = await readHeapBlocks(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
     if (Object.keys(heapBlocks).length > 0) this.facts.settings.heapBlocks = heapBlocks;
-    const lookupRows = await readLookupRows(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
-    if (Object.keys(lookupRows).length > 0) this.facts.settings.lookupRows = lookupRows;
+    const { lookups, outerBlocks } = await readLookupRows(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
+    if (Object.keys(lookups).length > 0) this.facts.settings.lookupRows = lookups;
+    if (Object.keys(outerBlocks).length > 0) this.facts.settings.heapBlocks = { ...outerBlocks, ...this.facts.settings.heapBlocks };
     await readKeyRanges(this.client, this.relations, this.facts.relations, this.options.timeoutMs);
   }
 

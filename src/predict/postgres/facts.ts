@@ -63,7 +63,8 @@ export interface PgPredictionSettings {
   updatedColumns?: string[];
   /**
    * Per table (its plan name), the heap block of each row a plain SELECT's one index scan returned, in
-   * scan order, read after the last run (heap-blocks.ts). Absent where not read: the heap order is modelled.
+   * scan order, read after the last run (heap-blocks.ts; a nested loop's outer index scan: lookup-rows.ts).
+   * Absent where not read: the heap order is modelled.
    */
   heapBlocks?: Record<string, number[]>;
   /**

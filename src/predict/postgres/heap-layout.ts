@@ -22,6 +22,12 @@ export interface DeadVersions {
    * the correlation whether it does.
    */
   block: (liveFraction: number, rnd: SeededRandom, inPlace?: boolean) => number;
+  /**
+   * The dead versions mirror the live rows (a table-wide update's, a fifth of the rows or more: its scan
+   * appended each new version as it met the old one), so a known live block places its dead one. A few
+   * earlier writes' versions do not follow their live rows.
+   */
+  mirrorsLive: boolean;
 }
 
 /**
@@ -90,6 +96,7 @@ export function deadVersions(
   let appended = 0;
   return {
     perRow: counted + left,
+    mirrorsLive: (f.deadTuples ?? 0) > 0.2 * f.tuples,
     block: (frac, rnd, inPlace) => {
       if (rnd.next() * (counted + left) < left) return leftAt ? leftAt(appended++) : f.pages + Math.floor(appended++ / perBlock);
       // A fraction taken from a page number lands on that page's own share (no rounding down to the one before).
