@@ -457,7 +457,7 @@ export class PlanSimulator {
   private deadOf(t: number, live: LiveRows, ordered: number, notes: PlanSimulationNotes): DeadVersions | undefined {
     const f = this.facts[t];
     const located = (f.deadTuples ?? 0) > 0.2 * f.tuples;
-    const spread = ordered < 0.5 === ((this.draw & 4) === 0);
+    const spread = (ordered < 0.5) === ((this.draw & 4) === 0);
     const counted = this.skipsMarked() || (!located && !spread) ? 0 : deadEntriesPerRow(f);
     const leftAt = this.leftoverPlace.get(t);
     return deadVersions(f, live, ordered, { counted, left: this.leftoversOf(t), ...(leftAt ? { leftAt } : {}) }, notes);
@@ -540,7 +540,9 @@ export class PlanSimulator {
   /**
    * Rows updated before the table-wide update, among a forward range's rows whose heap blocks were read: the
    * update appended each row's version as its scan met the one before, in key order but for those rows,
-   * whose versions an earlier update had moved to the heap's end; theirs lie past the ones after them.
+   * whose versions an earlier update had moved to the heap's end; theirs lie past the ones after them. (A
+   * row whose block lies before the others' the update changed in place, HOT, where the earlier update had
+   * left room: no entry more.)
    */
   private findUpdatedEarlier(leaves: ChurnedLeaves, blocks: number[], start: number, notes: PlanSimulationNotes, table: string): void {
     // Whether a scan had marked the row's dead entry first no view shows: the band's odd draws take it so.
@@ -549,8 +551,8 @@ export class PlanSimulator {
     for (let k = 0; k < blocks.length; k++) {
       const b = blocks[k];
       // In order, the next row is on the same block or the next (2 allows a page the update left short).
-      if (b < inOrder || b - inOrder > 2) leaves.updatedEarlier(start + k);
-      else inOrder = b;
+      if (b - inOrder > 2) leaves.updatedEarlier(start + k);
+      else if (b >= inOrder) inOrder = b;
     }
     if (leaves.leavesUpdatedEarlier > 0) notes.assumptions.add(`${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update (its version out of the update's order), and kept no posting list past its first keys (the band: its dead entry marked and removed first, the pattern as elsewhere)`);
   }
