@@ -3,7 +3,7 @@
 // posting lists, 112 plain, 202 in posting lists, 2 plain; each loaded leaf became two. Pure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyOrderChurn } from '../../src/predict/postgres/version-churn';
+import { ChurnedLeaves, keyOrderChurn, PLAIN_AFTER_EARLIER_UPDATE } from '../../src/predict/postgres/version-churn';
 import { firstKey } from '../../src/predict/postgres/key-bounds';
 
 function runs(posting: Uint8Array): string {
@@ -35,4 +35,21 @@ test('the first key a scan reads, from its index condition', () => {
   assert.equal(firstKey('(b.id = a.id)', 'id', false), undefined);
   assert.equal(firstKey('(k > 5)', 'id', false), undefined);
   assert.equal(firstKey('("Key" = 42)', 'Key', false), 42);
+});
+
+test('a leaf with a row updated earlier in its second half: its posting lists past the first run taken as plain, 85 % of the time', () => {
+  const leaves = new ChurnedLeaves(keyOrderChurn(4), 1);
+  // Leaf 2 (keys 733–1098): offset 100 is plain anyway, offset 200 in posting lists, the first run stays.
+  assert.equal(leaves.killed(733 + 100), 1);
+  assert.equal(leaves.killed(733 + 200), 0);
+  leaves.updatedEarlier(733 + 50); // the first half: the leaf's pattern stays
+  assert.equal(leaves.leavesUpdatedEarlier, 0);
+  leaves.updatedEarlier(733 + 250);
+  assert.equal(leaves.leavesUpdatedEarlier, 1);
+  assert.equal(leaves.killed(733 + 100), 1);
+  assert.ok(Math.abs(leaves.killed(733 + 200) - PLAIN_AFTER_EARLIER_UPDATE) < 1e-9);
+  assert.equal(leaves.killed(733 + 10), 0, 'the first run of posting lists stays');
+  assert.equal(leaves.killed(733 + 250) < 1, true, 'the row updated earlier keeps its own posting list');
+  // Another leaf is untouched.
+  assert.equal(leaves.killed(1099 + 200), 0);
 });

@@ -9,7 +9,7 @@ import type { PgRelationFacts } from './facts';
 
 import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
 import { firstKey } from './key-bounds';
-import { ChurnedLeaves, keyOrderChurn } from './version-churn';
+import { ChurnedLeaves, keyOrderChurn, PLAIN_AFTER_EARLIER_UPDATE } from './version-churn';
 import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from './write-trace';
 import { findNode, lookupOrder, outerReference, type LookupOrder } from './lookup-order';
@@ -355,11 +355,8 @@ export class PlanSimulator {
       if (block !== last) pool.access(pageId(t, block));
       last = block;
       if (!dead) continue;
-      deadDue += dead.perRow;
-      if (kills && start !== undefined && kills.leaves.killed(n.backward ? start - k : start + k)) {
-        deadDue -= Math.floor(deadDue);
-        continue;
-      }
+      // An entry an earlier run marked is passed over: its dead version is not visited again.
+      deadDue += dead.perRow * (kills && start !== undefined ? 1 - kills.leaves.killed(n.backward ? start - k : start + k) : 1);
       // The index entries of dead versions of the same keys, between the live ones: each on a page of its
       // own, as far along the dead ones as the live row is along the live ones (a row out of place had its
       // earlier version out of place too: it was moved before).
@@ -432,9 +429,8 @@ export class PlanSimulator {
         const block = known ? known.blocks[l] : drawn;
         if (block !== last) pool.access(pageId(t, block));
         last = block;
-        deadDue += dead?.perRow ?? 0;
         // An entry an earlier run marked dead is passed over: no heap visit, nothing for the rescan to mark.
-        if (kills?.leaves.killed(key ?? kills.min + pos)) deadDue -= Math.floor(deadDue);
+        deadDue += (dead?.perRow ?? 0) * (kills ? 1 - kills.leaves.killed(key ?? kills.min + pos) : 1);
         for (; dead && deadDue >= 1; deadDue--) {
           const d = dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known && dead.mirrorsLive ? true : undefined);
           if (d !== last) pool.access(pageId(t, d));
@@ -554,7 +550,7 @@ export class PlanSimulator {
       if (b - inOrder > 2) leaves.updatedEarlier(start + k);
       else if (b >= inOrder) inOrder = b;
     }
-    if (leaves.leavesUpdatedEarlier > 0) notes.assumptions.add(`${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update (its version out of the update's order), and kept no posting list past its first keys (the band: its dead entry marked and removed first, the pattern as elsewhere)`);
+    if (leaves.leavesUpdatedEarlier > 0) notes.assumptions.add(`${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update (its version out of the update's order), and kept no posting list past its first keys (${Math.round(PLAIN_AFTER_EARLIER_UPDATE * 100)} % of such leaves; the others had its dead entry marked and removed first, as the band's odd draws take it)`);
   }
 
   /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */
