@@ -22,7 +22,7 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
                   pg_stat_get_tuples_updated(c.oid)::float8 AS updated,
                   pg_stat_get_tuples_hot_updated(c.oid)::float8 AS hot_updated,
                   coalesce(i.indisunique, false) AS unique,
-                  CASE WHEN i.indnatts = 1 THEN CASE a.atttypid WHEN 'int2'::regtype THEN 2 WHEN 'int4'::regtype THEN 4 WHEN 'int8'::regtype THEN 8 END END AS key_bytes
+                  CASE WHEN i.indnatts = 1 AND i.indpred IS NULL THEN CASE a.atttypid WHEN 'int2'::regtype THEN 2 WHEN 'int4'::regtype THEN 4 WHEN 'int8'::regtype THEN 8 END END AS key_bytes
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o
              LEFT JOIN pg_namespace cn ON cn.oid = c.relnamespace

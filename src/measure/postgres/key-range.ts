@@ -1,8 +1,9 @@
-// The smallest and largest key of each unique one-column integer index the statement's relations have,
-// read after the last run: where a key sits among the leaves follows from it where the keys are dense (a
-// serial key loaded in order), and what a table-wide update left in each leaf repeats with the leaves
-// (version-churn.ts). Asked through the index's own ends (min and max), in a read-only transaction with the
-// measurement's statement timeout; after the runs, so nothing run 1 reads is touched first.
+// The smallest and largest key of each unique one-column integer index the statement's relations have
+// (not a partial one, whose MIN would scan the table), read after the last run: where a key sits among the
+// leaves follows from it where the keys are dense (a serial key loaded in order), and what a table-wide
+// update left in each leaf repeats with the leaves (version-churn.ts). Asked through the index's own ends
+// (min and max), in a read-only transaction with the measurement's statement timeout; after the runs, so
+// nothing run 1 reads is touched first.
 import type { Client } from 'pg';
 import type { PgRelationFacts } from '../../predict/postgres/facts';
 import { quotePostgresName } from '../../sql/quote';
