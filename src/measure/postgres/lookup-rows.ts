@@ -4,8 +4,9 @@
 // in the heap (after updates, not where the key's neighbours are) are in no statistic. The statement is
 // asked again with its select list replaced by the outer column and the inner row's ctid block (and the
 // outer row's, where one index scan read the outer table), in a read-only transaction with the
-// measurement's statement timeout; after the runs, so nothing run 1 reads is touched first. Only a plain SELECT with one nested loop whose inner index scan found one row per outer
-// row (a lookup on a unique key): then the replaced query's rows are the loop's lookups, one for one.
+// measurement's statement timeout; after the runs, so nothing run 1 reads is touched first. Only a plain
+// SELECT with one nested loop whose inner index scan found one row per outer row (a lookup on a unique
+// key): then the replaced query's rows are the loop's lookups, one for one.
 import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import { findNode, outerReference } from '../../predict/postgres/lookup-order';
