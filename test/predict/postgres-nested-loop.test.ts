@@ -10,6 +10,7 @@ import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/pos
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
+import { assertRunsWithin } from '../support/runs';
 import { lookupOrder, outerReference } from '../../src/predict/postgres/lookup-order';
 
 test('the outer reference of an index condition, quoted or qualified; one it cannot read gives none (random order then)', () => {
@@ -57,12 +58,7 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
           const report = await measure(parseConnectionUrl(server.url()), { sql, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
           const plan = JSON.stringify(report.runs[0].plan ?? {});
           assert.match(plan, /Nested Loop/, `${what}: the planner chose a nested loop`);
-          for (const r of report.runs) {
-            for (const k of ['logicalReads', 'physicalReads'] as const) {
-              const [m, p] = [r.measured[k]!, r.predicted[k]!];
-              assert.ok(Math.abs(p - m) <= Math.max(1, 0.05 * m), `${what}, run ${r.run}, ${k}: measured ${m}, predicted ${p}`);
-            }
-          }
+          assertRunsWithin(report, what, 1);
         }
       } finally {
         await server.stop();

@@ -9,6 +9,7 @@ import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/pos
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
+import { assertRunsWithin } from '../support/runs';
 
 for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a range sorted on another column: ${name}`, skipUnless(availability), () => {
@@ -28,11 +29,7 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
           const report = await measure(parseConnectionUrl(server.url()), { sql, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
           assert.match(JSON.stringify(report.runs[0].plan ?? {}), /"Sort".*"Index Scan"/, `${sql}: a sort over the index scan`);
           assert.match(report.runs[0].prediction!.assumptions.join('\n'), /1,000 rows' heap blocks as the scan found them/, sql);
-          for (const [k, r] of report.runs.entries()) {
-            for (const [what, m, p] of [['logical', r.measured.logicalReads!, r.predicted.logicalReads!], ['physical', r.measured.physicalReads!, r.predicted.physicalReads!]] as const) {
-              assert.ok(Math.abs(p - m) <= 0.05 * m, `${sql}, run ${k + 1}, ${what}: measured ${m}, predicted ${p}`);
-            }
-          }
+          assertRunsWithin(report, sql);
         }
       } finally {
         await server.stop();

@@ -12,6 +12,7 @@ import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/pos
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
+import { assertRunsWithin } from '../support/runs';
 
 for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`later runs after a table-wide update: ${name}`, skipUnless(availability), () => {
@@ -40,12 +41,7 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
           const report = await measure(parseConnectionUrl(server.url()), { sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
           const [first, second] = report.runs;
           assert.ok(second.measured.logicalReads! < 0.8 * first.measured.logicalReads!, `${sql}: run 2 skipped the entries run 1 marked (${first.measured.logicalReads} then ${second.measured.logicalReads})`);
-          for (const r of report.runs) {
-            for (const k of ['logicalReads', 'physicalReads'] as const) {
-              const [m, p] = [r.measured[k]!, r.predicted[k]!];
-              assert.ok(Math.abs(p - m) <= Math.max(1, 0.05 * m), `${sql}, run ${r.run}, ${k}: measured ${m}, predicted ${p}`);
-            }
-          }
+          assertRunsWithin(report, sql, 1);
         }
       } finally {
         await server.stop();

@@ -13,9 +13,8 @@ import { replaceSelectList } from '../../sql/select-list';
 /** Rows beyond this are not fetched again: the heap order stays modelled from the correlation. */
 export const MAX_HEAP_ROWS = 100_000;
 
-const sorts = (n: PlanNode): boolean => n.nodeType === 'Sort' || n.children.some(sorts);
-/** An incremental sort reorders rows within runs of its presorted key: no query gives the scan's order. */
-const sortsIncrementally = (n: PlanNode): boolean => n.nodeType === 'Incremental Sort' || n.children.some(sortsIncrementally);
+/** How many nodes of the plan are of this type. */
+export const countNodes = (n: PlanNode, type: string): number => (n.nodeType === type ? 1 : 0) + n.children.reduce((a, c) => a + countNodes(c, type), 0);
 
 function scans(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
   if (/Scan$/.test(n.nodeType)) out.push(n);
@@ -27,9 +26,10 @@ export async function readHeapBlocks(client: Client, statement: string, root: Pl
   const all = scans(root);
   const n = all[0];
   if (all.length !== 1 || n.nodeType !== 'Index Scan' || n.parallelAware || (n.actualLoops ?? 1) > 1 || (n.rowsRemovedByFilter ?? 0) > 0 || !n.relation) return {};
-  if (sortsIncrementally(root)) return {};
+  // An incremental sort reorders rows within runs of its presorted key: no query gives the scan's order.
+  if (countNodes(root, 'Incremental Sort') > 0) return {};
   if ((n.actualRows ?? 0) === 0 || (n.actualRows ?? 0) > MAX_HEAP_ROWS) return {};
-  const sql = replaceSelectList(statement, '(ctid::text::point)[0]::bigint AS block', 'postgresql', { unordered: sorts(root) });
+  const sql = replaceSelectList(statement, '(ctid::text::point)[0]::bigint AS block', 'postgresql', { unordered: countNodes(root, 'Sort') > 0 });
   if (!sql) return {};
   try {
     await client.query('BEGIN READ ONLY');

@@ -12,9 +12,7 @@ import type { PlanNode } from '../../shared/report';
 import { findNode, outerReference } from '../../predict/postgres/lookup-order';
 import { replaceSelectList } from '../../sql/select-list';
 import { quotePostgresName } from '../../sql/quote';
-import { MAX_HEAP_ROWS } from './heap-blocks';
-
-const count = (n: PlanNode, type: string): number => (n.nodeType === type ? 1 : 0) + n.children.reduce((a, c) => a + count(c, type), 0);
+import { countNodes as count, MAX_HEAP_ROWS } from './heap-blocks';
 
 export interface LookupRows {
   /** Per inner table: each lookup's key (where integers) and the heap block of the row it found. */

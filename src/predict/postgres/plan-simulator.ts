@@ -266,17 +266,14 @@ export class PlanSimulator {
    */
   private keyPlacedLeaves(i: number, n: PlanNode, rows: number): { start: number; leaves: number } | undefined {
     const f = this.facts[i];
-    const column = f.columns?.[0];
-    if (!f.keyRange || !f.keyBytes || !column) return undefined;
-    const { min, max } = f.keyRange;
-    const keys = max - min + 1;
+    const first = this.denseStart(i, n);
+    if (!first || !f.keyRange || !f.keyBytes) return undefined;
+    const keys = f.keyRange.max - f.keyRange.min + 1;
     const g = indexGeometry(f);
     const loaded = keyOrderChurn(f.keyBytes).keysPerLeaf;
-    if (Math.abs(keys - f.tuples) > 0.02 * keys || Math.abs(keys / g.leafPages - loaded) > 0.03 * loaded) return undefined;
+    if (Math.abs(keys / g.leafPages - loaded) > 0.03 * loaded) return undefined;
     const backward = n.backward === true;
-    const first = firstKey(n.indexCond, column, backward) ?? (backward ? max : min);
-    if (first < min || first > max) return undefined;
-    const rank = first - min;
+    const rank = first.key - f.keyRange.min;
     const leaf = Math.min(g.leafPages - 1, Math.floor(rank / loaded));
     // Entries the walk passes on its first leaf before the first row, in the walk's direction.
     const before = backward ? loaded - 1 - (rank % loaded) : rank % loaded;
