@@ -8,6 +8,7 @@ import type { PlanNode, Report } from '../../shared/report';
 import { readHeapBlocks } from './heap-blocks';
 import { readKeyRanges } from './key-range';
 import { readLookupRows } from './lookup-rows';
+import { readIndexWindows } from './index-window';
 import type { PgPredictionInput } from '../../predict/postgres/facts';
 import { parseBlocks } from '../../predict/postgres/facts';
 import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
@@ -152,7 +153,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
 
   async beforeRuns(): Promise<void> {}
 
-  /** The facts the prediction is given, completed after the runs with where the rows were (heap-blocks.ts, lookup-rows.ts) and the keys' ends (key-range.ts). */
+  /** The facts the prediction is given, completed after the runs with where the rows were (heap-blocks.ts, lookup-rows.ts), the rows around a secondary index's scan (index-window.ts) and the keys' ends (key-range.ts). */
   private facts: PgFacts | undefined;
   private lastPlan: PlanNode | undefined;
 
@@ -163,6 +164,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     const { lookups, outerBlocks } = await readLookupRows(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
     if (Object.keys(lookups).length > 0) this.facts.settings.lookupRows = lookups;
     if (Object.keys(outerBlocks).length > 0) this.facts.settings.heapBlocks = { ...outerBlocks, ...this.facts.settings.heapBlocks };
+    const windows = await readIndexWindows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
+    if (Object.keys(windows).length > 0) this.facts.settings.indexWindows = windows;
     await readKeyRanges(this.client, this.relations, this.facts.relations, this.options.timeoutMs);
   }
 

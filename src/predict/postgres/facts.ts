@@ -72,6 +72,19 @@ export interface PgPredictionSettings {
    * of the row it found, in the loop's order, read after the last run (lookup-rows.ts).
    */
   lookupRows?: Record<string, { keys?: number[]; blocks: number[] }>;
+  /**
+   * Per secondary index (its plan name) a plain SELECT's one index scan used on a table a table-wide update
+   * doubled: the rows around the scanned ones, read after the last run (index-window.ts).
+   */
+  indexWindows?: Record<string, PgIndexWindow>;
+}
+
+/** Rows around a scan in index order: each one's key and its live version's heap block and line pointer; `first`: the scan's first row. */
+export interface PgIndexWindow {
+  keys: number[];
+  blocks: number[];
+  offsets: number[];
+  first: number;
 }
 
 /** Everything one PostgreSQL prediction needs: the relations, the settings, and each run's executed plan. */

@@ -5,11 +5,13 @@ import { type PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import { ringBuffers, seqScanUsesRing, type PostgresRingSettings } from '../../sim/postgres-rings';
 import { scanOnce } from '../../sim/scenarios/postgres-scan';
 import { SeededRandom } from '../../sim/random';
-import type { PgRelationFacts } from './facts';
+import type { PgIndexWindow, PgRelationFacts } from './facts';
 
 import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
 import { firstKey } from './key-bounds';
 import { ChurnedLeaves, keyOrderChurn, PLAIN_AFTER_EARLIER_UPDATE } from './version-churn';
+import { DRAWS } from '../prediction';
+import { secondaryChurn, WINDOW_STARTS, type SecondaryChurn } from './secondary-churn';
 import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from './write-trace';
 import { findNode, lookupOrder, outerReference, type LookupOrder } from './lookup-order';
@@ -46,6 +48,8 @@ export class PlanSimulator {
   private writes = false;
   /** Tables whose pages of dead versions a replayed scan has pruned (see prunedNow). */
   private readonly pruned = new Set<number>();
+  /** Per index: its replayed secondary churn, the same for every run (see secondaryKills). */
+  private readonly churned = new Map<number, SecondaryChurn | null>();
 
   constructor(
     private readonly facts: PgRelationFacts[],
@@ -59,6 +63,8 @@ export class PlanSimulator {
     private readonly heapBlocks: Record<string, number[]> = {},
     /** A nested loop's lookups as they ran, read after the runs (PgPredictionSettings.lookupRows). */
     private readonly lookupRows: Record<string, { keys?: number[]; blocks: number[] }> = {},
+    /** The rows around a secondary index's scan, read after the runs (PgPredictionSettings.indexWindows). */
+    private readonly indexWindows: Record<string, PgIndexWindow> = {},
   ) {
     facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
   }
@@ -321,6 +327,7 @@ export class PlanSimulator {
     const dead = this.deadOf(t, live, ordered, notes);
     // Which keys an earlier run marked dead, and the key the scan starts at, where both are known.
     const kills = dead && loops === 1 && idx !== undefined ? this.killedAfterChurn(idx, notes) : undefined;
+    const alone = dead && !kills && loops === 1 && idx !== undefined && n.nodeType === 'Index Scan' ? this.secondaryKills(idx, t, live.first, tuples, notes) : undefined;
     const first = loops === 1 && idx !== undefined ? this.denseStart(idx, n) : undefined;
     // An index-only scan's heap fetches count the dead versions' entries as well: with the marked ones
     // known, every row is fetched (no page of a table-wide update's heap is all-visible) and the rest are dead.
@@ -353,7 +360,7 @@ export class PlanSimulator {
       last = block;
       if (!dead) continue;
       // An entry an earlier run marked is passed over: its dead version is not visited again.
-      deadDue += dead.perRow * (kills && start !== undefined ? 1 - kills.leaves.killed(n.backward ? start - k : start + k) : 1);
+      deadDue += dead.perRow * (kills && start !== undefined ? 1 - kills.leaves.killed(n.backward ? start - k : start + k) : alone ? 1 - (alone[k] ?? 0) : 1);
       // The index entries of dead versions of the same keys, between the live ones: each on a page of its
       // own, as far along the dead ones as the live row is along the live ones (a row out of place had its
       // earlier version out of place too: it was moved before).
@@ -497,6 +504,42 @@ export class PlanSimulator {
       `${f.reportName}: a table-wide update in key order left ${Math.round((posting / period) * 100)} % of the keys' two versions in one posting list (replayed on a leaf of ${period} keys: ${replayed.toLocaleString('en-US')} leaves, ${leaves.toLocaleString('en-US')} found); the earlier run marked the other keys' dead entries, which this run skips`,
     );
     return { leaves: new ChurnedLeaves(churn, min), min, max };
+  }
+
+  /**
+   * After a table-wide update, per row of a forward scan of secondary index i, how likely its dead version
+   * was alone in its entry (secondary-churn.ts, from the rows around the scan read after the last run), so
+   * that the earlier run marked it and this one skips it. The shown draw takes each row's share over the
+   * replay's starts, the others one start each. Only where the facts show that update (as many dead versions
+   * as rows) and the replay gives the index's leaves within 8 %; not for a write (see killedAfterChurn).
+   */
+  private secondaryKills(i: number, t: number, firstNewBlock: number, scanned: number, notes: PlanSimulationNotes): ArrayLike<number> | undefined {
+    const f = this.facts[i];
+    const w = this.indexWindows[f.planName];
+    const heap = this.facts[t];
+    if (this.runsDone === 0 || this.writes || !w || f.unique || !f.keyBytes || (heap.deadTuples ?? 0) < 0.9 * heap.tuples || firstNewBlock <= 0) return undefined;
+    let churn = this.churned.get(i);
+    if (churn === undefined) {
+      const rows = w.keys.map((key, r) => ({ key, block: w.blocks[r], offset: w.offsets[r] }));
+      churn = secondaryChurn({ rows, first: w.first }, firstNewBlock, f.keyBytes, Math.round(scanned));
+      const leaves = indexGeometry(f).leafPages;
+      if (Math.abs(churn.leavesPerRow * heap.tuples - leaves) > 0.08 * leaves) {
+        notes.unmodelled.add(`${f.reportName}: which dead entries the earlier run marked: the replay of a table-wide update over the ${w.keys.length.toLocaleString('en-US')} rows around the scan gives ${Math.round(churn.leavesPerRow * heap.tuples).toLocaleString('en-US')} leaves, not the ${leaves.toLocaleString('en-US')} it has, so the index was not built and updated as replayed; taken as none`);
+        churn = null;
+      }
+      this.churned.set(i, churn);
+    }
+    if (!churn) return undefined;
+    const count = (a: ArrayLike<number>) => {
+      let sum = 0;
+      for (let k = 0; k < a.length; k++) sum += a[k];
+      return sum;
+    };
+    const perStart = churn.perStart.map(count);
+    notes.assumptions.add(
+      `${f.reportName}: the table-wide update, replayed over the ${w.keys.length.toLocaleString('en-US')} rows around the scan (read after the last run) from ${WINDOW_STARTS} places of a leaf's start, left about ${count(churn.alone).toFixed(1)} of the ${churn.alone.length.toLocaleString('en-US')} rows' dead versions alone in their entries (${Math.min(...perStart)}–${Math.max(...perStart)}); the earlier run marked them, and this run skips them`,
+    );
+    return this.draw === 0 ? churn.alone : churn.perStart[Math.floor(((this.draw - 1) * WINDOW_STARTS) / (DRAWS - 1)) % WINDOW_STARTS];
   }
 
   /**

@@ -42,6 +42,7 @@ export class PostgresPredictor {
       this.draw,
       s.heapBlocks,
       s.lookupRows,
+      s.indexWindows,
     );
   }
 

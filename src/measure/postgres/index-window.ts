@@ -1,0 +1,92 @@
+// The rows around a scan of a secondary index on a table a table-wide update doubled, read after the last
+// run: each one's key and where its live version is. Which of the scanned rows' dead versions stayed alone
+// in their index entries, so that run 1 marked them dead and later runs skip them, follows from the order
+// the update inserted the neighbouring rows' entries in, replayed from these rows (secondary-churn.ts); no
+// view shows a leaf's entries without an extension. Only a plain SELECT whose one scan is a serial forward
+// index scan of a one-column integer index that is not unique, returning its rows in its own order (no
+// Sort above it), on a table with about as many dead versions as rows. Asked in a read-only transaction
+// with the measurement's statement timeout, after the runs, so nothing run 1 reads is touched first: the
+// statement with its select list replaced by the key (for the first one), then the rows before it and from
+// it on through the index.
+import type { Client } from 'pg';
+import type { PlanNode } from '../../shared/report';
+import type { PgIndexWindow, PgRelationFacts } from '../../predict/postgres/facts';
+import { replaceSelectList } from '../../sql/select-list';
+import { quotePostgresName } from '../../sql/quote';
+import { countNodes } from './heap-blocks';
+import type { PgRelation } from './residency';
+
+/** Rows read on each side of the scanned ones: more than two loaded leaves' worth, so the replay finds a leaf's start before them. */
+export const WINDOW_MARGIN = 1000;
+/** Scans returning more rows than this are left as modelled (the replay grows with them). */
+export const MAX_WINDOW_ROWS = 5000;
+
+function onlyScan(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
+  if (/Scan$/.test(n.nodeType)) out.push(n);
+  for (const c of n.children) onlyScan(c, out);
+  return out;
+}
+
+export async function readIndexWindows(
+  client: Client,
+  statement: string,
+  root: PlanNode,
+  relations: PgRelation[],
+  facts: PgRelationFacts[],
+  timeoutMs: number,
+): Promise<Record<string, PgIndexWindow>> {
+  const scans = onlyScan(root);
+  const n = scans[0];
+  if (scans.length !== 1 || n.nodeType !== 'Index Scan' || n.parallelAware || n.backward || (n.actualLoops ?? 1) > 1 || !n.index || !n.relation) return {};
+  if (countNodes(root, 'Sort') + countNodes(root, 'Incremental Sort') > 0) return {};
+  const rows = n.actualRows ?? 0;
+  if (rows === 0 || rows > MAX_WINDOW_ROWS || (n.rowsRemovedByFilter ?? 0) > 0) return {};
+  const index = facts.find((f) => f.kind === 'index' && f.planName === n.index);
+  const table = facts.find((f) => f.kind === 'table' && f.planName === n.relation);
+  if (!index || !table || index.unique || !index.keyBytes || (table.deadTuples ?? 0) < 0.9 * table.tuples) return {};
+  const rel = relations.find((r) => r.kind === 'index' && r.name === index.reportName);
+  if (!rel) return {};
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
+    const where = await client.query<{ schema: string; table: string; column: string }>({
+      text: `SELECT tn.nspname AS schema, t.relname AS table, a.attname AS column
+               FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace tn ON tn.oid = t.relnamespace
+               JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+              WHERE i.indexrelid = $1 AND i.indnkeyatts = 1 AND i.indpred IS NULL`,
+      values: [rel.oid],
+    });
+    const w = where.rows[0];
+    if (!w) return {};
+    const column = quotePostgresName(w.column);
+    const alias = quotePostgresName(n.alias ?? n.relation);
+    const firstSql = replaceSelectList(statement, `${alias}.${column}::text AS key`, 'postgresql');
+    if (!firstSql) return {};
+    const first = (await client.query<{ key: string }>(firstSql)).rows[0]?.key;
+    if (first === undefined || !/^-?\d+$/.test(first)) return {};
+    const from = `${quotePostgresName(w.schema)}.${quotePostgresName(w.table)}`;
+    const ask = (cond: string, dir: string, limit: number) =>
+      client.query<{ key: string; tid: string }>({ text: `SELECT ${column}::text AS key, ctid::text AS tid FROM ${from} WHERE ${column} ${cond} $1 ORDER BY ${column} ${dir} LIMIT ${limit}`, values: [first] });
+    const before = await ask('<', 'DESC', WINDOW_MARGIN);
+    const after = await ask('>=', 'ASC', rows + WINDOW_MARGIN);
+    const parsed = [...before.rows, ...after.rows].map((r) => {
+      const m = /^\((\d+),(\d+)\)$/.exec(r.tid);
+      return { key: Number(r.key), block: m ? Number(m[1]) : NaN, offset: m ? Number(m[2]) : NaN };
+    });
+    if (!parsed.every((r) => Number.isSafeInteger(r.key) && Number.isSafeInteger(r.block))) return {};
+    // In index order: the key, then the heap position (an entry's TID; the live version's for a row the update moved).
+    parsed.sort((a, b) => a.key - b.key || a.block - b.block || a.offset - b.offset);
+    return {
+      [n.index]: {
+        keys: parsed.map((r) => r.key),
+        blocks: parsed.map((r) => r.block),
+        offsets: parsed.map((r) => r.offset),
+        first: before.rows.length,
+      },
+    };
+  } catch {
+    return {};
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+  }
+}
