@@ -44,10 +44,13 @@ interface Fixture {
   firstNewBlock: number;
   leavesAfter: number;
   windows: Array<{ scanFrom: number; keys: number[]; blocks: number[]; offsets: number[]; first: number; alone: number[] }>;
+  wide: { scanFrom: number; scanned: number; keys: number[]; blocks: number[]; offsets: number[]; first: number; leaves: number };
 }
 
+const fixture = () => JSON.parse(readFileSync(join(__dirname, '../fixtures/predict/secondary-churn/pg15-table-wide-update.json'), 'utf8')) as Fixture;
+
 test('dead versions alone in their entries after a table-wide update in heap order, against pageinspect (PostgreSQL 15)', () => {
-  const f = JSON.parse(readFileSync(join(__dirname, '../fixtures/predict/secondary-churn/pg15-table-wide-update.json'), 'utf8')) as Fixture;
+  const f = fixture();
   for (const w of f.windows) {
     const rows = w.keys.map((key, r) => ({ key, block: w.blocks[r], offset: w.offsets[r] }));
     const c = secondaryChurn({ rows, first: w.first }, f.firstNewBlock, 4, w.alone.length);
@@ -62,4 +65,13 @@ test('dead versions alone in their entries after a table-wide update in heap ord
     });
     assert.ok(Math.abs(c.leavesPerRow * 150_000 - f.leavesAfter) <= 0.05 * f.leavesAfter, `${(c.leavesPerRow * 150_000).toFixed(0)} leaves against ${f.leavesAfter}`);
   }
+});
+
+test('the leaves holding 5,000 scanned rows\' live entries after the update, against pageinspect', () => {
+  const f = fixture();
+  const w = f.wide;
+  const rows = w.keys.map((key, r) => ({ key, block: w.blocks[r], offset: w.offsets[r] }));
+  const c = secondaryChurn({ rows, first: w.first }, f.firstNewBlock, 4, w.scanned);
+  assert.ok(Math.min(...c.leaves) <= w.leaves && w.leaves <= Math.max(...c.leaves), `${w.leaves} leaves within ${Math.min(...c.leaves)}–${Math.max(...c.leaves)}`);
+  assert.ok(Math.abs(c.leaves.reduce((a, b) => a + b, 0) / c.leaves.length - w.leaves) <= 1);
 });

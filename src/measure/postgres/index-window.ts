@@ -2,9 +2,10 @@
 // run: each one's key and where its live version is. Which of the scanned rows' dead versions stayed alone
 // in their index entries, so that run 1 marked them dead and later runs skip them, follows from the order
 // the update inserted the neighbouring rows' entries in, replayed from these rows (secondary-churn.ts); no
-// view shows a leaf's entries without an extension. Only a plain SELECT whose one scan is a serial forward
-// index scan of a one-column integer index that is not unique, returning its rows in its own order (no
-// Sort above it), on a table with about as many dead versions as rows. Asked in a read-only transaction
+// view shows a leaf's entries without an extension; nor do the leaves the scanned rows' entries lie in, which
+// VACUUM leaves as the update split them. Only a plain SELECT whose one scan is a serial forward index or
+// index-only scan of a one-column integer index that is not unique, returning its rows in its own order (no
+// Sort above it), on a table a table-wide update doubled (vacuumed since or not). Asked in a read-only transaction
 // with the measurement's statement timeout, after the runs, so nothing run 1 reads is touched first: the
 // statement with its select list replaced by the key (for the first one), then the rows before it and from
 // it on through the index.
@@ -13,13 +14,24 @@ import type { PlanNode } from '../../shared/report';
 import type { PgIndexWindow, PgRelationFacts } from '../../predict/postgres/facts';
 import { replaceSelectList } from '../../sql/select-list';
 import { quotePostgresName } from '../../sql/quote';
+import { rowsPerFullPage } from '../../predict/postgres/heap-layout';
 import { countNodes } from './heap-blocks';
 import type { PgRelation } from './residency';
 
 /** Rows read on each side of the scanned ones: more than two loaded leaves' worth, so the replay finds a leaf's start before them. */
 export const WINDOW_MARGIN = 1000;
 /** Scans returning more rows than this are left as modelled (the replay grows with them). */
-export const MAX_WINDOW_ROWS = 5000;
+export const MAX_WINDOW_ROWS = 25_000;
+
+/**
+ * A table-wide update's heap: about as many dead versions as rows, or, after VACUUM, about twice the pages
+ * its rows fill (the update's new versions packed past the emptied old pages).
+ */
+function doubled(table: PgRelationFacts, blockSize: number): boolean {
+  if ((table.deadTuples ?? 0) >= 0.9 * table.tuples) return true;
+  const capacity = rowsPerFullPage(table, blockSize);
+  return capacity !== undefined && table.tuples > 0 && table.pages >= 1.8 * Math.ceil(table.tuples / capacity);
+}
 
 function onlyScan(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
   if (/Scan$/.test(n.nodeType)) out.push(n);
@@ -33,17 +45,18 @@ export async function readIndexWindows(
   root: PlanNode,
   relations: PgRelation[],
   facts: PgRelationFacts[],
+  blockSize: number,
   timeoutMs: number,
 ): Promise<Record<string, PgIndexWindow>> {
   const scans = onlyScan(root);
   const n = scans[0];
-  if (scans.length !== 1 || n.nodeType !== 'Index Scan' || n.parallelAware || n.backward || (n.actualLoops ?? 1) > 1 || !n.index || !n.relation) return {};
+  if (scans.length !== 1 || (n.nodeType !== 'Index Scan' && n.nodeType !== 'Index Only Scan') || n.parallelAware || n.backward || (n.actualLoops ?? 1) > 1 || !n.index || !n.relation) return {};
   if (countNodes(root, 'Sort') + countNodes(root, 'Incremental Sort') > 0) return {};
   const rows = n.actualRows ?? 0;
   if (rows === 0 || rows > MAX_WINDOW_ROWS || (n.rowsRemovedByFilter ?? 0) > 0) return {};
   const index = facts.find((f) => f.kind === 'index' && f.planName === n.index);
   const table = facts.find((f) => f.kind === 'table' && f.planName === n.relation);
-  if (!index || !table || index.unique || !index.keyBytes || (table.deadTuples ?? 0) < 0.9 * table.tuples) return {};
+  if (!index || !table || index.unique || !index.keyBytes || !doubled(table, blockSize)) return {};
   const rel = relations.find((r) => r.kind === 'index' && r.name === index.reportName);
   if (!rel) return {};
   try {
@@ -60,7 +73,11 @@ export async function readIndexWindows(
     if (!w) return {};
     const column = quotePostgresName(w.column);
     const alias = quotePostgresName(n.alias ?? n.relation);
-    const firstSql = replaceSelectList(statement, `${alias}.${column}::text AS key`, 'postgresql');
+    // The forward scan's first row has the smallest key of its rows: through the index's end where the
+    // statement allows an aggregate (its ORDER BY and LIMIT cut), else its first row.
+    const least = `min(${alias}.${column})::text AS key`;
+    const firstSql =
+      replaceSelectList(statement, least, 'postgresql', { unordered: true }) ?? replaceSelectList(statement, least, 'postgresql') ?? replaceSelectList(statement, `${alias}.${column}::text AS key`, 'postgresql');
     if (!firstSql) return {};
     const first = (await client.query<{ key: string }>(firstSql)).rows[0]?.key;
     if (first === undefined || !/^-?\d+$/.test(first)) return {};

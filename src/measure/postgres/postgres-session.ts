@@ -164,7 +164,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     const { lookups, outerBlocks } = await readLookupRows(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
     if (Object.keys(lookups).length > 0) this.facts.settings.lookupRows = lookups;
     if (Object.keys(outerBlocks).length > 0) this.facts.settings.heapBlocks = { ...outerBlocks, ...this.facts.settings.heapBlocks };
-    const windows = await readIndexWindows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
+    const windows = await readIndexWindows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.facts.settings.blockSize, this.options.timeoutMs);
     if (Object.keys(windows).length > 0) this.facts.settings.indexWindows = windows;
     await readKeyRanges(this.client, this.relations, this.facts.relations, this.options.timeoutMs);
   }

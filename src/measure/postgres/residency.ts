@@ -75,24 +75,27 @@ export async function readResidency(client: Client, rels: PgRelation[], withBuff
 
 /**
  * Shared buffers buffer by buffer, for the prediction's starting state: a usage count per buffer ('-' when
- * free) and each cached block of the relations with its buffer id. One more scan of the buffer headers,
+ * free), each cached block of the relations with its buffer id, and which of those are dirty (written since
+ * the last checkpoint). One more scan of the buffer headers,
  * read only where residency is (under its limit).
  */
-export async function readBufferSeed(client: Client, rels: PgRelation[]): Promise<{ usage: string; blocks: Array<[number, number, number]> }> {
+export async function readBufferSeed(client: Client, rels: PgRelation[]): Promise<{ usage: string; blocks: Array<[number, number, number]>; dirty: Array<[number, number]> }> {
   const r = await client.query({
     text: `SELECT string_agg(CASE WHEN relfilenode IS NULL THEN '-' ELSE least(usagecount, 5)::text END, '' ORDER BY bufferid) AS usage FROM pg_buffercache`,
   });
   const index = new Map(rels.map((rel, i) => [rel.filenode, i]));
   const b = await client.query({
-    text: `SELECT relfilenode::int AS f, relblocknumber::int AS block, bufferid::int - 1 AS buffer FROM pg_buffercache
+    text: `SELECT relfilenode::int AS f, relblocknumber::int AS block, bufferid::int - 1 AS buffer, isdirty AS dirty FROM pg_buffercache
             WHERE relforknumber = 0 AND relfilenode = ANY($1::oid[])
               AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     values: [rels.map((x) => x.filenode)],
   });
   const blocks: Array<[number, number, number]> = [];
+  const dirty: Array<[number, number]> = [];
   for (const row of b.rows) {
     const i = index.get(row.f);
     if (i !== undefined) blocks.push([i, row.block, row.buffer]);
+    if (i !== undefined && row.dirty === true) dirty.push([i, row.block]);
   }
-  return { usage: r.rows[0].usage ?? '', blocks };
+  return { usage: r.rows[0].usage ?? '', blocks, dirty };
 }

@@ -58,7 +58,12 @@ export interface PgPredictionSettings {
    * id]. The simulated pool starts in that state (other relations' pages where they were); without it, the
    * relations' blocks in block order after the other buffers.
    */
-  bufferSeed?: { usage: string; blocks: Array<[number, number, number]> };
+  bufferSeed?: {
+    usage: string;
+    blocks: Array<[number, number, number]>;
+    /** The relations' cached blocks that were dirty, as [relation index, block]: written since the last checkpoint. */
+    dirty?: Array<[number, number]>;
+  };
   /** An UPDATE's assigned columns (its SET clause); undefined for other statements or when unknown. */
   updatedColumns?: string[];
   /**

@@ -117,20 +117,39 @@ export function deadEntriesPerRow(f: PgRelationFacts): number {
  * The pages an index-only scan's heap fetches go to: those the visibility map does not mark all-visible,
  * that is the pages written since the last VACUUM. Their number follows from the fetches (each such page
  * holds the scan's share of entries); which they are, no view shows (pg_class.relallvisible is only
- * counted again by VACUUM and ANALYZE). The shown draw takes them anywhere in the heap; pages written
- * lately were read into the pool to be written, so other draws take them among the cached pages.
+ * counted again by VACUUM and ANALYZE), but the pool does for some: a page cached dirty was written since
+ * the last checkpoint, after that VACUUM's hints, so it is not all-visible, and it holds one of the scanned
+ * entries as likely as any page (1 − (1 − scanned share)^rows a page). Those are taken first; the rest the
+ * shown draw takes anywhere in the heap, other draws among the cached pages, where pages written lately are.
  */
-export function notAllVisible(f: PgRelationFacts, t: number, entries: number, fetches: number, draw: number, notes: PlanSimulationNotes): number[] | undefined {
+export function notAllVisible(
+  f: PgRelationFacts,
+  t: number,
+  live: { first: number; pages: number },
+  entries: number,
+  fetches: number,
+  draw: number,
+  notes: PlanSimulationNotes,
+  dirty: number[] = [],
+): number[] | undefined {
   if (f.pages <= 0) return undefined;
   const cached = f.cachedBefore.reduce((a, [s, e]) => a + e - s + 1, 0);
-  const perPage = Math.max(1, entries / Math.min(f.pages, Math.max(1, entries)));
-  const count = Math.max(1, Math.min(f.pages, Math.ceil(fetches / perPage)));
-  const fromCache = draw % 2 === 1 ? Math.min(count, cached) : 0;
+  // The scan's entries lie on the pages holding live rows (after a table-wide update and VACUUM, the later half).
+  const pages = Math.max(1, Math.min(f.pages, live.pages));
+  const perPage = Math.max(1, entries / Math.min(pages, Math.max(1, entries)));
+  const count = Math.max(1, Math.min(pages, Math.ceil(fetches / perPage)));
+  const rowsPerPage = f.tuples > 0 ? f.tuples / pages : 1;
+  const reached = 1 - Math.pow(1 - Math.min(1, entries / Math.max(1, f.tuples)), rowsPerPage);
+  const fromDirty = Math.min(count, Math.round(reached * dirty.length));
   const blocks: number[] = [];
+  for (let k = 0; k < fromDirty; k++) blocks.push(dirty[Math.floor((k * dirty.length) / fromDirty)]);
+  const fromCache = draw % 2 === 1 ? Math.min(count - fromDirty, cached) : 0;
   const flat = f.cachedBefore.flatMap(([s, e]) => (e - s < 1_000_000 ? Array.from({ length: e - s + 1 }, (_, k) => s + k) : []));
   for (let k = 0; k < fromCache && flat.length; k++) blocks.push(flat[Math.floor((k * flat.length) / fromCache)]);
   const rnd = new SeededRandom(0x4a11 + t + draw * 0x9e3779b1);
-  while (blocks.length < count) blocks.push(rnd.int(f.pages));
-  notes.assumptions.add(`${f.reportName}: ${fetches.toLocaleString('en-US')} heap fetches go to about ${count.toLocaleString('en-US')} pages not all-visible (written since the last VACUUM): which ones is drawn, anywhere in the heap (the prediction shown) or among its cached pages, where pages written lately are (the band)`);
+  while (blocks.length < count) blocks.push(live.first + rnd.int(pages));
+  notes.assumptions.add(
+    `${f.reportName}: ${fetches.toLocaleString('en-US')} heap fetches go to about ${count.toLocaleString('en-US')} pages not all-visible (written since the last VACUUM)${fromDirty ? `, ${fromDirty.toLocaleString('en-US')} of them among the ${dirty.length.toLocaleString('en-US')} cached dirty (written since the last checkpoint)` : ''}: which ${fromDirty ? 'others' : 'ones'} is drawn, anywhere in the heap (the prediction shown) or among its cached pages, where pages written lately are (the band)`,
+  );
   return blocks;
 }

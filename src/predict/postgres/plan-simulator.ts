@@ -11,7 +11,7 @@ import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
 import { firstKey } from './key-bounds';
 import { ChurnedLeaves, keyOrderChurn, PLAIN_AFTER_EARLIER_UPDATE } from './version-churn';
 import { DRAWS } from '../prediction';
-import { secondaryChurn, WINDOW_STARTS, type SecondaryChurn } from './secondary-churn';
+import { cachedSecondaryChurn, WINDOW_STARTS, type IndexWindow, type SecondaryChurn } from './secondary-churn';
 import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from './write-trace';
 import { findNode, lookupOrder, outerReference, type LookupOrder } from './lookup-order';
@@ -22,6 +22,22 @@ export type { PlanSimulationNotes } from './simulation-notes';
 
 /** Heap pages one visibility-map page covers: two bits each in an 8 kB page less its header (MAPSIZE × 4). */
 export const HEAP_BLOCKS_PER_VM_PAGE = (8192 - 24) * 4;
+
+const sum = (a: ArrayLike<number>): number => {
+  let total = 0;
+  for (let k = 0; k < a.length; k++) total += a[k];
+  return total;
+};
+
+/** A recorded window as the replay takes it, once per window (each draw's simulator asks for it). */
+const windows = new WeakMap<PgIndexWindow, IndexWindow>();
+function asWindow(w: PgIndexWindow): IndexWindow {
+  const hit = windows.get(w);
+  if (hit) return hit;
+  const made = { rows: w.keys.map((key, r) => ({ key, block: w.blocks[r], offset: w.offsets[r] })), first: w.first };
+  windows.set(w, made);
+  return made;
+}
 
 /** Blocks each participant of a parallel scan touched (leader first), those with none left out. */
 function participantShares(n: PlanNode): number[] | undefined {
@@ -48,8 +64,8 @@ export class PlanSimulator {
   private writes = false;
   /** Tables whose pages of dead versions a replayed scan has pruned (see prunedNow). */
   private readonly pruned = new Set<number>();
-  /** Per index: its replayed secondary churn, the same for every run (see secondaryKills). */
-  private readonly churned = new Map<number, SecondaryChurn | null>();
+  /** Per relation: its blocks cached dirty before run 1. */
+  private readonly dirty = new Map<number, number[]>();
 
   constructor(
     private readonly facts: PgRelationFacts[],
@@ -65,8 +81,15 @@ export class PlanSimulator {
     private readonly lookupRows: Record<string, { keys?: number[]; blocks: number[] }> = {},
     /** The rows around a secondary index's scan, read after the runs (PgPredictionSettings.indexWindows). */
     private readonly indexWindows: Record<string, PgIndexWindow> = {},
+    /** The relations' blocks cached dirty before run 1, as [relation index, block] (bufferSeed.dirty). */
+    dirtyBlocks: Array<[number, number]> = [],
   ) {
     facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
+    for (const [r, block] of dirtyBlocks) {
+      const blocks = this.dirty.get(r) ?? [];
+      blocks.push(block);
+      this.dirty.set(r, blocks);
+    }
   }
 
   relationIndex(kind: 'table' | 'index', name: string | undefined): number | undefined {
@@ -253,9 +276,12 @@ export class PlanSimulator {
     const perLeaf = f.tuples > 0 ? f.tuples / g.leafPages : 1;
     const perLoop = totalTuples / loops;
     const placed = loops === 1 && !n.parallelAware ? this.keyPlacedLeaves(i, n, perLoop) : undefined;
-    const leaves = placed?.leaves ?? Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
+    // Where a table-wide update split the leaves unevenly, the replay over the scanned rows counts them.
+    const churn = loops === 1 && !n.parallelAware && !placed && !n.backward ? this.churnOf(i, perLoop, notes) : undefined;
+    const replayed = churn ? (this.draw === 0 ? Math.round(sum(churn.leaves) / churn.leaves.length) : churn.leaves[this.startOfDraw()]) : undefined;
+    const leaves = placed?.leaves ?? replayed ?? Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
     notes.assumptions.add(
-      `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan${placed ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded` : ''}`,
+      `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan${placed ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded` : ''}${churn ? `, as the table-wide update, replayed over the rows around the scan (read after the last run), left them (${Math.min(...churn.leaves)}–${Math.max(...churn.leaves)} from ${WINDOW_STARTS} places of a leaf's start)` : ''}`,
     );
     for (let l = 0; l < loops; l++) {
       const start = placed ? placed.start : loops === 1 ? 0 : rnd.int(Math.max(1, g.leafPages - leaves + 1));
@@ -327,12 +353,12 @@ export class PlanSimulator {
     const dead = this.deadOf(t, live, ordered, notes);
     // Which keys an earlier run marked dead, and the key the scan starts at, where both are known.
     const kills = dead && loops === 1 && idx !== undefined ? this.killedAfterChurn(idx, notes) : undefined;
-    const alone = dead && !kills && loops === 1 && idx !== undefined && n.nodeType === 'Index Scan' ? this.secondaryKills(idx, t, live.first, tuples, notes) : undefined;
+    const alone = dead && !kills && loops === 1 && idx !== undefined && n.nodeType === 'Index Scan' ? this.secondaryKills(idx, t, tuples, notes) : undefined;
     const first = loops === 1 && idx !== undefined ? this.denseStart(idx, n) : undefined;
     // An index-only scan's heap fetches count the dead versions' entries as well: with the marked ones
     // known, every row is fetched (no page of a table-wide update's heap is all-visible) and the rest are dead.
     const liveVisits = n.nodeType === 'Index Only Scan' && dead ? (kills ? Math.min(tuples, heapTuples) : heapTuples / (1 + dead.perRow)) : heapTuples;
-    const unsettled = n.nodeType === 'Index Only Scan' && ordered < 0.8 ? notAllVisible(this.facts[t], t, tuples, heapTuples, this.draw, notes) : undefined;
+    const unsettled = n.nodeType === 'Index Only Scan' && ordered < 0.8 ? notAllVisible(this.facts[t], t, live, tuples, heapTuples, this.draw, notes, this.dirty.get(t)) : undefined;
     // A correlated scan starts where its first key lies along the live rows, where the keys are dense.
     let position = live.first + (loops === 1 ? (first && ordered > 0.8 ? first.fraction * live.pages : 0) : rnd.int(live.pages));
     let last = -1;
@@ -507,39 +533,50 @@ export class PlanSimulator {
   }
 
   /**
-   * After a table-wide update, per row of a forward scan of secondary index i, how likely its dead version
-   * was alone in its entry (secondary-churn.ts, from the rows around the scan read after the last run), so
-   * that the earlier run marked it and this one skips it. The shown draw takes each row's share over the
-   * replay's starts, the others one start each. Only where the facts show that update (as many dead versions
-   * as rows) and the replay gives the index's leaves within 8 %; not for a write (see killedAfterChurn).
+   * A table-wide update replayed over the rows around a forward scan of secondary index i (secondary-churn.ts,
+   * from the rows read after the last run): where the heap shows that update (its new versions packed past
+   * the old pages, vacuumed since or not) and the replay gives the index's leaves within 8 %.
    */
-  private secondaryKills(i: number, t: number, firstNewBlock: number, scanned: number, notes: PlanSimulationNotes): ArrayLike<number> | undefined {
+  private churnOf(i: number, scanned: number, notes: PlanSimulationNotes): SecondaryChurn | undefined {
     const f = this.facts[i];
     const w = this.indexWindows[f.planName];
+    const t = this.relationIndex('table', f.table);
+    if (!w || f.unique || !f.keyBytes || t === undefined) return undefined;
     const heap = this.facts[t];
-    if (this.runsDone === 0 || this.writes || !w || f.unique || !f.keyBytes || (heap.deadTuples ?? 0) < 0.9 * heap.tuples || firstNewBlock <= 0) return undefined;
-    let churn = this.churned.get(i);
-    if (churn === undefined) {
-      const rows = w.keys.map((key, r) => ({ key, block: w.blocks[r], offset: w.offsets[r] }));
-      churn = secondaryChurn({ rows, first: w.first }, firstNewBlock, f.keyBytes, Math.round(scanned));
-      const leaves = indexGeometry(f).leafPages;
-      if (Math.abs(churn.leavesPerRow * heap.tuples - leaves) > 0.08 * leaves) {
-        notes.unmodelled.add(`${f.reportName}: which dead entries the earlier run marked: the replay of a table-wide update over the ${w.keys.length.toLocaleString('en-US')} rows around the scan gives ${Math.round(churn.leavesPerRow * heap.tuples).toLocaleString('en-US')} leaves, not the ${leaves.toLocaleString('en-US')} it has, so the index was not built and updated as replayed; taken as none`);
-        churn = null;
-      }
-      this.churned.set(i, churn);
+    const capacity = rowsPerFullPage(heap, this.ring.blockSize ?? 8192);
+    const firstNewBlock = capacity ? heap.pages - Math.ceil(heap.tuples / capacity) : 0;
+    if (firstNewBlock <= 0) return undefined;
+    const churn = cachedSecondaryChurn(asWindow(w), firstNewBlock, f.keyBytes, Math.round(scanned));
+    const leaves = indexGeometry(f).leafPages;
+    if (Math.abs(churn.leavesPerRow * heap.tuples - leaves) > 0.08 * leaves) {
+      notes.unmodelled.add(`${f.reportName}: the replay of a table-wide update over the ${w.keys.length.toLocaleString('en-US')} rows around the scan gives ${Math.round(churn.leavesPerRow * heap.tuples).toLocaleString('en-US')} leaves, not the ${leaves.toLocaleString('en-US')} it has: the index was not built and updated as replayed, and its leaves and marked entries are modelled without it`);
+      return undefined;
     }
+    return churn;
+  }
+
+  /**
+   * Per row of the scan, how likely its dead version was alone in its entry after the table-wide update, so
+   * that the earlier run marked it and this one skips it. The shown draw takes each row's share over the
+   * replay's starts, the others one start each. Only with the dead versions there (not vacuumed), and not for
+   * a write (see killedAfterChurn).
+   */
+  private secondaryKills(i: number, t: number, scanned: number, notes: PlanSimulationNotes): ArrayLike<number> | undefined {
+    const f = this.facts[i];
+    const heap = this.facts[t];
+    if (this.runsDone === 0 || this.writes || (heap.deadTuples ?? 0) < 0.9 * heap.tuples) return undefined;
+    const churn = this.churnOf(i, scanned, notes);
     if (!churn) return undefined;
-    const count = (a: ArrayLike<number>) => {
-      let sum = 0;
-      for (let k = 0; k < a.length; k++) sum += a[k];
-      return sum;
-    };
-    const perStart = churn.perStart.map(count);
+    const perStart = churn.perStart.map(sum);
     notes.assumptions.add(
-      `${f.reportName}: the table-wide update, replayed over the ${w.keys.length.toLocaleString('en-US')} rows around the scan (read after the last run) from ${WINDOW_STARTS} places of a leaf's start, left about ${count(churn.alone).toFixed(1)} of the ${churn.alone.length.toLocaleString('en-US')} rows' dead versions alone in their entries (${Math.min(...perStart)}–${Math.max(...perStart)}); the earlier run marked them, and this run skips them`,
+      `${f.reportName}: the table-wide update, replayed over the ${this.indexWindows[f.planName].keys.length.toLocaleString('en-US')} rows around the scan (read after the last run) from ${WINDOW_STARTS} places of a leaf's start, left about ${sum(churn.alone).toFixed(1)} of the ${churn.alone.length.toLocaleString('en-US')} rows' dead versions alone in their entries (${Math.min(...perStart)}–${Math.max(...perStart)}); the earlier run marked them, and this run skips them`,
     );
-    return this.draw === 0 ? churn.alone : churn.perStart[Math.floor(((this.draw - 1) * WINDOW_STARTS) / (DRAWS - 1)) % WINDOW_STARTS];
+    return this.draw === 0 ? churn.alone : churn.perStart[this.startOfDraw()];
+  }
+
+  /** The replay's start a draw other than the shown one takes: spread over the starts. */
+  private startOfDraw(): number {
+    return Math.floor(((this.draw - 1) * WINDOW_STARTS) / (DRAWS - 1)) % WINDOW_STARTS;
   }
 
   /**

@@ -43,6 +43,7 @@ export class PostgresPredictor {
       s.heapBlocks,
       s.lookupRows,
       s.indexWindows,
+      s.bufferSeed?.dirty,
     );
   }
 

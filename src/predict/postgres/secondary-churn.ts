@@ -71,7 +71,12 @@ class Leaf {
  * One replay of the build and the update from a leaf starting at the window's `shift`-th key. Returns per
  * window row 1 where its old version's entry holds dead versions only, and the leaves before and after the update.
  */
-export function replayWindow(window: IndexWindow, firstNewBlock: number, keyBytes: number, shift: number): { alone: Uint8Array; leavesBefore: number; leavesAfter: number; rows: number } {
+export function replayWindow(
+  window: IndexWindow,
+  firstNewBlock: number,
+  keyBytes: number,
+  shift: number,
+): { alone: Uint8Array; leafOf: Int32Array; leavesBefore: number; leavesAfter: number; rows: number } {
   const tuple = maxAlign(8 + keyBytes);
   const rows = window.rows;
   // The window's keys from the shift-th distinct one: the build's first leaf starts there.
@@ -154,7 +159,12 @@ export function replayWindow(window: IndexWindow, firstNewBlock: number, keyByte
   const alone = new Uint8Array(rows.length);
   // Dead versions only: no new entry merged in (deduplication) and no row in it that the update left where it was (live).
   for (const leaf of leaves) for (const it of leaf.items) if (it.old && it.rows.every((r) => isMoved[r] === 1)) for (const r of it.rows) alone[r] = 1;
-  return { alone, leavesBefore, leavesAfter: leaves.length, rows: rows.length - start };
+  // The leaf of each row's live entry: its new one where the update moved it, else the one the build made.
+  const leafOf = new Int32Array(rows.length).fill(-1);
+  leaves.forEach((leaf, l) => {
+    for (const it of leaf.items) for (const r of it.rows) if (!it.old || !isMoved[r]) leafOf[r] = l;
+  });
+  return { alone, leafOf, leavesBefore, leavesAfter: leaves.length, rows: rows.length - start };
 }
 
 /** Merges each key's items into one posting list (_bt_dedup_pass); an item holding any new version is no longer old-only. */
@@ -192,6 +202,8 @@ export interface SecondaryChurn {
   alone: Float64Array;
   /** The same, per start: 0 or 1. */
   perStart: Uint8Array[];
+  /** Leaves holding the scanned rows' live entries, per start (a VACUUM since empties no leaf, so they stay). */
+  leaves: number[];
   /** Leaves per row the update left, from the replays (for the gate against the index's own size). */
   leavesPerRow: number;
 }
@@ -201,16 +213,34 @@ export function secondaryChurn(window: IndexWindow, firstNewBlock: number, keyBy
   const probe = replayWindow(window, firstNewBlock, keyBytes, 0);
   const distinct = new Set(window.rows.map((r) => r.key)).size;
   const keysPerLeaf = Math.max(1, Math.round(distinct / Math.max(1, probe.leavesBefore)));
+  const end = Math.min(window.rows.length, window.first + scanned);
   const perStart: Uint8Array[] = [];
-  let leaves = 0;
+  const leaves: number[] = [];
+  let after = 0;
   let rows = 0;
   for (let s = 0; s < WINDOW_STARTS; s++) {
     const r = s === 0 ? probe : replayWindow(window, firstNewBlock, keyBytes, Math.round((s * keysPerLeaf) / WINDOW_STARTS));
-    perStart.push(r.alone.slice(window.first, window.first + scanned));
-    leaves += r.leavesAfter;
-    rows += r.rows;
+    perStart.push(r.alone.slice(window.first, end));
+    leaves.push(new Set(r.leafOf.slice(window.first, end)).size);
+    // The window's last leaf is cut short by the window's end: the count per row leaves it out.
+    after += r.leavesAfter - 1;
+    rows += r.rows - r.leafOf.reduce((n, l) => n + (l === r.leavesAfter - 1 ? 1 : 0), 0);
   }
-  const alone = new Float64Array(Math.max(0, Math.min(scanned, window.rows.length - window.first)));
+  const alone = new Float64Array(end - window.first);
   for (const p of perStart) p.forEach((v, k) => (alone[k] += v / WINDOW_STARTS));
-  return { alone, perStart, leavesPerRow: leaves / Math.max(1, rows) };
+  return { alone, perStart, leaves, leavesPerRow: after / Math.max(1, rows) };
+}
+
+const replayed = new WeakMap<IndexWindow, Map<string, SecondaryChurn>>();
+
+/** secondaryChurn, once per window and arguments: every draw and what-if of a prediction asks the same. */
+export function cachedSecondaryChurn(window: IndexWindow, firstNewBlock: number, keyBytes: number, scanned: number): SecondaryChurn {
+  const byArgs = replayed.get(window) ?? new Map<string, SecondaryChurn>();
+  replayed.set(window, byArgs);
+  const key = `${firstNewBlock}:${keyBytes}:${scanned}`;
+  const hit = byArgs.get(key);
+  if (hit) return hit;
+  const churn = secondaryChurn(window, firstNewBlock, keyBytes, scanned);
+  byArgs.set(key, churn);
+  return churn;
 }
