@@ -281,10 +281,15 @@ export class PlanSimulator {
     const replayed = churn ? (this.draw === 0 ? Math.round(sum(churn.leaves) / churn.leaves.length) : churn.leaves[this.startOfDraw()]) : undefined;
     const leaves = placed?.leaves ?? replayed ?? Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
     notes.assumptions.add(
-      `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan${placed ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded` : ''}${churn ? `, as the table-wide update, replayed over the rows around the scan (read after the last run), left them (${Math.min(...churn.leaves)}–${Math.max(...churn.leaves)} from ${WINDOW_STARTS} places of a leaf's start)` : ''}`,
+      `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan${placed ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded${placed.split ? ' and a table-wide update in key order split each leaf' : ''}` : ''}${churn ? `, as the table-wide update, replayed over the rows around the scan (read after the last run), left them (${Math.min(...churn.leaves)}–${Math.max(...churn.leaves)} from ${WINDOW_STARTS} places of a leaf's start)` : ''}`,
     );
+    // A single scan whose first key is known and the keys dense (key-range.ts) starts as far along the leaves
+    // as its key is along the keys (after a table-wide update, the leaves split evenly); else at the first.
+    const dense = loops === 1 && !placed ? this.denseStart(i, n) : undefined;
+    const along = dense ? Math.min(g.leafPages - 1, Math.floor(dense.fraction * g.leafPages)) : 0;
+    const single = Math.max(0, Math.min(g.leafPages - leaves, n.backward ? along - leaves + 1 : along));
     for (let l = 0; l < loops; l++) {
-      const start = placed ? placed.start : loops === 1 ? 0 : rnd.int(Math.max(1, g.leafPages - leaves + 1));
+      const start = placed ? placed.start : loops === 1 ? single : rnd.int(Math.max(1, g.leafPages - leaves + 1));
       for (const p of descentPages(i, g, start)) pool.access(p);
       for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + start + k));
     }
@@ -296,22 +301,29 @@ export class PlanSimulator {
    * as a load in key order leaves them (90 % full), key min + j × that count starts leaf j. Elsewhere
    * (leaves split by later inserts and updates) the walk is taken from a leaf's start.
    */
-  private keyPlacedLeaves(i: number, n: PlanNode, rows: number): { start: number; leaves: number } | undefined {
+  private keyPlacedLeaves(i: number, n: PlanNode, rows: number): { start: number; leaves: number; split: boolean } | undefined {
     const f = this.facts[i];
     const first = this.denseStart(i, n);
     if (!first || !f.keyRange || !f.keyBytes) return undefined;
     const keys = f.keyRange.max - f.keyRange.min + 1;
     const g = indexGeometry(f);
-    const loaded = keyOrderChurn(f.keyBytes).keysPerLeaf;
-    if (Math.abs(keys / g.leafPages - loaded) > 0.03 * loaded) return undefined;
-    const backward = n.backward === true;
+    const churn = keyOrderChurn(f.keyBytes);
+    const loaded = churn.keysPerLeaf;
+    // As loaded (one leaf per loaded leaf), or as a table-wide update in key order split each (vacuumed since or not).
+    const layouts = [[0], churn.pageStarts];
+    const starts = layouts.find((s) => Math.abs((keys * s.length) / g.leafPages - loaded) <= 0.03 * loaded);
+    if (!starts) return undefined;
+    const pageOf = (rank: number) => {
+      const r = Math.min(keys - 1, Math.max(0, rank));
+      const within = r % loaded;
+      let k = 0;
+      while (k + 1 < starts.length && starts[k + 1] <= within) k++;
+      return Math.min(g.leafPages - 1, Math.floor(r / loaded) * starts.length + k);
+    };
     const rank = first.key - f.keyRange.min;
-    const leaf = Math.min(g.leafPages - 1, Math.floor(rank / loaded));
-    // Entries the walk passes on its first leaf before the first row, in the walk's direction.
-    const before = backward ? loaded - 1 - (rank % loaded) : rank % loaded;
-    const leaves = Math.max(1, Math.floor((before + Math.max(1, Math.round(rows)) - 1) / loaded) + 1);
-    const start = backward ? Math.max(0, leaf - leaves + 1) : leaf;
-    return { start, leaves: Math.min(leaves, g.leafPages - start) };
+    const span = Math.max(1, Math.round(rows)) - 1;
+    const [a, b] = [pageOf(rank), pageOf(n.backward ? rank - span : rank + span)];
+    return { start: Math.min(a, b), leaves: Math.abs(b - a) + 1, split: starts.length > 1 };
   }
 
   /**
@@ -373,8 +385,17 @@ export class PlanSimulator {
       // version sits as far along the dead ones as its live row, found or moved, is along the live ones.
       notes.assumptions.add(`${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks${dead ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : ''}`);
     }
+    // After a table-wide update of a heap loaded in key order, a row's dead version is where the load put
+    // it (the key's rank over the rows a full page holds), but for rows an earlier update had moved (their
+    // live block out of the update's order), whose dead version is where that update put it.
+    const keyMin = idx !== undefined ? this.facts[idx].keyRange?.min : undefined;
+    const capacity = rowsPerFullPage(f, this.ring.blockSize ?? 8192);
+    const loadOrder = dead?.mirrorsLive && known && first && keyMin !== undefined && capacity && ordered > 0.95 && live.first > 0 ? { min: keyMin, capacity } : undefined;
+    let inOrder = known?.[0] ?? 0;
     for (let k = 0; k < liveVisits; k++) {
       let block: number;
+      const moved = known !== undefined && k < known.length && known[k] - inOrder > 2;
+      if (known && k < known.length && !moved && known[k] >= inOrder) inOrder = known[k];
       if (known && k < known.length) block = known[k];
       else if (unsettled) block = unsettled[rnd.int(unsettled.length)];
       else if (rnd.next() < ordered) {
@@ -392,7 +413,12 @@ export class PlanSimulator {
       // earlier version out of place too: it was moved before).
       for (; deadDue >= 1; deadDue--) {
         // A page holding dead versions is not all-visible: an index-only scan's fetch of one is among those.
-        const d = unsettled ? unsettled[rnd.int(unsettled.length)] : dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known && k < known.length && dead.mirrorsLive ? true : undefined);
+        const key = first ? (n.backward ? first.key - k : first.key + k) : undefined;
+        const d = unsettled
+          ? unsettled[rnd.int(unsettled.length)]
+          : loadOrder && !moved && key !== undefined && k < known!.length
+            ? Math.min(live.first - 1, Math.max(0, Math.floor((key - loadOrder.min) / loadOrder.capacity)))
+            : dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known && k < known.length && dead.mirrorsLive ? true : undefined);
         if (d !== last) pool.access(pageId(t, d));
         last = d;
       }

@@ -26,6 +26,8 @@ export interface ChurnPattern {
   posting: Uint8Array;
   /** Leaves each loaded leaf became (the index's leaf pages after the update, per leaf before it). */
   leavesPerLeaf: number;
+  /** The key offset each of those leaves starts at, within the loaded leaf (0 first). */
+  pageStarts: number[];
 }
 
 /**
@@ -74,7 +76,7 @@ export function keyOrderChurn(keyBytes: number): ChurnPattern {
     }
     state[o] = 1;
   }
-  return { keysPerLeaf, posting: state.map((v) => (v === 2 ? 1 : 0)), leavesPerLeaf: pages.length };
+  return { keysPerLeaf, posting: state.map((v) => (v === 2 ? 1 : 0)), leavesPerLeaf: pages.length, pageStarts: pages.map(([start]) => start) };
 }
 
 /**
