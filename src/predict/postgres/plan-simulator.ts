@@ -283,8 +283,8 @@ export class PlanSimulator {
     notes.assumptions.add(
       `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan${placed ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded${placed.split ? ' and a table-wide update in key order split each leaf' : ''}` : ''}${churn ? `, as the table-wide update, replayed over the rows around the scan (read after the last run), left them (${Math.min(...churn.leaves)}–${Math.max(...churn.leaves)} from ${WINDOW_STARTS} places of a leaf's start)` : ''}`,
     );
-    // A single scan whose first key is known and the keys dense (key-range.ts) starts as far along the leaves
-    // as its key is along the keys (after a table-wide update, the leaves split evenly); else at the first.
+    // A single scan whose first key is known and the keys dense (key-range.ts), on leaves laid out otherwise,
+    // starts as far along the leaves as its key is along the keys; else at the first.
     const dense = loops === 1 && !placed ? this.denseStart(i, n) : undefined;
     const along = dense ? Math.min(g.leafPages - 1, Math.floor(dense.fraction * g.leafPages)) : 0;
     const single = Math.max(0, Math.min(g.leafPages - leaves, n.backward ? along - leaves + 1 : along));
@@ -298,8 +298,10 @@ export class PlanSimulator {
   /**
    * The leaves a single scan of a one-column integer index walks, from where its first key lies: where the
    * keys run densely from the index's first to its last (key-range.ts) and the leaves hold as many keys each
-   * as a load in key order leaves them (90 % full), key min + j × that count starts leaf j. Elsewhere
-   * (leaves split by later inserts and updates) the walk is taken from a leaf's start.
+   * as a load in key order leaves them (90 % full), key min + j × that count starts loaded leaf j; where a
+   * table-wide update in key order split each loaded leaf (as many leaves as its replay gives, vacuumed
+   * since or not), the leaves within one start where the replay's splits put them (version-churn.ts).
+   * Elsewhere (leaves split by other inserts and updates) undefined.
    */
   private keyPlacedLeaves(i: number, n: PlanNode, rows: number): { start: number; leaves: number; split: boolean } | undefined {
     const f = this.facts[i];
@@ -391,6 +393,7 @@ export class PlanSimulator {
     const keyMin = idx !== undefined ? this.facts[idx].keyRange?.min : undefined;
     const capacity = rowsPerFullPage(f, this.ring.blockSize ?? 8192);
     const loadOrder = dead?.mirrorsLive && known && first && keyMin !== undefined && capacity && ordered > 0.95 && live.first > 0 ? { min: keyMin, capacity } : undefined;
+    if (loadOrder) notes.assumptions.add(`${f.reportName}: the heap was loaded in key order, ${loadOrder.capacity} rows a page: a row's dead version is where the load put it, but for rows an earlier update had moved (live block out of order)`);
     let inOrder = known?.[0] ?? 0;
     for (let k = 0; k < liveVisits; k++) {
       let block: number;
