@@ -11,7 +11,7 @@ import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
 import { firstKey } from './key-bounds';
 import { ChurnedLeaves, keyOrderChurn, PLAIN_AFTER_EARLIER_UPDATE } from './version-churn';
 import { DRAWS } from '../prediction';
-import { cachedSecondaryChurn, WINDOW_STARTS, type IndexWindow, type SecondaryChurn } from './secondary-churn';
+import { cachedSecondaryChurn, type IndexWindow, type SecondaryChurn } from './secondary-churn';
 import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from './write-trace';
 import { findNode, lookupOrder, outerReference, type LookupOrder } from './lookup-order';
@@ -278,10 +278,10 @@ export class PlanSimulator {
     const placed = loops === 1 && !n.parallelAware ? this.keyPlacedLeaves(i, n, perLoop) : undefined;
     // Where a table-wide update split the leaves unevenly, the replay over the scanned rows counts them.
     const churn = loops === 1 && !n.parallelAware && !placed && !n.backward ? this.churnOf(i, perLoop, notes) : undefined;
-    const replayed = churn ? (this.draw === 0 ? Math.round(sum(churn.leaves) / churn.leaves.length) : churn.leaves[this.startOfDraw()]) : undefined;
+    const replayed = churn ? (this.draw === 0 ? Math.round(sum(churn.leaves) / churn.leaves.length) : churn.leaves[this.startOfDraw(churn.leaves.length)]) : undefined;
     const leaves = placed?.leaves ?? replayed ?? Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
     notes.assumptions.add(
-      `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan${placed ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded${placed.split ? ' and a table-wide update in key order split each leaf' : ''}` : ''}${churn ? `, as the table-wide update, replayed over the rows around the scan (read after the last run), left them (${Math.min(...churn.leaves)}–${Math.max(...churn.leaves)} from ${WINDOW_STARTS} places of a leaf's start)` : ''}`,
+      `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan${placed ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded${placed.split ? ' and a table-wide update in key order split each leaf' : ''}` : ''}${churn ? `, as the table-wide update, replayed over the rows around the scan (read after the last run), left them (${Math.min(...churn.leaves)}–${Math.max(...churn.leaves)} from ${churn.leaves.length} places of a leaf's start)` : ''}`,
     );
     // A single scan whose first key is known and the keys dense (key-range.ts), on leaves laid out otherwise,
     // starts as far along the leaves as its key is along the keys; else at the first.
@@ -598,14 +598,14 @@ export class PlanSimulator {
     if (!churn) return undefined;
     const perStart = churn.perStart.map(sum);
     notes.assumptions.add(
-      `${f.reportName}: the table-wide update, replayed over the ${this.indexWindows[f.planName].keys.length.toLocaleString('en-US')} rows around the scan (read after the last run) from ${WINDOW_STARTS} places of a leaf's start, left about ${sum(churn.alone).toFixed(1)} of the ${churn.alone.length.toLocaleString('en-US')} rows' dead versions alone in their entries (${Math.min(...perStart)}–${Math.max(...perStart)}); the earlier run marked them, and this run skips them`,
+      `${f.reportName}: the table-wide update, replayed over the ${this.indexWindows[f.planName].keys.length.toLocaleString('en-US')} rows around the scan (read after the last run) from ${churn.perStart.length} places of a leaf's start, left about ${sum(churn.alone).toFixed(1)} of the ${churn.alone.length.toLocaleString('en-US')} rows' dead versions alone in their entries (${Math.min(...perStart)}–${Math.max(...perStart)}); the earlier run marked them, and this run skips them`,
     );
-    return this.draw === 0 ? churn.alone : churn.perStart[this.startOfDraw()];
+    return this.draw === 0 ? churn.alone : churn.perStart[this.startOfDraw(churn.perStart.length)];
   }
 
   /** The replay's start a draw other than the shown one takes: spread over the starts. */
-  private startOfDraw(): number {
-    return Math.floor(((this.draw - 1) * WINDOW_STARTS) / (DRAWS - 1)) % WINDOW_STARTS;
+  private startOfDraw(starts: number): number {
+    return Math.floor(((this.draw - 1) * starts) / (DRAWS - 1)) % starts;
   }
 
   /**

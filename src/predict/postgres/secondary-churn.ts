@@ -31,6 +31,8 @@ const LEAF_INTERVAL = 9;
 const MAX_POSTING = 130;
 
 const maxAlign = (n: number) => Math.ceil(n / 8) * 8;
+/** Added to a new entry's heap rank: it sorts after its key's old entries (block × 65,536 + offset stays below). */
+const NEW_ENTRY = 2 ** 48;
 
 export interface WindowRow {
   key: number;
@@ -51,6 +53,8 @@ interface Item {
   /** Rows (window indexes) whose version the entry points to; old: the version from before the update. */
   rows: number[];
   old: boolean;
+  /** Where it sorts among its key's items: after the old ones if it began as a new entry, then by its first row's heap position. */
+  rank: number;
 }
 
 class Leaf {
@@ -79,6 +83,7 @@ export function replayWindow(
 ): { alone: Uint8Array; leafOf: Int32Array; leavesBefore: number; leavesAfter: number; rows: number } {
   const tuple = maxAlign(8 + keyBytes);
   const rows = window.rows;
+  const heapRank = (r: number) => rows[r].block * 65536 + rows[r].offset;
   // The window's keys from the shift-th distinct one: the build's first leaf starts there.
   let start = 0;
   for (let g = 0; start < rows.length && g < shift; g++) {
@@ -106,7 +111,7 @@ export function replayWindow(
     const key = rows[r].key;
     const group: number[] = [];
     for (; r < rows.length && rows[r].key === key; r++) group.push(r);
-    for (let g = 0; g < group.length; g += MAX_POSTING) add({ key, rows: group.slice(g, g + MAX_POSTING), old: true });
+    for (let g = 0; g < group.length; g += MAX_POSTING) add({ key, rows: group.slice(g, g + MAX_POSTING), old: true, rank: heapRank(group[g]) });
   }
   if (page.length) built.push(new Leaf(page, tuple));
   const leavesBefore = built.length;
@@ -124,24 +129,26 @@ export function replayWindow(
   const leaves = built;
   // A non-rightmost leaf keeps a high key, as large as a plain item.
   const room = PAGE_SPACE - itemSize(1);
-  // Each item's place: key, then whether it is new (after the old ones), then the first row's heap order.
-  const order = (it: Item) => [it.key, it.old ? 0 : 1, rows[it.rows[0]].block * 65536 + rows[it.rows[0]].offset];
-  const before = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+  const before = (a: Item, b: Item) => a.key - b.key || a.rank - b.rank;
   for (const r of moved) {
-    const it: Item = { key: rows[r].key, rows: [r], old: false };
-    const o = order(it);
+    const it: Item = { key: rows[r].key, rows: [r], old: false, rank: NEW_ENTRY + heapRank(r) };
     let lo = 0;
     let hi = leaves.length - 1;
     while (lo < hi) {
       const m = (lo + hi + 1) >> 1;
-      if (before(order(leaves[m].items[0]), o) < 0) lo = m;
+      if (before(leaves[m].items[0], it) < 0) lo = m;
       else hi = m - 1;
     }
     const leaf = leaves[lo];
+    // The first item that sorts after the new one.
     const place = (items: Item[]) => {
-      let p = items.length;
-      while (p > 0 && before(order(items[p - 1]), o) > 0) p--;
-      return p;
+      let [a, b] = [0, items.length];
+      while (a < b) {
+        const m = (a + b) >> 1;
+        if (before(items[m], it) > 0) b = m;
+        else a = m + 1;
+      }
+      return a;
     };
     if (leaf.bytes + itemSize(1) > room) {
       dedupLeaf(leaf);
@@ -167,16 +174,20 @@ export function replayWindow(
   return { alone, leafOf, leavesBefore, leavesAfter: leaves.length, rows: rows.length - start };
 }
 
-/** Merges each key's items into one posting list (_bt_dedup_pass); an item holding any new version is no longer old-only. */
+/** Merges each key's items into one posting list (_bt_dedup_pass), in place; an item holding any new version is no longer old-only. */
 function dedupLeaf(leaf: Leaf): void {
-  const out: Item[] = [];
-  for (const it of leaf.items) {
-    const prev = out[out.length - 1];
-    if (prev && prev.key === it.key) out[out.length - 1] = { key: it.key, rows: [...prev.rows, ...it.rows], old: prev.old && it.old };
-    else out.push(it);
+  const items = leaf.items;
+  let kept = 0;
+  let merged = false;
+  for (const it of items) {
+    const prev = kept > 0 ? items[kept - 1] : undefined;
+    if (prev && prev.key === it.key) {
+      items[kept - 1] = { key: it.key, rows: prev.rows.concat(it.rows), old: prev.old && it.old, rank: prev.rank };
+      merged = true;
+    } else items[kept++] = it;
   }
-  leaf.items = out;
-  leaf.bytes = out.reduce((a, x) => a + leaf.size(x), 0);
+  items.length = kept;
+  if (merged) leaf.bytes = items.reduce((a, x) => a + leaf.size(x), 0);
 }
 
 /** _bt_findsplitloc for a leaf that is not the rightmost: halves as equal in free space as one of the nearest cuts between different keys allows. */
@@ -218,8 +229,9 @@ export function secondaryChurn(window: IndexWindow, firstNewBlock: number, keyBy
   const leaves: number[] = [];
   let after = 0;
   let rows = 0;
-  for (let s = 0; s < WINDOW_STARTS; s++) {
-    const r = s === 0 ? probe : replayWindow(window, firstNewBlock, keyBytes, Math.round((s * keysPerLeaf) / WINDOW_STARTS));
+  const starts = WINDOW_STARTS;
+  for (let s = 0; s < starts; s++) {
+    const r = s === 0 ? probe : replayWindow(window, firstNewBlock, keyBytes, Math.round((s * keysPerLeaf) / starts));
     perStart.push(r.alone.slice(window.first, end));
     leaves.push(new Set(r.leafOf.slice(window.first, end)).size);
     // The window's last leaf is cut short by the window's end: the count per row leaves it out.
@@ -227,7 +239,7 @@ export function secondaryChurn(window: IndexWindow, firstNewBlock: number, keyBy
     rows += r.rows - r.leafOf.reduce((n, l) => n + (l === r.leavesAfter - 1 ? 1 : 0), 0);
   }
   const alone = new Float64Array(end - window.first);
-  for (const p of perStart) p.forEach((v, k) => (alone[k] += v / WINDOW_STARTS));
+  for (const p of perStart) p.forEach((v, k) => (alone[k] += v / starts));
   return { alone, perStart, leaves, leavesPerRow: after / Math.max(1, rows) };
 }
 
