@@ -76,8 +76,8 @@ export async function readResidency(client: Client, rels: PgRelation[], withBuff
 /**
  * Shared buffers buffer by buffer, for the prediction's starting state: a usage count per buffer ('-' when
  * free), each cached block of the relations with its buffer id, and which of those are dirty (written since
- * the last checkpoint). One more scan of the buffer headers,
- * read only where residency is (under its limit).
+ * the last checkpoint, where no VACUUM ran since). One more scan of the buffer headers, read only where
+ * residency is (under its limit).
  */
 export async function readBufferSeed(client: Client, rels: PgRelation[]): Promise<{ usage: string; blocks: Array<[number, number, number]>; dirty: Array<[number, number]> }> {
   const r = await client.query({
@@ -90,12 +90,21 @@ export async function readBufferSeed(client: Client, rels: PgRelation[]): Promis
               AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     values: [rels.map((x) => x.filenode)],
   });
+  // A VACUUM dirties the pages it marks all-visible: where one ran since the last checkpoint (one at least
+  // every checkpoint_timeout, and at the server's start), a dirty page says nothing of its visibility.
+  const v = await client.query<{ oid: number }>({
+    text: `SELECT o::int AS oid FROM unnest($1::oid[]) o
+            WHERE greatest(pg_stat_get_last_vacuum_time(o), pg_stat_get_last_autovacuum_time(o))
+                  > greatest(pg_postmaster_start_time(), now() - current_setting('checkpoint_timeout')::interval)`,
+    values: [rels.map((x) => x.oid)],
+  });
+  const vacuumedSince = new Set(v.rows.map((row) => row.oid));
   const blocks: Array<[number, number, number]> = [];
   const dirty: Array<[number, number]> = [];
   for (const row of b.rows) {
     const i = index.get(row.f);
     if (i !== undefined) blocks.push([i, row.block, row.buffer]);
-    if (i !== undefined && row.dirty === true) dirty.push([i, row.block]);
+    if (i !== undefined && row.dirty === true && !vacuumedSince.has(rels[i].oid)) dirty.push([i, row.block]);
   }
   return { usage: r.rows[0].usage ?? '', blocks, dirty };
 }
