@@ -75,3 +75,15 @@ test('the leaves holding 5,000 scanned rows\' live entries after the update, aga
   assert.ok(Math.min(...c.leaves) <= w.leaves && w.leaves <= Math.max(...c.leaves), `${w.leaves} leaves within ${Math.min(...c.leaves)}–${Math.max(...c.leaves)}`);
   assert.ok(Math.abs(c.leaves.reduce((a, b) => a + b, 0) / c.leaves.length - w.leaves) <= 1);
 });
+
+test('a scan near the index\'s first key: one start where the rows begin with it, and never a start past the scan', () => {
+  const churn = keyOrderChurn(4);
+  const rows = keyOrdered(churn.keysPerLeaf * 3);
+  const fromStart = secondaryChurn({ rows, first: 100, startsIndex: true }, OLD_PAGES, 4, 50);
+  assert.equal(fromStart.perStart.length, 1);
+  fromStart.alone.forEach((p, k) => assert.equal(p, churn.posting[100 + k] === 1 ? 0 : 1, `row ${100 + k}`));
+  // Without knowing that, the starts stay before the scanned rows: each start holds them.
+  const unknown = secondaryChurn({ rows, first: 20 }, OLD_PAGES, 4, 50);
+  assert.equal(unknown.perStart.length, 10);
+  assert.ok(unknown.leaves.every((l) => l >= 1) && unknown.perStart.every((p) => p.length === 50));
+});

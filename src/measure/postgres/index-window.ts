@@ -99,6 +99,7 @@ export async function readIndexWindows(
         blocks: parsed.map((r) => r.block),
         offsets: parsed.map((r) => r.offset),
         first: before.rows.length,
+        ...(before.rows.length < WINDOW_MARGIN ? { startsIndex: true } : {}),
       },
     };
   } catch {

@@ -90,6 +90,8 @@ export interface PgIndexWindow {
   blocks: number[];
   offsets: number[];
   first: number;
+  /** Fewer rows than asked for preceded the scan: the rows begin with the index's first key. */
+  startsIndex?: boolean;
 }
 
 /** Everything one PostgreSQL prediction needs: the relations, the settings, and each run's executed plan. */

@@ -34,7 +34,7 @@ const windows = new WeakMap<PgIndexWindow, IndexWindow>();
 function asWindow(w: PgIndexWindow): IndexWindow {
   const hit = windows.get(w);
   if (hit) return hit;
-  const made = { rows: w.keys.map((key, r) => ({ key, block: w.blocks[r], offset: w.offsets[r] })), first: w.first };
+  const made = { rows: w.keys.map((key, r) => ({ key, block: w.blocks[r], offset: w.offsets[r] })), first: w.first, startsIndex: w.startsIndex === true };
   windows.set(w, made);
   return made;
 }
