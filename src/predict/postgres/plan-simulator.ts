@@ -382,11 +382,6 @@ export class PlanSimulator {
     const visitsRows = n.nodeType === 'Index Scan' || (n.nodeType === 'Index Only Scan' && heapTuples >= tuples);
     const known = visitsRows && loops === 1 && n.relation ? this.heapBlocks[n.relation] : undefined;
     if (kills && known && start !== undefined && !n.backward) this.findUpdatedEarlier(kills.leaves, known, start, notes, f.reportName);
-    if (known) {
-      // A version an update appended lies where the update's scan met the one before it, so the dead
-      // version sits as far along the dead ones as its live row, found or moved, is along the live ones.
-      notes.assumptions.add(`${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks${dead ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : ''}`);
-    }
     // After a table-wide update of a heap loaded in key order, a row's dead version is where the load put
     // it (the key's rank over the rows a full page holds), but for rows an earlier update had moved (their
     // live block out of the update's order), whose dead version is where that update put it.
@@ -394,6 +389,11 @@ export class PlanSimulator {
     const capacity = rowsPerFullPage(f, this.ring.blockSize ?? 8192);
     const loadOrder = dead?.mirrorsLive && known && first && keyMin !== undefined && capacity && ordered > 0.95 && live.first > 0 ? { min: keyMin, capacity } : undefined;
     if (loadOrder) notes.assumptions.add(`${f.reportName}: the heap was loaded in key order, ${loadOrder.capacity} rows a page: a row's dead version is where the load put it, but for rows an earlier update had moved (live block out of order)`);
+    if (known) {
+      // A version an update appended lies where the update's scan met the one before it, so the dead
+      // version sits as far along the dead ones as its live row, found or moved, is along the live ones.
+      notes.assumptions.add(`${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks${dead && !loadOrder ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : ''}`);
+    }
     let inOrder = known?.[0] ?? 0;
     for (let k = 0; k < liveVisits; k++) {
       let block: number;
