@@ -16,7 +16,7 @@ export const PG_MISSES: Record<string, string> = {
     "warm at 128 MB, run 1, 185 against 175: the warm workload's committed single-row updates left about 10 dead versions in this range, each two heap page switches; the shown draw takes a range in key order as meeting none of the few dead versions the statistics count (they are mostly a rolled-back batch's cluster), the band as spread (185)",
   'primary range with LIMIT': `${KILLED}: both ranges' leaves with such a row were of the 85 % (1,123 and 711 gets against 1,182 and 832)`,
   'secondary ORDER BY with LIMIT':
-    "warm at 32 MB, pages read 37 against 39: the 50 rows' heap pages are drawn, and where the draw meets the cached pages decides the pages read",
+    "warm at 32 MB, pages read 37 against 39: the 50 rows' heap blocks are known (read after the last run) and their 37 reads are predicted; the 2 more are the internal page and the leaf, cached in fact: the model numbers a secondary index's pages by their place in the key order, not by the blocks pg_buffercache shows, so a warm pool's cached leaves are met only by chance",
   'secondary range, covering index': `${UNSETTLED}; cold at 32 MB, 244 against 231 (225–233): 883 fetches at the scan's density of about 4.8 rows a page give 184 pages, where the measurement implies about 193: how the fetched rows fall on the pages not all-visible is drawn`,
   'count over most of the secondary index': UNSETTLED,
   'batch update of a primary range, 1,000 rows':
