@@ -82,8 +82,9 @@ test('a scan near the index\'s first key: one start where the rows begin with it
   const fromStart = secondaryChurn({ rows, first: 100, startsIndex: true }, OLD_PAGES, 4, 50);
   assert.equal(fromStart.perStart.length, 1);
   fromStart.alone.forEach((p, k) => assert.equal(p, churn.posting[100 + k] === 1 ? 0 : 1, `row ${100 + k}`));
-  // Without knowing that, the starts stay before the scanned rows: each start holds them.
+  // Without knowing that, no start passes the scan's first row: every scanned row is replayed, on a leaf.
   const unknown = secondaryChurn({ rows, first: 20 }, OLD_PAGES, 4, 50);
   assert.equal(unknown.perStart.length, 10);
-  assert.ok(unknown.leaves.every((l) => l >= 1) && unknown.perStart.every((p) => p.length === 50));
+  const farStart = replayWindow({ rows, first: 20 }, OLD_PAGES, 4, 300);
+  assert.ok(farStart.leafOf.slice(20, 70).every((l) => l >= 0), 'the scanned rows are in the replay');
 });

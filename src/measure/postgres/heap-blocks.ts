@@ -9,21 +9,14 @@
 import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import { replaceSelectList } from '../../sql/select-list';
+import { countNodes, readOnly, scanNodes } from './after-runs';
 
 /** Rows beyond this are not fetched again: the heap order stays modelled from the correlation. */
 export const MAX_HEAP_ROWS = 100_000;
 
-/** How many nodes of the plan are of this type. */
-export const countNodes = (n: PlanNode, type: string): number => (n.nodeType === type ? 1 : 0) + n.children.reduce((a, c) => a + countNodes(c, type), 0);
-
-function scans(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
-  if (/Scan$/.test(n.nodeType)) out.push(n);
-  for (const c of n.children) scans(c, out);
-  return out;
-}
 
 export async function readHeapBlocks(client: Client, statement: string, root: PlanNode, timeoutMs: number): Promise<Record<string, number[]>> {
-  const all = scans(root);
+  const all = scanNodes(root);
   const n = all[0];
   if (all.length !== 1 || n.nodeType !== 'Index Scan' || n.parallelAware || (n.actualLoops ?? 1) > 1 || (n.rowsRemovedByFilter ?? 0) > 0 || !n.relation) return {};
   // An incremental sort reorders rows within runs of its presorted key: no query gives the scan's order.
@@ -31,15 +24,9 @@ export async function readHeapBlocks(client: Client, statement: string, root: Pl
   if ((n.actualRows ?? 0) === 0 || (n.actualRows ?? 0) > MAX_HEAP_ROWS) return {};
   const sql = replaceSelectList(statement, '(ctid::text::point)[0]::bigint AS block', 'postgresql', { unordered: countNodes(root, 'Sort') > 0 });
   if (!sql) return {};
-  try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
+  return readOnly(client, timeoutMs, {}, async () => {
     const res = await client.query<{ block: string }>(sql);
     const blocks = res.rows.map((r) => Number(r.block));
-    return blocks.length === n.actualRows && blocks.every(Number.isSafeInteger) ? { [n.relation]: blocks } : {};
-  } catch {
-    return {};
-  } finally {
-    await client.query('ROLLBACK').catch(() => undefined);
-  }
+    return blocks.length === n.actualRows && blocks.every(Number.isSafeInteger) ? { [n.relation!]: blocks } : {};
+  });
 }

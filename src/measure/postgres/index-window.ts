@@ -14,8 +14,8 @@ import type { PlanNode } from '../../shared/report';
 import type { PgIndexWindow, PgRelationFacts } from '../../predict/postgres/facts';
 import { replaceSelectList } from '../../sql/select-list';
 import { quotePostgresName } from '../../sql/quote';
-import { rowsPerFullPage } from '../../predict/postgres/heap-layout';
-import { countNodes } from './heap-blocks';
+import { packedFirstBlock } from '../../predict/postgres/heap-layout';
+import { countNodes, indexLeadColumn, readOnly, scanNodes } from './after-runs';
 import type { PgRelation } from './residency';
 
 /** Rows read on each side of the scanned ones: more than two loaded leaves' worth, so the replay finds a leaf's start before them. */
@@ -29,14 +29,8 @@ export const MAX_WINDOW_ROWS = 25_000;
  */
 function doubled(table: PgRelationFacts, blockSize: number): boolean {
   if ((table.deadTuples ?? 0) >= 0.9 * table.tuples) return true;
-  const capacity = rowsPerFullPage(table, blockSize);
-  return capacity !== undefined && table.tuples > 0 && table.pages >= 1.8 * Math.ceil(table.tuples / capacity);
-}
-
-function onlyScan(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
-  if (/Scan$/.test(n.nodeType)) out.push(n);
-  for (const c of n.children) onlyScan(c, out);
-  return out;
+  // The rows fill the pages from this one on: at most 1 / 1.8 of the table.
+  return table.pages > 0 && packedFirstBlock(table, blockSize) >= (1 - 1 / 1.8) * table.pages;
 }
 
 export async function readIndexWindows(
@@ -48,7 +42,7 @@ export async function readIndexWindows(
   blockSize: number,
   timeoutMs: number,
 ): Promise<Record<string, PgIndexWindow>> {
-  const scans = onlyScan(root);
+  const scans = scanNodes(root);
   const n = scans[0];
   if (scans.length !== 1 || (n.nodeType !== 'Index Scan' && n.nodeType !== 'Index Only Scan') || n.parallelAware || n.backward || (n.actualLoops ?? 1) > 1 || !n.index || !n.relation) return {};
   if (countNodes(root, 'Sort') + countNodes(root, 'Incremental Sort') > 0) return {};
@@ -59,31 +53,21 @@ export async function readIndexWindows(
   if (!index || !table || index.unique || !index.keyBytes || !doubled(table, blockSize)) return {};
   const rel = relations.find((r) => r.kind === 'index' && r.name === index.reportName);
   if (!rel) return {};
-  try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
-    const where = await client.query<{ schema: string; table: string; column: string }>({
-      text: `SELECT tn.nspname AS schema, t.relname AS table, a.attname AS column
-               FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace tn ON tn.oid = t.relnamespace
-               JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-              WHERE i.indexrelid = $1 AND i.indnkeyatts = 1 AND i.indpred IS NULL`,
-      values: [rel.oid],
-    });
-    const w = where.rows[0];
+  return readOnly(client, timeoutMs, {}, async () => {
+    // keyBytes is set for a one-column index without a predicate only (catalog.ts).
+    const w = await indexLeadColumn(client, rel.oid);
     if (!w) return {};
-    const column = quotePostgresName(w.column);
-    const alias = quotePostgresName(n.alias ?? n.relation);
+    const alias = quotePostgresName(n.alias ?? n.relation!);
     // The forward scan's first row has the smallest key of its rows: through the index's end where the
     // statement allows an aggregate (its ORDER BY and LIMIT cut), else its first row.
-    const least = `min(${alias}.${column})::text AS key`;
+    const least = `min(${alias}.${w.column})::text AS key`;
     const firstSql =
-      replaceSelectList(statement, least, 'postgresql', { unordered: true }) ?? replaceSelectList(statement, least, 'postgresql') ?? replaceSelectList(statement, `${alias}.${column}::text AS key`, 'postgresql');
+      replaceSelectList(statement, least, 'postgresql', { unordered: true }) ?? replaceSelectList(statement, least, 'postgresql') ?? replaceSelectList(statement, `${alias}.${w.column}::text AS key`, 'postgresql');
     if (!firstSql) return {};
     const first = (await client.query<{ key: string }>(firstSql)).rows[0]?.key;
     if (first === undefined || !/^-?\d+$/.test(first)) return {};
-    const from = `${quotePostgresName(w.schema)}.${quotePostgresName(w.table)}`;
     const ask = (cond: string, dir: string, limit: number) =>
-      client.query<{ key: string; tid: string }>({ text: `SELECT ${column}::text AS key, ctid::text AS tid FROM ${from} WHERE ${column} ${cond} $1 ORDER BY ${column} ${dir} LIMIT ${limit}`, values: [first] });
+      client.query<{ key: string; tid: string }>({ text: `SELECT ${w.column}::text AS key, ctid::text AS tid FROM ${w.table} WHERE ${w.column} ${cond} $1 ORDER BY ${w.column} ${dir} LIMIT ${limit}`, values: [first] });
     const before = await ask('<', 'DESC', WINDOW_MARGIN);
     const after = await ask('>=', 'ASC', rows + WINDOW_MARGIN);
     const parsed = [...before.rows, ...after.rows].map((r) => {
@@ -94,7 +78,7 @@ export async function readIndexWindows(
     // In index order: the key, then the heap position (an entry's TID; the live version's for a row the update moved).
     parsed.sort((a, b) => a.key - b.key || a.block - b.block || a.offset - b.offset);
     return {
-      [n.index]: {
+      [n.index!]: {
         keys: parsed.map((r) => r.key),
         blocks: parsed.map((r) => r.block),
         offsets: parsed.map((r) => r.offset),
@@ -102,9 +86,5 @@ export async function readIndexWindows(
         ...(before.rows.length < WINDOW_MARGIN ? { startsIndex: true } : {}),
       },
     };
-  } catch {
-    return {};
-  } finally {
-    await client.query('ROLLBACK').catch(() => undefined);
-  }
+  });
 }

@@ -12,7 +12,8 @@ import type { PlanNode } from '../../shared/report';
 import { findNode, outerReference } from '../../predict/postgres/lookup-order';
 import { replaceSelectList } from '../../sql/select-list';
 import { quotePostgresName } from '../../sql/quote';
-import { countNodes as count, MAX_HEAP_ROWS } from './heap-blocks';
+import { MAX_HEAP_ROWS } from './heap-blocks';
+import { countNodes as count, readOnly } from './after-runs';
 
 export interface LookupRows {
   /** Per inner table: each lookup's key (where integers) and the heap block of the row it found. */
@@ -37,9 +38,7 @@ export async function readLookupRows(client: Client, statement: string, root: Pl
   const expression = `${quotePostgresName(ref.alias)}.${quotePostgresName(ref.outerColumn)}::text AS key, (${quotePostgresName(innerAlias)}.ctid::text::point)[0]::bigint AS block${outerBlock}`;
   const sql = replaceSelectList(statement, expression, 'postgresql', { unordered: count(root, 'Sort') > 0 });
   if (!sql) return NONE;
-  try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
+  return readOnly(client, timeoutMs, NONE, async () => {
     const res = await client.query<{ key: string | null; block: string; outer_block?: string }>(sql);
     if (res.rows.length !== loops) return NONE;
     const blocks = res.rows.map((r) => Number(r.block));
@@ -47,12 +46,8 @@ export async function readLookupRows(client: Client, statement: string, root: Pl
     const keys = res.rows.map((r) => (r.key !== null && /^-?\d+$/.test(r.key) ? Number(r.key) : NaN));
     const outerBlocks = res.rows.map((r) => Number(r.outer_block));
     return {
-      lookups: { [inner.relation]: keys.every(Number.isSafeInteger) ? { keys, blocks } : { blocks } },
+      lookups: { [inner.relation!]: keys.every(Number.isSafeInteger) ? { keys, blocks } : { blocks } },
       outerBlocks: outer?.relation && outerBlock && outerBlocks.every(Number.isSafeInteger) ? { [outer.relation]: outerBlocks } : {},
     };
-  } catch {
-    return NONE;
-  } finally {
-    await client.query('ROLLBACK').catch(() => undefined);
-  }
+  });
 }

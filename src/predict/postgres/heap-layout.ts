@@ -47,13 +47,38 @@ export function rowsPerFullPage(f: PgRelationFacts, blockSize: number): number |
   return Math.max(1, Math.floor((blockSize - 24) * ((f.fillfactor ?? 100) / 100) / tuple));
 }
 
+/**
+ * Where the live rows begin if packed into the table's last pages, full (as a table-wide update appends its
+ * versions): the table's pages less those the rows fill. 0 where the row width is not known.
+ */
+export function packedFirstBlock(f: PgRelationFacts, blockSize: number): number {
+  const capacity = rowsPerFullPage(f, blockSize);
+  return capacity === undefined || f.tuples <= 0 ? 0 : Math.max(0, f.pages - Math.min(f.pages, Math.ceil(f.tuples / capacity)));
+}
+
+/**
+ * Per row of a range's heap blocks in key order, 1 where it lies out of that order: past the rows after it,
+ * where an earlier update had moved its version (in order, the next row is on the same block or the next;
+ * 2 allows a page the update left short).
+ */
+export function outOfOrder(blocks: number[]): Uint8Array {
+  const out = new Uint8Array(blocks.length);
+  let inOrder = blocks[0];
+  blocks.forEach((b, k) => {
+    if (b - inOrder > 2) out[k] = 1;
+    else if (b >= inOrder) inOrder = b;
+  });
+  return out;
+}
+
 export function liveRows(f: PgRelationFacts, blockSize: number, draw: number, notes: PlanSimulationNotes): LiveRows {
   const spread = { first: 0, pages: Math.max(1, f.pages), perPage: f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 1 };
   const capacity = rowsPerFullPage(f, blockSize);
   if (capacity === undefined || f.tuples <= 0 || f.pages <= 0) return spread;
   if (spread.perPage >= 0.75 * capacity) return spread;
-  const pages = Math.min(f.pages, Math.ceil(f.tuples / capacity));
-  const packed = { first: f.pages - pages, pages, perPage: capacity };
+  const first = packedFirstBlock(f, blockSize);
+  const pages = f.pages - first;
+  const packed = { first, pages, perPage: capacity };
   // Dead versions counted where the live ones are not: the heap is full, the live rows packed after them.
   if ((f.deadTuples ?? 0) > 0.2 * f.tuples && spread.perPage * (1 + deadEntriesPerRow(f)) >= 0.75 * capacity) {
     notes.assumptions.add(`${f.reportName}: ${formatNumber(f.tuples)} live rows and ${formatNumber(f.deadTuples ?? 0)} dead versions fill its ${formatNumber(f.pages)} pages: the live ones taken packed into the last ${formatNumber(pages)}, as a table-wide update appends them`);

@@ -11,11 +11,11 @@ import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
 import { firstKey } from './key-bounds';
 import { ChurnedLeaves, keyOrderChurn, PLAIN_AFTER_EARLIER_UPDATE } from './version-churn';
 import { DRAWS } from '../prediction';
-import { cachedSecondaryChurn, type IndexWindow, type SecondaryChurn } from './secondary-churn';
+import { secondaryChurn, type SecondaryChurn } from './secondary-churn';
 import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from './write-trace';
 import { findNode, lookupOrder, outerReference, type LookupOrder } from './lookup-order';
-import { deadEntriesPerRow, deadVersions, liveRows, notAllVisible, rowsPerFullPage, type DeadVersions, type LiveRows } from './heap-layout';
+import { deadEntriesPerRow, deadVersions, liveRows, notAllVisible, outOfOrder, packedFirstBlock, rowsPerFullPage, type DeadVersions, type LiveRows } from './heap-layout';
 
 export { pageId, relationOf } from './geometry';
 export type { PlanSimulationNotes } from './simulation-notes';
@@ -29,14 +29,19 @@ const sum = (a: ArrayLike<number>): number => {
   return total;
 };
 
-/** A recorded window as the replay takes it, once per window (each draw's simulator asks for it). */
-const windows = new WeakMap<PgIndexWindow, IndexWindow>();
-function asWindow(w: PgIndexWindow): IndexWindow {
-  const hit = windows.get(w);
-  if (hit) return hit;
-  const made = { rows: w.keys.map((key, r) => ({ key, block: w.blocks[r], offset: w.offsets[r] })), first: w.first, startsIndex: w.startsIndex === true };
-  windows.set(w, made);
-  return made;
+/** The replay over a recorded window, once per window and arguments: every draw's simulator and every what-if asks the same. */
+const replays = new WeakMap<PgIndexWindow, Map<string, SecondaryChurn>>();
+function replayedChurn(w: PgIndexWindow, firstNewBlock: number, keyBytes: number, scanned: number): SecondaryChurn {
+  const byArgs = replays.get(w) ?? new Map<string, SecondaryChurn>();
+  replays.set(w, byArgs);
+  const key = `${firstNewBlock}:${keyBytes}:${scanned}`;
+  let churn = byArgs.get(key);
+  if (!churn) {
+    const rows = w.keys.map((k, r) => ({ key: k, block: w.blocks[r], offset: w.offsets[r] }));
+    churn = secondaryChurn({ rows, first: w.first, startsIndex: w.startsIndex === true }, firstNewBlock, keyBytes, scanned);
+    byArgs.set(key, churn);
+  }
+  return churn;
 }
 
 /** Blocks each participant of a parallel scan touched (leader first), those with none left out. */
@@ -394,11 +399,9 @@ export class PlanSimulator {
       // version sits as far along the dead ones as its live row, found or moved, is along the live ones.
       notes.assumptions.add(`${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks${dead && !loadOrder ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : ''}`);
     }
-    let inOrder = known?.[0] ?? 0;
+    const movedEarlier = loadOrder ? outOfOrder(known!) : undefined;
     for (let k = 0; k < liveVisits; k++) {
       let block: number;
-      const moved = known !== undefined && k < known.length && known[k] - inOrder > 2;
-      if (known && k < known.length && !moved && known[k] >= inOrder) inOrder = known[k];
       if (known && k < known.length) block = known[k];
       else if (unsettled) block = unsettled[rnd.int(unsettled.length)];
       else if (rnd.next() < ordered) {
@@ -419,7 +422,7 @@ export class PlanSimulator {
         const key = first ? (n.backward ? first.key - k : first.key + k) : undefined;
         const d = unsettled
           ? unsettled[rnd.int(unsettled.length)]
-          : loadOrder && !moved && key !== undefined && k < known!.length
+          : loadOrder && movedEarlier && movedEarlier[k] === 0 && key !== undefined
             ? Math.min(live.first - 1, Math.max(0, Math.floor((key - loadOrder.min) / loadOrder.capacity)))
             : dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known && k < known.length && dead.mirrorsLive ? true : undefined);
         if (d !== last) pool.access(pageId(t, d));
@@ -572,10 +575,9 @@ export class PlanSimulator {
     const t = this.relationIndex('table', f.table);
     if (!w || f.unique || !f.keyBytes || t === undefined) return undefined;
     const heap = this.facts[t];
-    const capacity = rowsPerFullPage(heap, this.ring.blockSize ?? 8192);
-    const firstNewBlock = capacity ? heap.pages - Math.ceil(heap.tuples / capacity) : 0;
+    const firstNewBlock = packedFirstBlock(heap, this.ring.blockSize ?? 8192);
     if (firstNewBlock <= 0) return undefined;
-    const churn = cachedSecondaryChurn(asWindow(w), firstNewBlock, f.keyBytes, Math.round(scanned));
+    const churn = replayedChurn(w, firstNewBlock, f.keyBytes, Math.round(scanned));
     const leaves = indexGeometry(f).leafPages;
     if (Math.abs(churn.leavesPerRow * heap.tuples - leaves) > 0.08 * leaves) {
       notes.unmodelled.add(`${f.reportName}: the replay of a table-wide update over the ${w.keys.length.toLocaleString('en-US')} rows around the scan gives ${Math.round(churn.leavesPerRow * heap.tuples).toLocaleString('en-US')} leaves, not the ${leaves.toLocaleString('en-US')} it has: the index was not built and updated as replayed, and its leaves and marked entries are modelled without it`);
@@ -649,13 +651,7 @@ export class PlanSimulator {
   private findUpdatedEarlier(leaves: ChurnedLeaves, blocks: number[], start: number, notes: PlanSimulationNotes, table: string): void {
     // Whether a scan had marked the row's dead entry first no view shows: the band's odd draws take it so.
     if ((this.draw & 1) !== 0) return;
-    let inOrder = blocks[0];
-    for (let k = 0; k < blocks.length; k++) {
-      const b = blocks[k];
-      // In order, the next row is on the same block or the next (2 allows a page the update left short).
-      if (b - inOrder > 2) leaves.updatedEarlier(start + k);
-      else if (b >= inOrder) inOrder = b;
-    }
+    outOfOrder(blocks).forEach((moved, k) => moved && leaves.updatedEarlier(start + k));
     if (leaves.leavesUpdatedEarlier > 0) notes.assumptions.add(`${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update (its version out of the update's order), and kept no posting list past its first keys (${Math.round(PLAIN_AFTER_EARLIER_UPDATE * 100)} % of such leaves; the others had its dead entry marked and removed first, as the band's odd draws take it)`);
   }
 

@@ -246,17 +246,3 @@ export function secondaryChurn(window: IndexWindow, firstNewBlock: number, keyBy
   for (const p of perStart) p.forEach((v, k) => (alone[k] += v / starts));
   return { alone, perStart, leaves, leavesPerRow: after / Math.max(1, rows) };
 }
-
-const replayed = new WeakMap<IndexWindow, Map<string, SecondaryChurn>>();
-
-/** secondaryChurn, once per window and arguments: every draw and what-if of a prediction asks the same. */
-export function cachedSecondaryChurn(window: IndexWindow, firstNewBlock: number, keyBytes: number, scanned: number): SecondaryChurn {
-  const byArgs = replayed.get(window) ?? new Map<string, SecondaryChurn>();
-  replayed.set(window, byArgs);
-  const key = `${firstNewBlock}:${keyBytes}:${scanned}`;
-  const hit = byArgs.get(key);
-  if (hit) return hit;
-  const churn = secondaryChurn(window, firstNewBlock, keyBytes, scanned);
-  byArgs.set(key, churn);
-  return churn;
-}

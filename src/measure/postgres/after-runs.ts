@@ -1,0 +1,42 @@
+// What the queries BufferLens sends after the last run share (heap-blocks.ts, lookup-rows.ts,
+// index-window.ts, key-range.ts): a read-only transaction under the measurement's statement timeout, rolled
+// back whatever happens (a failure only leaves that fact out of the prediction, so it gives the fallback),
+// and where an index's leading column is.
+import type { Client } from 'pg';
+import type { PlanNode } from '../../shared/report';
+import { quotePostgresName } from '../../sql/quote';
+
+export async function readOnly<T>(client: Client, timeoutMs: number, fallback: T, read: () => Promise<T>): Promise<T> {
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
+    return await read();
+  } catch {
+    return fallback;
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+  }
+}
+
+/** An index's table (schema-qualified, quoted) and its first key column (quoted), from the catalogs. */
+export async function indexLeadColumn(client: Client, indexOid: number): Promise<{ table: string; column: string } | undefined> {
+  const r = await client.query<{ schema: string; table: string; column: string }>({
+    text: `SELECT tn.nspname AS schema, t.relname AS table, a.attname AS column
+             FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace tn ON tn.oid = t.relnamespace
+             JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+            WHERE i.indexrelid = $1`,
+    values: [indexOid],
+  });
+  const w = r.rows[0];
+  return w ? { table: `${quotePostgresName(w.schema)}.${quotePostgresName(w.table)}`, column: quotePostgresName(w.column) } : undefined;
+}
+
+/** The plan's scan nodes, in plan order. */
+export function scanNodes(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
+  if (/Scan$/.test(n.nodeType)) out.push(n);
+  for (const c of n.children) scanNodes(c, out);
+  return out;
+}
+
+/** How many nodes of the plan are of this type. */
+export const countNodes = (n: PlanNode, type: string): number => (n.nodeType === type ? 1 : 0) + n.children.reduce((a, c) => a + countNodes(c, type), 0);
