@@ -392,14 +392,13 @@ export class PlanSimulator {
     // live block out of the update's order), whose dead version is where that update put it.
     const keyMin = idx !== undefined ? this.facts[idx].keyRange?.min : undefined;
     const capacity = rowsPerFullPage(f, this.ring.blockSize ?? 8192);
-    const loadOrder = dead?.mirrorsLive && known && first && keyMin !== undefined && capacity && ordered > 0.95 && live.first > 0 ? { min: keyMin, capacity } : undefined;
+    const loadOrder = dead?.mirrorsLive && known && first && keyMin !== undefined && capacity && ordered > 0.95 && live.first > 0 ? { min: keyMin, capacity, moved: outOfOrder(known) } : undefined;
     if (loadOrder) notes.assumptions.add(`${f.reportName}: the heap was loaded in key order, ${loadOrder.capacity} rows a page: a row's dead version is where the load put it, but for rows an earlier update had moved (live block out of order)`);
     if (known) {
       // A version an update appended lies where the update's scan met the one before it, so the dead
       // version sits as far along the dead ones as its live row, found or moved, is along the live ones.
       notes.assumptions.add(`${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks${dead && !loadOrder ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : ''}`);
     }
-    const movedEarlier = loadOrder ? outOfOrder(known!) : undefined;
     for (let k = 0; k < liveVisits; k++) {
       let block: number;
       if (known && k < known.length) block = known[k];
@@ -417,13 +416,14 @@ export class PlanSimulator {
       // The index entries of dead versions of the same keys, between the live ones: each on a page of its
       // own, as far along the dead ones as the live row is along the live ones (a row out of place had its
       // earlier version out of place too: it was moved before).
+      const key = first ? (n.backward ? first.key - k : first.key + k) : undefined;
+      const loaded = loadOrder && loadOrder.moved[k] === 0 && key !== undefined ? Math.min(live.first - 1, Math.max(0, Math.floor((key - loadOrder.min) / loadOrder.capacity))) : undefined;
       for (; deadDue >= 1; deadDue--) {
         // A page holding dead versions is not all-visible: an index-only scan's fetch of one is among those.
-        const key = first ? (n.backward ? first.key - k : first.key + k) : undefined;
         const d = unsettled
           ? unsettled[rnd.int(unsettled.length)]
-          : loadOrder && movedEarlier && movedEarlier[k] === 0 && key !== undefined
-            ? Math.min(live.first - 1, Math.max(0, Math.floor((key - loadOrder.min) / loadOrder.capacity)))
+          : loaded !== undefined
+            ? loaded
             : dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known && k < known.length && dead.mirrorsLive ? true : undefined);
         if (d !== last) pool.access(pageId(t, d));
         last = d;
