@@ -1,7 +1,8 @@
-// The lowest and highest value of each index's first key column that the statement's ranges use, read
-// after the last run (MIN and MAX each descend to one end of the index, so before run 1 they would touch
-// pages the statement reads). The prediction places a range on those values: where the key's values lie is
-// not in InnoDB's statistics.
+// The lowest and highest value of each index's first key column that the statement's ranges use, and of
+// the clustered key of each table it looks rows up in, read after the last run (MIN and MAX each descend
+// to one end of the index, so before run 1 they would touch pages the statement reads). The prediction
+// places a range on those values: where the key's values lie is not in InnoDB's statistics. The clustered
+// key's ends also give an AUTO_INCREMENT table's rows exactly, where the statistics only sample them.
 import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import type { TableAccess } from '../../predict/innodb/plan';
@@ -10,11 +11,9 @@ import { quoteMysqlName as quote } from '../../sql/quote';
 
 export async function readKeyRanges(conn: Connection, accesses: TableAccess[], indexes: InnodbIndexFacts[]): Promise<Record<string, [number, number]>> {
   const out: Record<string, [number, number]> = {};
-  for (const a of accesses) {
-    if (a.accessType !== 'range' && a.accessType !== 'ref' && a.accessType !== 'const' && a.accessType !== 'eq_ref') continue;
-    const f = indexes.find((g) => g.table === a.table && (a.key === undefined || a.key === 'PRIMARY' ? g.clustered : g.index === a.key));
-    const column = f?.keyColumns?.[0];
-    if (!f || !column || out[keyRangeName(f.table, column)]) continue;
+  for (const f of indexesRead(accesses, indexes)) {
+    const column = f.keyColumns?.[0];
+    if (!column || out[keyRangeName(f.table, column)]) continue;
     const schema = f.reportName.split('.')[0];
     try {
       const [rows] = await conn.query(`SELECT MIN(${quote(column)}) AS lo, MAX(${quote(column)}) AS hi FROM ${quote(schema)}.${quote(f.table)}`);
@@ -26,4 +25,14 @@ export async function readKeyRanges(conn: Connection, accesses: TableAccess[], i
     }
   }
   return out;
+}
+
+/** The index each ranged access reads, and the clustered index it looks its rows up in (not for a covering read). */
+function indexesRead(accesses: TableAccess[], indexes: InnodbIndexFacts[]): InnodbIndexFacts[] {
+  return accesses.flatMap((a) => {
+    if (a.accessType !== 'range' && a.accessType !== 'ref' && a.accessType !== 'const' && a.accessType !== 'eq_ref') return [];
+    const read = indexes.find((g) => g.table === a.table && (a.key === undefined || a.key === 'PRIMARY' ? g.clustered : g.index === a.key));
+    const clustered = read && !read.clustered && !a.usingIndex ? indexes.find((g) => g.table === a.table && g.clustered) : undefined;
+    return [read, clustered].filter((f): f is InnodbIndexFacts => f !== undefined);
+  });
 }

@@ -3,7 +3,7 @@
 // than 1/16 of the page would stay free (dict_index_get_space_reserve), and the first split, of the root,
 // leaves half a leaf behind, so the leaf of id n is a division (checked on a 150,000-row table: every one
 // of 12 ids probed sat in the leaf computed, and 2,054 of its 2,056 leaves held 73 rows, the first 36).
-import type { InnodbIndexFacts } from './facts';
+import { keyRangeName, type InnodbIndexFacts } from './facts';
 import { usableBytes } from './index-pages';
 
 /** How far the leaves the layout implies may differ from the statistics' count (their rows are sampled). */
@@ -49,4 +49,20 @@ export function ascendingKeyLayout(f: InnodbIndexFacts, pageSize: number): KeyLa
     slotOf: (key) => (key <= first ? { slot: Math.max(0, key - 1), of: first } : { slot: (key - first - 1) % perLeaf, of: perLeaf }),
     parentOf: (k) => (k < firstNode ? 0 : 1 + Math.floor((k - firstNode) / perNode)),
   };
+}
+
+/**
+ * The indexes with each clustered AUTO_INCREMENT key's rows taken from its lowest and highest id (read after
+ * the runs), where ids without gaps between them fit the leaves counted. The statistics sample the rows: a
+ * 100,000-row table analysed 15 times said 98,712 fourteen times and 96,175 once, and that once put the
+ * layout 4 % off its leaves, so every placement that needs it fell back to a drawn one.
+ */
+export function withExactRows(indexes: InnodbIndexFacts[], keyRanges: Array<Record<string, [number, number]> | undefined>, pageSize: number): InnodbIndexFacts[] {
+  return indexes.map((f) => {
+    const column = f.keyColumns?.[0];
+    const known = column && f.clustered ? keyRanges.map((r) => r?.[keyRangeName(f.table, column)]).find((r) => r !== undefined) : undefined;
+    if (!known || known[1] < known[0]) return f;
+    const exact = { ...f, rows: known[1] - known[0] + 1 };
+    return ascendingKeyLayout(exact, pageSize) ? exact : f;
+  });
 }

@@ -3,6 +3,7 @@
 import { asPredictedRun, centralDraw, DRAWS, withRanges, type PredictOptions, type ReportPrediction } from '../prediction';
 import type { InnodbPredictionInput } from './facts';
 import { InnodbPredictor } from './predictor';
+import { withExactRows } from './key-position';
 
 export function predictInnodb(input: InnodbPredictionInput, options: PredictOptions): ReportPrediction {
   const why = input.settings.unavailable;
@@ -10,9 +11,10 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
     const none = { logicalReads: null, physicalReads: null, readAhead: null };
     return { runs: input.runs.map(() => ({ predicted: none, predictedAfter: {}, assumptions: [], unmodelled: [`every prediction: ${why}`] })) };
   }
+  const indexes = withExactRows(input.indexes, input.runs.map((r) => r.keyRanges), input.settings.pageSize);
   // Every draw of what the model guesses (where ranges start, lookup orders, which leaves are full) is
   // equally likely: the central one is shown, the others give the band, and the what-if follows the one shown.
-  const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(input.indexes, input.settings, d, options.statement));
+  const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(indexes, input.settings, d, options.statement));
   const draws = predictors.map((p) => input.runs.map((r) => asPredictedRun(p.predictRun(r))));
   // Where a range's start was worked out from its key, the draws that place it there are the prediction;
   // the others, which draw its start, only widen the band.

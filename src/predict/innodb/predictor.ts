@@ -250,7 +250,7 @@ export class InnodbPredictor {
         }
         const at = placed?.at;
         // Keys read after the runs place a secondary index's lookups, or an eq_ref join's loops, in the clustered index.
-        const placedKeys = c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(this.facts[c], this.settings.pageSize, lookupKeys[a.table]) : undefined;
+        const placedKeys = c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(this.facts[c], this.settings.pageSize, lookupKeys[a.table], keyRanges) : undefined;
         const lookupLeaves = c !== i ? placedKeys?.map((p) => p.leaf) : undefined;
         const loopLeaves = c === i ? placedKeys : undefined;
         replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, draw: this.draw, ...(dive ? { dive } : {}), ...(at ? { at } : {}), ...(lookupLeaves ? { lookupLeaves } : {}), ...(loopLeaves ? { loopLeaves } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);

@@ -88,9 +88,16 @@ function layoutOf(f: InnodbIndexFacts, pageSize: number, known: [number, number]
   return exact ?? ascendingKeyLayout(f, pageSize);
 }
 
-/** Each key's leaf and its slot there, where the clustered index's layout places keys (an AUTO_INCREMENT key); else undefined. */
-export function placeKeys(clustered: InnodbIndexFacts, pageSize: number, keys: number[] | undefined): Array<{ leaf: number; slot: { slot: number; of: number } }> | undefined {
+/**
+ * Each key's leaf and its slot there, where the clustered index's layout places keys (an AUTO_INCREMENT
+ * key); else undefined. keyRanges gives the key's ends where they were read, for the exact rows.
+ */
+export function placeKeys(clustered: InnodbIndexFacts, pageSize: number, keys: number[] | undefined, keyRanges: Record<string, [number, number]>): Array<{ leaf: number; slot: { slot: number; of: number } }> | undefined {
   if (!keys || keys.length === 0) return undefined;
-  const layout = ascendingKeyLayout(clustered, pageSize);
-  return layout ? keys.map((k) => ({ leaf: layout.leafOf(k), slot: layout.slotOf(k) })) : undefined;
+  const column = clustered.keyColumns?.[0];
+  const known = column ? keyRanges[keyRangeName(clustered.table, column)] : undefined;
+  const layout = layoutOf(clustered, pageSize, known);
+  // Ids counted from the lowest one there is, as a range's are.
+  const shift = 1 - (known?.[0] ?? 1);
+  return layout ? keys.map((k) => ({ leaf: layout.leafOf(k + shift), slot: layout.slotOf(k + shift) })) : undefined;
 }
