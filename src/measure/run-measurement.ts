@@ -172,7 +172,10 @@ function runReport<RunInput>(run: number, cold: boolean, o: RunOutcome<RunInput>
     measured: o.measured,
     predicted: p?.predicted ?? { ...EMPTY_READS },
     notes: o.notes,
-    residency: residency.map((r) => ({ ...r, predictedAfter: p?.predictedAfter[r.relation] ?? null })),
+    residency: residency.map((r) => {
+      const range = p?.afterRange?.[r.relation];
+      return { ...r, predictedAfter: p?.predictedAfter[r.relation] ?? null, ...(range ? { predictedAfterRange: range } : {}) };
+    }),
     raw: o.raw,
   };
   if (o.plan) out.plan = o.plan;

@@ -18,6 +18,8 @@ export interface PredictedRun {
   unmodelled: string[];
   /** Present where other draws of what the model guesses gave other numbers. */
   range?: PredictedRange;
+  /** Per relation, the lowest and highest pages cached after the run over the draws, where they differ. */
+  afterRange?: Record<string, [number, number]>;
 }
 
 export interface ReportPrediction {
@@ -42,18 +44,29 @@ export function asPredictedRun(p: RunPrediction): PredictedRun {
 export const DRAWS = 8;
 
 /**
- * The band of the runs' predictions over draws: the lowest and highest per number, attached to a run
- * only where the draws disagree. `draws[0]` are the runs shown (a predictor puts the draw it shows first).
+ * The band of the runs' predictions over draws: the lowest and highest per number, and per relation's
+ * pages cached after, attached to a run only where the draws disagree. `draws[0]` are the runs shown (a
+ * predictor puts the draw it shows first).
  */
-export function withRanges(draws: Reads[][], runs: PredictedRun[]): PredictedRun[] {
-  return runs.map((run, k) => {
-    const all = draws.map((d) => d[k]);
+export function withRanges(draws: PredictedRun[][]): PredictedRun[] {
+  return draws[0].map((run, k) => {
+    const all = draws.map((d) => d[k].predicted);
     const pick = (f: (a: number, b: number) => number) =>
       Object.fromEntries((['logicalReads', 'physicalReads', 'readAhead'] as const).map((m) => [m, all.some((r) => r[m] === null) ? null : all.map((r) => r[m]!).reduce((a, b) => f(a, b))])) as unknown as Reads;
     const low = pick(Math.min);
     const high = pick(Math.max);
     const differs = (['logicalReads', 'physicalReads', 'readAhead'] as const).some((m) => low[m] !== high[m]);
-    return differs ? { ...run, range: { draws: draws.length, low, high } } : run;
+    const afterRange: Record<string, [number, number]> = {};
+    for (const relation of Object.keys(run.predictedAfter)) {
+      const values = draws.map((d) => d[k].predictedAfter[relation]).filter((v) => v !== undefined);
+      const [lo, hi] = [Math.min(...values), Math.max(...values)];
+      if (lo !== hi) afterRange[relation] = [lo, hi];
+    }
+    return {
+      ...run,
+      ...(differs ? { range: { draws: draws.length, low, high } } : {}),
+      ...(Object.keys(afterRange).length ? { afterRange } : {}),
+    };
   });
 }
 

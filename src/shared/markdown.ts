@@ -24,9 +24,9 @@ export function reportMarkdown(report: Report): string {
     view.hitRatio,
   ];
   if (view.residency.length) {
-    lines.push('', '## Pages in the buffer pool (before → after)', '', `| relation | pages | ${view.runs.map((r) => `run ${r.run}`).join(' | ')} |`, `|---|---:|${view.runs.map(() => '---|').join('')}`);
+    lines.push('', '## Pages in the buffer pool (before → after, predicted after)', '', `| relation | pages | ${view.runs.map((r) => `run ${r.run}`).join(' | ')} |`, `|---|---:|${view.runs.map(() => '---|').join('')}`);
     for (const rel of view.residency) {
-      lines.push(`| ${cell(rel.relation)} | ${rel.pages.toLocaleString('en-US')} | ${rel.runs.map((c) => (c ? `${c.before.text} → ${c.after.text}` : '')).join(' | ')} |`);
+      lines.push(`| ${cell(rel.relation)} | ${rel.pages.toLocaleString('en-US')} | ${rel.runs.map((c) => (c ? cell(c.text) : '')).join(' | ')} |`);
     }
   }
   const notes = report.runs[0]?.notes;

@@ -123,7 +123,13 @@ function predictedCell(r: RunReport, m: Metric): Cell {
 function residencyCell(x: Report['runs'][number]['residency'][number]): ResidencyCell {
   const before = x.cachedBefore === null ? notReported('residency was not read') : numberCell(x.cachedBefore);
   const after = x.cachedAfter === null ? notReported('residency was not read') : numberCell(x.cachedAfter);
-  const predictedAfter = x.predictedAfter === null || x.predictedAfter === undefined ? undefined : numberCell(x.predictedAfter);
+  const range = x.predictedAfterRange;
+  const predictedAfter =
+    x.predictedAfter === null || x.predictedAfter === undefined
+      ? undefined
+      : range
+        ? ({ kind: 'number', value: x.predictedAfter, text: `${formatCount(x.predictedAfter)} (${formatCount(range[0])}–${formatCount(range[1])})`, range } satisfies Cell)
+        : numberCell(x.predictedAfter);
   return { before, after, ...(predictedAfter ? { predictedAfter } : {}), text: `${before.text} → ${after.text}${predictedAfter ? ` (predicted ${predictedAfter.text})` : ''}` };
 }
 
@@ -226,7 +232,7 @@ function buildView(report: Report): ReportView {
     assumptions: [
       ...new Set([
         ...report.runs.flatMap((r) => r.prediction?.assumptions ?? []),
-        ...report.runs.filter((r) => r.predictedRange).slice(0, 1).map((r) => `a prediction with a range in brackets depends on what the model has to guess (where a range starts, the order of lookups, which leaves are full): it is the first of ${r.predictedRange!.draws} draws, the range their lowest and highest`),
+        ...report.runs.filter((r) => r.predictedRange || r.residency.some((x) => x.predictedAfterRange)).slice(0, 1).map((r) => `a prediction with a range in brackets depends on what the model has to guess (where a range starts, the order of lookups, which leaves are full, which blocks each parallel process took): it is the first of ${r.predictedRange ? `${r.predictedRange.draws} draws` : 'its draws'}, the range their lowest and highest`),
       ]),
     ],
     unmodelled: [...new Set(report.runs.flatMap((r) => r.prediction?.unmodelled ?? []))],

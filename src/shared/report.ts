@@ -22,6 +22,8 @@ export interface RelationResidency {
   cachedBefore: number | null;
   cachedAfter: number | null;
   predictedAfter: number | null;
+  /** Where the model guesses (see RunReport.predictedRange): the lowest and highest of its draws. */
+  predictedAfterRange?: [number, number];
   /** Block numbers cached after the run, as [start, endInclusive] ranges, for a block map. */
   blocksAfter?: Array<[number, number]>;
 }

@@ -87,6 +87,21 @@ test('a guessed prediction shows its band beside the first draw, in every render
   assert.equal(view.runs[1].predicted.physicalReads.text, report.runs[1].predicted.physicalReads!.toLocaleString('en-US'));
 });
 
+test('a guessed residency shows its band beside the first draw, in every renderer', () => {
+  const report = load('postgres18-ring');
+  const x = report.runs[1].residency[0];
+  x.predictedAfter = 200;
+  x.predictedAfterRange = [180, 212];
+  const view = reportView(report);
+  const cell = view.residency.find((r) => r.relation === x.relation)!.runs[1]!;
+  assert.equal(cell.predictedAfter?.text, '200 (180–212)');
+  assert.equal(cell.predictedAfter?.value, 200, 'the value stays the first draw');
+  assert.match(cell.text, /\(predicted 200 \(180–212\)\)$/);
+  assert.match(view.assumptions.join('\n'), /range in brackets .* which blocks each parallel process took/);
+  assert.match(reportMarkdown(report), /200 \(180–212\)/);
+  assert.match(formatReport(report), /200 \(180–212\)/);
+});
+
 test('the lens and history summary is a sentence: what run 1 requested, read from disk and read ahead, and the prediction', () => {
   const maria = load('mariadb-seed001');
   const r = maria.runs[0];

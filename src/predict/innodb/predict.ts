@@ -21,6 +21,6 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
   const candidates = [...draws.keys()].filter((d) => !predictors.some((p) => p.placedByKey) || predictors[d].placedByKey);
   const shown = candidates[centralDraw(candidates.map((d) => draws[d].map((r) => r.predicted)))];
   const shownFirst = [shown, ...[...draws.keys()].filter((d) => d !== shown)];
-  const runs = withRanges(shownFirst.map((d) => draws[d].map((r) => r.predicted)), draws[shown]);
+  const runs = withRanges(shownFirst.map((d) => draws[d]));
   return options.whatIf ? { runs, whatIf: predictors[shown].whatIf(input.runs, options.poolBytes) } : { runs };
 }

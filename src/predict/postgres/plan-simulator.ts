@@ -44,13 +44,13 @@ function replayedChurn(w: PgIndexWindow, firstNewBlock: number, keyBytes: number
   return churn;
 }
 
-/** Blocks each participant of a parallel scan touched (leader first), those with none left out. */
+/** Blocks each participant of a parallel scan touched, the leader first (0 where one took none). */
 function participantShares(n: PlanNode): number[] | undefined {
   if (!n.parallelAware || !n.workers) return undefined;
   const workers = n.workers.map((w) => w.blocks);
-  const leader = n.total.sharedHit + n.total.sharedRead - workers.reduce((a, b) => a + b, 0);
-  const shares = [leader, ...workers].filter((b) => b > 0);
-  return shares.length ? shares : undefined;
+  const leader = Math.max(0, n.total.sharedHit + n.total.sharedRead - workers.reduce((a, b) => a + b, 0));
+  const shares = [leader, ...workers];
+  return shares.some((b) => b > 0) ? shares : undefined;
 }
 
 export class PlanSimulator {
@@ -261,11 +261,14 @@ export class PlanSimulator {
     const blocks = perPage > 0 && tuplesSeen < f.tuples * 0.9 ? Math.min(f.pages, Math.ceil(tuplesSeen / perPage) + 1) : f.pages;
     const ring = seqScanUsesRing(f.pages, pool.capacity);
     const ringSize = ringBuffers(this.ring.major, 'bulkread', { ...this.ring, nbuffers: pool.capacity });
-    if (ring) notes.assumptions.add(`${f.reportName}: ${f.pages.toLocaleString('en-US')} blocks > NBuffers/4, so each of ${processes} scanning process(es) uses a ${ringSize}-buffer BULKREAD ring`);
+    const scanning = shares ? shares.filter((b) => b > 0).length : processes;
+    if (ring) notes.assumptions.add(`${f.reportName}: ${f.pages.toLocaleString('en-US')} blocks > NBuffers/4, so each of ${scanning} scanning process(es) uses a ${ringSize}-buffer BULKREAD ring`);
     if (blocks < f.pages) notes.assumptions.add(`${f.reportName}: the scan stopped after about ${blocks.toLocaleString('en-US')} of ${f.pages.toLocaleString('en-US')} blocks`);
-    if (shares) notes.assumptions.add(`${f.reportName}: blocks shared among the scanning processes as executed (${shares.join(' / ')})`);
+    // Which blocks each process took is a guess: the shown draw paces them, half the others start workers late.
+    const lateWorkers = (this.draw & 1) === 1;
+    if (shares) notes.assumptions.add(`${f.reportName}: blocks shared among the scanning processes as executed (${shares.join(' / ')}, the leader first); which blocks each took no counter tells: the prediction takes each at its share's pace from the start, the range also takes workers with smaller shares to have started late`);
     const dirtied = ring ? this.prunedNow(r, blocks, notes, n) : undefined;
-    for (let l = 0; l < loops; l++) scanOnce(pool, { firstPage: pageId(r, 0), blocks, processes, ringBuffers: ringSize, ...(shares ? { shares } : {}), ...(dirtied && l === 0 ? { dirtiedBlocks: dirtied } : {}) });
+    for (let l = 0; l < loops; l++) scanOnce(pool, { firstPage: pageId(r, 0), blocks, processes, ringBuffers: ringSize, ...(shares ? { shares, lateWorkers } : {}), ...(dirtied && l === 0 ? { dirtiedBlocks: dirtied } : {}) });
   }
 
   /** Descent from the root and the leaf pages holding `tuples` index entries, per loop. Returns per-loop tuples. */

@@ -10,8 +10,8 @@ export function predictPostgres(input: PgPredictionInput, options: PredictOption
   // The same runs with other draws of what the model guesses: the band beside the first draw.
   const others = Array.from({ length: DRAWS - 1 }, (_, d) => {
     const again = new PostgresPredictor(input.relations, input.settings, d + 1);
-    return input.runs.map((plan) => again.predictRun(plan).predicted);
+    return input.runs.map((plan) => asPredictedRun(again.predictRun(plan)));
   });
-  const runs = withRanges([first.map((r) => r.predicted), ...others], first);
+  const runs = withRanges([first, ...others]);
   return options.whatIf ? { runs, whatIf: predictor.whatIf(input.runs, options.poolBytes) } : { runs };
 }
