@@ -2,7 +2,7 @@
 // a write a rollback could not undo (a MyISAM table, a trigger) refused before anything is sent.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createConnection } from 'mysql2/promise';
@@ -41,7 +41,10 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
     );
     dir = mkdtempSync(join(tmpdir(), 'bufferlens-workload-mariadb-'));
   });
-  after(async () => server?.stop());
+  after(async () => {
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   test('a read and write mix: predicted and run, every write rolled back, the measured point beside the prediction', async () => {
     const mix = join(dir, 'mix.sql');
@@ -86,6 +89,7 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
 describe('bufferlens workload from-stats on MariaDB', skipUnless(availability), () => {
   test("the server's statement digests by calls become a weighted workload, each placeholder over its indexed column's range", async () => {
     const server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '16M', 'performance-schema': 'ON' } });
+    const dir = mkdtempSync(join(tmpdir(), 'bufferlens-from-stats-mariadb-'));
     try {
       const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
       await c.query('CREATE DATABASE w');
@@ -96,7 +100,6 @@ describe('bufferlens workload from-stats on MariaDB', skipUnless(availability), 
       for (let i = 0; i < 100; i++) await c.query(`UPDATE acct SET v = v + 1 WHERE id = ${1 + ((i * 104729) % 50000)}`);
       for (let i = 0; i < 20; i++) await c.query('SELECT COUNT(*) FROM acct WHERE pad = \'x\'');
       await c.end();
-      const dir = mkdtempSync(join(tmpdir(), 'bufferlens-from-stats-mariadb-'));
       const file = join(dir, 'from-stats.sql');
       const r = cli('workload', 'from-stats', '--url', server.url('w'), '--top', '5', '--out', file);
       assert.equal(r.code, 0, r.err);
@@ -115,6 +118,7 @@ describe('bufferlens workload from-stats on MariaDB', skipUnless(availability), 
       assert.ok((JSON.parse(p.out) as WorkloadReport).curve.length >= 4);
     } finally {
       await server.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -3,7 +3,7 @@
 // rolled back, and the refusals.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Client } from 'pg';
@@ -41,7 +41,10 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
     await c.end();
     dir = mkdtempSync(join(tmpdir(), 'bufferlens-workload-test-'));
   });
-  after(async () => server?.stop());
+  after(async () => {
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   const query = async (sql: string) => {
     const c = new Client({ connectionString: server.url() });

@@ -18,7 +18,7 @@ const minimal = {
       elapsedMs: 1.5,
       measured: { logicalReads: 3, physicalReads: 0, readAhead: null },
       predicted: { logicalReads: 3, physicalReads: 0, readAhead: null },
-      residency: [{ relation: 't', kind: 'table', pages: 1, cachedBefore: 1, cachedAfter: 1, predictedAfter: 1, blocksAfter: [[0, 0]] }],
+      residency: [{ relation: 't', kind: 'table', pages: 1, cachedBefore: 1, cachedAfter: 1, predictedAfter: 1, predictedAfterRange: [1, 1], blocksAfter: [[0, 0]] }],
       raw: { 'explain.shared_hit': 3 },
     },
   ],
@@ -35,6 +35,9 @@ test('a missing measurement, a made-up negative, or a password in the target is 
   const negative = structuredClone(minimal);
   negative.runs[0].measured.physicalReads = -1;
   assert.ok(validateReport(negative).length > 0);
+  const band = structuredClone(minimal) as unknown as { runs: Array<{ residency: Array<{ predictedAfterRange: unknown }> }> };
+  band.runs[0].residency[0].predictedAfterRange = [-1, 2];
+  assert.ok(validateReport(band).some((e) => e.includes('predictedAfterRange')));
   const leaky = structuredClone(minimal);
   leaky.target = 'postgres://me:secret@localhost/db';
   assert.ok(validateReport(leaky).some((e) => e.includes('/target')));
