@@ -6,6 +6,7 @@ import { connectPostgres } from '../../db/postgres';
 import type { ConnectionTarget } from '../../db/connection-url';
 import type { PlanNode, Report } from '../../shared/report';
 import { readHeapBlocks } from './heap-blocks';
+import { readMovedRows } from './moved-rows';
 import { readKeyRanges } from './key-range';
 import { readLookupRows } from './lookup-rows';
 import { readIndexWindows } from './index-window';
@@ -166,6 +167,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     if (Object.keys(outerBlocks).length > 0) this.facts.settings.heapBlocks = { ...outerBlocks, ...this.facts.settings.heapBlocks };
     const windows = await readIndexWindows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.facts.settings.blockSize, this.options.timeoutMs);
     if (Object.keys(windows).length > 0) this.facts.settings.indexWindows = windows;
+    const moved = await readMovedRows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
+    if (Object.keys(moved).length > 0) this.facts.settings.movedRows = moved;
     await readKeyRanges(this.client, this.relations, this.facts.relations, this.options.timeoutMs);
   }
 

@@ -82,6 +82,19 @@ export interface PgPredictionSettings {
    * doubled: the rows around the scanned ones, read after the last run (index-window.ts).
    */
   indexWindows?: Record<string, PgIndexWindow>;
+  /**
+   * Per table (its plan name) a plain SELECT's one index-only scan counted: the rows an update moved out
+   * of key order among them, read after the last run (moved-rows.ts). Absent where not read: no move is
+   * modelled.
+   */
+  movedRows?: Record<string, PgMovedRows>;
+}
+
+/** The moved rows' heap blocks and their ranks (from 1) in key order among the `scanned` rows. */
+export interface PgMovedRows {
+  blocks: number[];
+  ranks: number[];
+  scanned: number;
 }
 
 /** Rows around a scan in index order: each one's key and its live version's heap block and line pointer; `first`: the scan's first row. */

@@ -5,7 +5,7 @@ import { type PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import { ringBuffers, seqScanUsesRing, type PostgresRingSettings } from '../../sim/postgres-rings';
 import { scanOnce } from '../../sim/scenarios/postgres-scan';
 import { SeededRandom } from '../../sim/random';
-import type { PgIndexWindow, PgRelationFacts } from './facts';
+import type { PgIndexWindow, PgMovedRows, PgRelationFacts } from './facts';
 
 import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
 import { firstKey } from './key-bounds';
@@ -88,6 +88,8 @@ export class PlanSimulator {
     private readonly indexWindows: Record<string, PgIndexWindow> = {},
     /** The relations' blocks cached dirty before run 1, as [relation index, block] (bufferSeed.dirty). */
     dirtyBlocks: Array<[number, number]> = [],
+    /** Rows an index-only scan counted that an update moved, read after the runs (PgPredictionSettings.movedRows). */
+    private readonly movedRows: Record<string, PgMovedRows> = {},
   ) {
     facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
     for (const [r, block] of dirtyBlocks) {
@@ -402,7 +404,19 @@ export class PlanSimulator {
       // version sits as far along the dead ones as its live row, found or moved, is along the live ones.
       notes.assumptions.add(`${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks${dead && !loadOrder ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : ''}`);
     }
-    for (let k = 0; k < liveVisits; k++) {
+    // Rows an update moved among those an index-only scan counted, where read after the runs.
+    const moved = n.nodeType === 'Index Only Scan' && !known && !dead && loops === 1 && n.relation ? this.movedRows[n.relation] : undefined;
+    const jumps = moved ? Math.min(moved.blocks.length, Math.floor(liveVisits / 2)) : 0;
+    if (moved && jumps > 0) {
+      notes.assumptions.add(
+        `${f.reportName}: ${moved.blocks.length.toLocaleString('en-US')} of the ${moved.scanned.toLocaleString('en-US')} rows counted were moved by an update, out of key order (read after the last run): each fetch goes out to the moved version's page and back, and to the visibility-map page and back where another covers it`,
+      );
+    }
+    // Where along the fetches each moved row lies: its rank among the rows scanned.
+    const jumpAt = (j: number) => (moved!.ranks[j] / Math.max(1, moved!.scanned)) * (liveVisits - jumps);
+    const vmOf = (block: number) => pageId(this.facts.length + 1 + t, Math.floor(block / HEAP_BLOCKS_PER_VM_PAGE));
+    let jumped = 0;
+    for (let k = 0; k < liveVisits - jumps; k++) {
       let block: number;
       if (known && k < known.length) block = known[k];
       else if (unsettled) block = unsettled[rnd.int(unsettled.length)];
@@ -413,6 +427,16 @@ export class PlanSimulator {
       // Consecutive entries on the same heap page reuse the pinned buffer (ReleaseAndReadBuffer): no request.
       if (block !== last) pool.access(pageId(t, block));
       last = block;
+      for (; moved && jumped < jumps && k + 1 >= jumpAt(jumped); jumped++) {
+        // Out to the moved row's new version and back to the page of the rows around its old one; an
+        // index-only scan asks the visibility map about both pages, keeping one map page pinned.
+        const away = moved.blocks[jumped];
+        const otherMap = vmOf(away) !== vmOf(block);
+        pool.access(pageId(t, away));
+        if (otherMap) pool.access(vmOf(away));
+        pool.access(pageId(t, block));
+        if (otherMap) pool.access(vmOf(block));
+      }
       if (!dead) continue;
       // An entry an earlier run marked is passed over: its dead version is not visited again.
       deadDue += dead.perRow * (kills && start !== undefined ? 1 - kills.leaves.killed(n.backward ? start - k : start + k) : alone ? 1 - (alone[k] ?? 0) : 1);

@@ -44,6 +44,7 @@ export class PostgresPredictor {
       s.lookupRows,
       s.indexWindows,
       s.bufferSeed?.dirty,
+      s.movedRows,
     );
   }
 
