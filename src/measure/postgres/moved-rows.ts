@@ -1,21 +1,25 @@
-// How many of the rows a plain SELECT's one index-only scan counted an update moved out of key order, and
-// the blocks their versions went to, read after the last run. An index-only scan goes to the heap for
-// every entry on a page that is not all-visible: where a row an update moved lies between rows that stayed,
-// each such fetch goes out to the moved version's page and back (and to its visibility-map page, where
-// another covers it). The statistics count updates a rollback undid as well, whose versions no scan
-// returns; the rows themselves tell: a row whose block is far from both neighbours' in key order was moved.
-// Asked as the statement with its select list replaced by each row's block and lead key, in a read-only
-// transaction, after the runs (it touches nothing run 1 reads first).
+// Which of the rows an index scan visits an update moved out of key order, and the blocks their versions
+// went to, read after the last run. A non-HOT update puts the new version elsewhere (at the end of a table
+// with no free space mapped) with a new index entry beside the old one, so a scan in key order goes out to
+// it and back: an index scan for every such row, an index-only scan for those on pages that are not
+// all-visible (and to the visibility-map page and back where another covers it). The statistics count
+// updates a rollback undid as well, whose versions no scan returns; the rows themselves tell: a row whose
+// block is far from both neighbours' in key order was moved. Asked in a read-only transaction after the
+// runs (it touches nothing run 1 reads first): a plain SELECT whose one scan it is, with its select list
+// replaced by each row's block and lead key; a scan among others, as its table filtered by its index
+// condition where that names its table alone (a join's inner lookups, whose conditions name the outer
+// rows, are not asked).
 import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import type { PgRelationFacts, PgMovedRows } from '../../predict/postgres/facts';
 import { replaceSelectList } from '../../sql/select-list';
+import { quotePostgresName } from '../../sql/quote';
 import { countNodes, indexLeadColumn, readOnly, scanNodes } from './after-runs';
 import type { PgRelation } from './residency';
 
 /** Beyond this many moved rows none are sent back: the prediction then models no move. */
 export const MAX_MOVED_ROWS = 100_000;
-/** Beyond this many rows counted the statement is not asked again (its rows are sorted by key: about a second for 2,000,000). */
+/** Beyond this many rows visited the scan is not asked again (its rows are sorted by key: about a second for 2,000,000). */
 export const MAX_SCANNED_ROWS = 2_000_000;
 
 export async function readMovedRows(
@@ -27,27 +31,55 @@ export async function readMovedRows(
   timeoutMs: number,
 ): Promise<Record<string, PgMovedRows>> {
   const all = scanNodes(root);
-  const n = all[0];
-  if (all.length !== 1 || n.nodeType !== 'Index Only Scan' || !n.relation || !n.index || (n.rowsRemovedByFilter ?? 0) > 0 || (n.heapFetches ?? 0) === 0) return {};
-  if (countNodes(root, 'Incremental Sort') > 0 || (n.actualRows ?? 0) * Math.max(1, n.actualLoops ?? 1) > MAX_SCANNED_ROWS) return {};
-  const index = facts.find((f) => f.kind === 'index' && f.planName === n.index);
-  const rel = index && relations.find((r) => r.kind === 'index' && r.name === index.reportName);
-  if (!rel) return {};
-  return readOnly(client, timeoutMs, {}, async () => {
-    const lead = await indexLeadColumn(client, rel.oid);
-    if (!lead) return {};
-    const rows = replaceSelectList(statement, `(ctid::text::point)[0]::bigint AS block, ${lead.column} AS lead`, 'postgresql', { unordered: countNodes(root, 'Sort') > 0 });
-    if (!rows) return {};
-    const res = await client.query<{ blocks: string[] | null; ranks: string[] | null; scanned: string }>(
-      `SELECT array_agg(block ORDER BY rank) FILTER (WHERE moved) AS blocks, array_agg(rank ORDER BY rank) FILTER (WHERE moved) AS ranks, count(*) AS scanned
-         FROM (SELECT block, row_number() OVER w AS rank,
-                      abs(block - coalesce(lag(block) OVER w, block)) > 1 AND abs(block - coalesce(lead(block) OVER w, block)) > 1 AS moved
-                 FROM (${rows}) s WINDOW w AS (ORDER BY lead, block)) o`,
-    );
-    const r = res.rows[0];
-    if (!r) return {};
-    const blocks = (r.blocks ?? []).map(Number);
-    if (blocks.length > MAX_MOVED_ROWS) return {};
-    return { [n.relation!]: { blocks, ranks: (r.ranks ?? []).map(Number), scanned: Number(r.scanned) } };
-  });
+  const out: Record<string, PgMovedRows> = {};
+  for (const n of all) {
+    if (!n.relation || !n.index || out[n.relation] || !asked(n)) continue;
+    const index = facts.find((f) => f.kind === 'index' && f.planName === n.index);
+    const rel = index && relations.find((r) => r.kind === 'index' && r.name === index.reportName);
+    if (!rel) continue;
+    const moved = await readOnly(client, timeoutMs, undefined, async () => {
+      const lead = await indexLeadColumn(client, rel.oid);
+      if (!lead) return undefined;
+      const rows = all.length === 1 ? wholeStatement(statement, root, lead.column) : scanAlone(n, lead);
+      return rows ? await movedAmong(client, rows, n.backward === true) : undefined;
+    });
+    if (moved) out[n.relation] = moved;
+  }
+  return out;
+}
+
+/** An index scan walked once (a parallel one's participants share one walk), of a size worth asking. */
+function asked(n: PlanNode): boolean {
+  if (n.nodeType !== 'Index Scan' && n.nodeType !== 'Index Only Scan') return false;
+  if (n.nodeType === 'Index Only Scan' && (n.heapFetches ?? 0) === 0) return false;
+  if (!n.parallelAware && (n.actualLoops ?? 1) > 1) return false;
+  const visited = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * Math.max(1, n.actualLoops ?? 1);
+  return visited > 0 && visited <= MAX_SCANNED_ROWS;
+}
+
+function wholeStatement(statement: string, root: PlanNode, column: string): string | undefined {
+  // A filter beyond the index condition drops rows the scan visited; an incremental sort reorders them.
+  const n = scanNodes(root)[0];
+  if ((n.rowsRemovedByFilter ?? 0) > 0 || countNodes(root, 'Incremental Sort') > 0) return undefined;
+  return replaceSelectList(statement, `(ctid::text::point)[0]::bigint AS block, ${column} AS lead`, 'postgresql', { unordered: countNodes(root, 'Sort') > 0 });
+}
+
+function scanAlone(n: PlanNode, lead: { table: string; column: string }): string | undefined {
+  if (!n.indexCond || !n.alias || /\$\d|SubPlan|InitPlan/i.test(n.indexCond)) return undefined;
+  const alias = quotePostgresName(n.alias);
+  return `SELECT (${alias}.ctid::text::point)[0]::bigint AS block, ${alias}.${lead.column} AS lead FROM ${lead.table} AS ${alias} WHERE ${n.indexCond}`;
+}
+
+async function movedAmong(client: Client, rows: string, backward: boolean): Promise<PgMovedRows | undefined> {
+  const res = await client.query<{ blocks: string[] | null; ranks: string[] | null; scanned: string }>(
+    `SELECT array_agg(block ORDER BY rank) FILTER (WHERE moved) AS blocks, array_agg(rank ORDER BY rank) FILTER (WHERE moved) AS ranks, count(*) AS scanned
+       FROM (SELECT block, row_number() OVER w AS rank,
+                    abs(block - coalesce(lag(block) OVER w, block)) > 1 AND abs(block - coalesce(lead(block) OVER w, block)) > 1 AS moved
+               FROM (${rows}) s WINDOW w AS (ORDER BY lead ${backward ? 'DESC' : 'ASC'}, block ${backward ? 'DESC' : 'ASC'})) o`,
+  );
+  const r = res.rows[0];
+  if (!r) return undefined;
+  const blocks = (r.blocks ?? []).map(Number);
+  if (blocks.length > MAX_MOVED_ROWS) return undefined;
+  return { blocks, ranks: (r.ranks ?? []).map(Number), scanned: Number(r.scanned) };
 }

@@ -83,9 +83,8 @@ export interface PgPredictionSettings {
    */
   indexWindows?: Record<string, PgIndexWindow>;
   /**
-   * Per table (its plan name) a plain SELECT's one index-only scan counted: the rows an update moved out
-   * of key order among them, read after the last run (moved-rows.ts). Absent where not read: no move is
-   * modelled.
+   * Per table (its plan name), among the rows an index scan visits, those an update moved out of key
+   * order, read after the last run (moved-rows.ts). Absent where not read: no move is modelled.
    */
   movedRows?: Record<string, PgMovedRows>;
 }

@@ -88,7 +88,7 @@ export class PlanSimulator {
     private readonly indexWindows: Record<string, PgIndexWindow> = {},
     /** The relations' blocks cached dirty before run 1, as [relation index, block] (bufferSeed.dirty). */
     dirtyBlocks: Array<[number, number]> = [],
-    /** Rows an index-only scan counted that an update moved, read after the runs (PgPredictionSettings.movedRows). */
+    /** Rows an index scan visits that an update moved, read after the runs (PgPredictionSettings.movedRows). */
     private readonly movedRows: Record<string, PgMovedRows> = {},
   ) {
     facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
@@ -404,12 +404,13 @@ export class PlanSimulator {
       // version sits as far along the dead ones as its live row, found or moved, is along the live ones.
       notes.assumptions.add(`${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks${dead && !loadOrder ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : ''}`);
     }
-    // Rows an update moved among those an index-only scan counted, where read after the runs.
-    const moved = n.nodeType === 'Index Only Scan' && !known && !dead && loops === 1 && n.relation ? this.movedRows[n.relation] : undefined;
+    // Rows an update moved among those the scan visits, where read after the runs.
+    const moved = !known && !dead && loops === 1 && n.relation ? this.movedRows[n.relation] : undefined;
+    const indexOnly = n.nodeType === 'Index Only Scan';
     const jumps = moved ? Math.min(moved.blocks.length, Math.floor(liveVisits / 2)) : 0;
     if (moved && jumps > 0) {
       notes.assumptions.add(
-        `${f.reportName}: ${moved.blocks.length.toLocaleString('en-US')} of the ${moved.scanned.toLocaleString('en-US')} rows counted were moved by an update, out of key order (read after the last run): each fetch goes out to the moved version's page and back, and to the visibility-map page and back where another covers it`,
+        `${f.reportName}: ${moved.blocks.length.toLocaleString('en-US')} of the ${moved.scanned.toLocaleString('en-US')} rows scanned were moved by an update, out of key order (read after the last run): each ${indexOnly ? 'fetch' : 'visit'} goes out to the moved version's page and back${indexOnly ? ', and to the visibility-map page and back where another covers it' : ''}`,
       );
     }
     // Where along the fetches each moved row lies: its rank among the rows scanned.
@@ -431,7 +432,7 @@ export class PlanSimulator {
         // Out to the moved row's new version and back to the page of the rows around its old one; an
         // index-only scan asks the visibility map about both pages, keeping one map page pinned.
         const away = moved.blocks[jumped];
-        const otherMap = vmOf(away) !== vmOf(block);
+        const otherMap = indexOnly && vmOf(away) !== vmOf(block);
         pool.access(pageId(t, away));
         if (otherMap) pool.access(vmOf(away));
         pool.access(pageId(t, block));
