@@ -11,6 +11,15 @@ import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability }
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 
+/** pgbench_accounts' shape, 300,000 rows: full pages, so an update's new version goes to the end of the table. */
+const accounts = (table: string) => [
+  `CREATE TABLE ${table} (aid int PRIMARY KEY, abalance int NOT NULL, filler char(84))`,
+  `INSERT INTO ${table} SELECT g, 0, '' FROM generate_series(1, 300000) g`,
+  `VACUUM (FREEZE, ANALYZE) ${table}`,
+];
+/** 3,000 accounts in hashed order. */
+const update = (table: string) => `UPDATE ${table} SET abalance = abalance + 1 WHERE aid IN (SELECT (abs(hashint4(g)::bigint) % 300000)::int + 1 FROM generate_series(1, 3000) g)`;
+
 function suite(label: string, availability: Availability<PostgresBinaries>) {
   describe(`index-only scans over rows an update moved: ${label}`, skipUnless(availability), () => {
     test('committed scattered updates: logical reads within 5 % on both runs, pages read within 5 % on run 1, an index scan in a join within 5 % on both runs; rolled back, no move is seen', async () => {
@@ -23,12 +32,9 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
         await c.connect();
         for (const q of [
           'CREATE EXTENSION pg_buffercache',
-          // pgbench_accounts' shape: full pages, so an update's new version goes to the end of the table.
-          'CREATE TABLE acc (aid int PRIMARY KEY, abalance int NOT NULL, filler char(84))',
-          'INSERT INTO acc SELECT g, 0, \'\' FROM generate_series(1, 300000) g',
-          'VACUUM (FREEZE, ANALYZE) acc',
-          // 3,000 accounts in hashed order, committed, as a benchmark's transactions leave them.
-          'UPDATE acc SET abalance = abalance + 1 WHERE aid IN (SELECT (abs(hashint4(g)::bigint) % 300000)::int + 1 FROM generate_series(1, 3000) g)',
+          ...accounts('acc'),
+          // Committed, as a benchmark's transactions leave them.
+          update('acc'),
           'CHECKPOINT',
         ]) {
           await c.query(q);
@@ -60,11 +66,9 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
         const d = new Client({ connectionString: server.url() });
         await d.connect();
         for (const q of [
-          'CREATE TABLE undone (aid int PRIMARY KEY, abalance int NOT NULL, filler char(84))',
-          'INSERT INTO undone SELECT g, 0, \'\' FROM generate_series(1, 300000) g',
-          'VACUUM (FREEZE, ANALYZE) undone',
+          ...accounts('undone'),
           'BEGIN',
-          'UPDATE undone SET abalance = abalance + 1 WHERE aid IN (SELECT (abs(hashint4(g)::bigint) % 300000)::int + 1 FROM generate_series(1, 3000) g)',
+          update('undone'),
           'ROLLBACK',
           'SELECT count(*) FROM undone WHERE aid <= 200000', // the scan that marks the undone versions' entries dead
         ]) {

@@ -153,34 +153,22 @@ test('read as a late worker, a parallel scan\'s small share takes the last chunk
   assert.equal(paced.cachedPages().length, 112);
 });
 
-test('the chunk order: paced, each in proportion from the start; late, each worker from its late start at the busiest pace', () => {
-  const paced = chunkSchedule([6, 3, 0], false);
-  const tp = new Float64Array(3);
-  const po: number[] = [];
-  for (let k = 0; k < 9; k++) {
-    const p = paced(tp);
-    po.push(p);
-    tp[p]++;
-  }
-  assert.deepEqual(po, [0, 1, 0, 0, 1, 0, 0, 1, 0]);
-  const next = chunkSchedule([6, 3, 0], true);
-  const taken = new Float64Array(3);
-  const order: number[] = [];
-  for (let k = 0; k < 9; k++) {
+/** The processes that ask for the first `chunks` one-block chunks, in order. */
+function askOrder(shares: number[], lateWorkers: boolean, chunks: number): number[] {
+  const next = chunkSchedule(shares, lateWorkers);
+  const taken = new Float64Array(shares.length);
+  return Array.from({ length: chunks }, () => {
     const p = next(taken);
-    order.push(p);
     taken[p]++;
-  }
-  assert.deepEqual(order, [0, 0, 0, 0, 1, 0, 1, 0, 1]);
+    return p;
+  });
+}
+
+test('the chunk order: paced, each in proportion from the start; late, each worker from its late start at the busiest pace', () => {
+  assert.deepEqual(askOrder([6, 3, 0], false, 9), [0, 1, 0, 0, 1, 0, 0, 1, 0]);
+  assert.deepEqual(askOrder([6, 3, 0], true, 9), [0, 0, 0, 0, 1, 0, 1, 0, 1]);
   // A slow leader: workers at the busiest pace from the start, the leader spread over the whole scan.
-  const slow = chunkSchedule([2, 4, 4], true);
-  const t = new Float64Array(3);
-  const seq: number[] = [];
-  for (let k = 0; k < 10; k++) {
-    const p = slow(t);
-    seq.push(p);
-    t[p]++;
-  }
-  assert.deepEqual(seq.filter((p) => p === 0).length, 2);
+  const seq = askOrder([2, 4, 4], true, 10);
+  assert.equal(seq.filter((p) => p === 0).length, 2);
   assert.ok(seq.indexOf(0) === 0 && seq.lastIndexOf(0) >= 4, `the leader asks at the start and again midway: ${seq}`);
 });
