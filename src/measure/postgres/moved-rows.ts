@@ -32,8 +32,10 @@ export async function readMovedRows(
 ): Promise<Record<string, PgMovedRows>> {
   const all = scanNodes(root);
   const out: Record<string, PgMovedRows> = {};
+  // The moved rows are kept per table: a table scanned twice (a self-join) is not asked.
+  const once = (table: string) => all.filter((m) => m.relation === table).length === 1;
   for (const n of all) {
-    if (!n.relation || !n.index || out[n.relation] || !asked(n)) continue;
+    if (!n.relation || !n.index || !once(n.relation) || !asked(n)) continue;
     const index = facts.find((f) => f.kind === 'index' && f.planName === n.index);
     const rel = index && relations.find((r) => r.kind === 'index' && r.name === index.reportName);
     if (!rel) continue;
