@@ -31,6 +31,8 @@ export function reportMarkdown(report: Report): string {
   }
   const notes = report.runs[0]?.notes;
   if (notes) lines.push('', '## What the numbers mean', '', ...Object.entries(notes).map(([k, v]) => `- **${k}**: ${v}`));
+  // What the prediction assumed says, among the rest, what a range in brackets is.
+  if (view.assumptions.length) lines.push('', '## What the prediction assumed', '', ...view.assumptions.map((a) => `- ${a}`));
   if (view.unmodelled.length) lines.push('', '## Not modelled (left out of the prediction)', '', ...view.unmodelled.map((u) => `- ${u}`));
   if (view.warnings.length) lines.push('', '## Warnings', '', ...view.warnings.map((w) => `- ${w}`));
   return lines.join('\n') + '\n';

@@ -99,6 +99,7 @@ test('a guessed residency shows its band beside the first draw, in every rendere
   assert.match(cell.text, /\(predicted 200 \(180–212\)\)$/);
   assert.match(view.assumptions.join('\n'), /range in brackets .* which blocks each parallel process took/);
   assert.match(reportMarkdown(report), /200 \(180–212\)/);
+  assert.match(reportMarkdown(report), /## What the prediction assumed[\s\S]*range in brackets/, 'the export says what the range is');
   assert.match(formatReport(report), /200 \(180–212\)/);
 });
 

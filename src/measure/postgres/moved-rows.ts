@@ -42,7 +42,7 @@ export async function readMovedRows(
     const moved = await readOnly(client, timeoutMs, undefined, async () => {
       const lead = await indexLeadColumn(client, rel.oid);
       if (!lead) return undefined;
-      const rows = all.length === 1 ? wholeStatement(statement, root, lead.column) : scanAlone(n, lead);
+      const rows = all.length === 1 ? wholeStatement(statement, root, n, lead.column) : scanAlone(n, lead);
       return rows ? await movedAmong(client, rows, n.backward === true) : undefined;
     });
     if (moved) out[n.relation] = moved;
@@ -59,9 +59,8 @@ function asked(n: PlanNode): boolean {
   return visited > 0 && visited <= MAX_SCANNED_ROWS;
 }
 
-function wholeStatement(statement: string, root: PlanNode, column: string): string | undefined {
+function wholeStatement(statement: string, root: PlanNode, n: PlanNode, column: string): string | undefined {
   // A filter beyond the index condition drops rows the scan visited; an incremental sort reorders them.
-  const n = scanNodes(root)[0];
   if ((n.rowsRemovedByFilter ?? 0) > 0 || countNodes(root, 'Incremental Sort') > 0) return undefined;
   return replaceSelectList(statement, `(ctid::text::point)[0]::bigint AS block, ${column} AS lead`, 'postgresql', { unordered: countNodes(root, 'Sort') > 0 });
 }

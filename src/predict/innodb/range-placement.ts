@@ -3,7 +3,7 @@
 // on a secondary index, on the column's lowest and highest value (read after the runs), taking the values
 // as spread evenly. Undefined where neither holds: the lookup then draws its start. Pure.
 import { constantBounds } from './key-bounds';
-import { ascendingKeyLayout } from './key-position';
+import { ascendingKeyLayout, withKnownRows } from './key-position';
 import { keyRangeName, type InnodbIndexFacts } from './facts';
 import type { IndexLookup } from './lookup-trace';
 import type { TableAccess } from './plan';
@@ -84,8 +84,7 @@ function byValue(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, row
  * gaps give the rows exactly, and a table with gaps then fails the check, as it should.
  */
 function layoutOf(f: InnodbIndexFacts, pageSize: number, known: [number, number] | undefined): ReturnType<typeof ascendingKeyLayout> {
-  const exact = known && known[1] >= known[0] ? ascendingKeyLayout({ ...f, rows: known[1] - known[0] + 1 }, pageSize) : undefined;
-  return exact ?? ascendingKeyLayout(f, pageSize);
+  return ascendingKeyLayout(withKnownRows(f, known, pageSize), pageSize);
 }
 
 /**
