@@ -70,6 +70,22 @@ test('a BULKREAD ring rejects a dirty buffer, which stays cached', () => {
   assert.equal(pool.counters().shared_blks_dirtied, 1);
 });
 
+test('writing out a buffer with unflushed WAL flushes it all: the ring then reuses the buffers dirtied before', () => {
+  const pool = new PostgresPool(10);
+  const ring = pool.openRing('bulkread', 4);
+  // Every page dirtied with WAL (pruned): the ring rejects each, and they fill the pool.
+  for (let p = 0; p < 10; p++) pool.readBuffer(p, ring, true);
+  assert.equal(pool.counters()['pg_stat_io.bulkread.reuses'], 0);
+  assert.equal(pool.counters().shared_blks_written, 0);
+  // Full: the clock sweep evicts a rejected page, writing it, which flushes the WAL of every dirty buffer;
+  // the ring's buffers dirtied before that are written and reused on its next lap instead of rejected
+  // (where every dirty buffer counted as unflushed, a ring dirtying each page it reads never reused one).
+  for (let p = 10; p < 40; p++) pool.readBuffer(p, ring, true);
+  const c = pool.counters();
+  assert.equal(c['pg_stat_io.bulkread.reuses'], 6);
+  assert.equal(c.shared_blks_written, 30);
+});
+
 test('ring sizes per version and the NBuffers/4 threshold', () => {
   const s = { nbuffers: 16384 };
   assert.equal(ringBuffers(15, 'bulkread', s), 32);

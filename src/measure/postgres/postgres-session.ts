@@ -203,6 +203,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
         maxWorkerProcesses: num(st.max_worker_processes, 8),
         maxWalSenders: num(st.max_wal_senders, 10),
         autovacuumWorkerSlots: num(st.autovacuum_worker_slots, 16),
+        hintsWalLogged: st.data_checksums === 'on' || st.wal_log_hints === 'on',
         otherBuffersUsed: other,
         ...(bufferSeed ? { bufferSeed } : {}),
         ...(updated ? { updatedColumns: updated } : {}),

@@ -22,7 +22,7 @@ export interface PostgresServerInfo {
 const SETTINGS = [
   'shared_buffers', 'block_size', 'effective_io_concurrency', 'maintenance_io_concurrency', 'io_combine_limit', 'io_method',
   'io_workers', 'max_parallel_workers_per_gather', 'max_parallel_workers', 'max_connections', 'track_io_timing',
-  'synchronize_seqscans', 'data_checksums', 'max_worker_processes', 'autovacuum_worker_slots', 'max_wal_senders',
+  'synchronize_seqscans', 'data_checksums', 'wal_log_hints', 'max_worker_processes', 'autovacuum_worker_slots', 'max_wal_senders',
 ];
 
 export async function readServerInfo(client: Client): Promise<PostgresServerInfo> {

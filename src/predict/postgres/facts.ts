@@ -50,6 +50,8 @@ export interface PgPredictionSettings {
   maxWorkerProcesses: number;
   maxWalSenders: number;
   autovacuumWorkerSlots: number;
+  /** data_checksums or wal_log_hints is on: setting hint bits writes WAL (a full-page image after a checkpoint). */
+  hintsWalLogged?: boolean;
   /** Buffers holding pages of other relations before run 1. */
   otherBuffersUsed: number;
   /**

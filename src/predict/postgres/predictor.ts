@@ -36,6 +36,7 @@ export class PostgresPredictor {
         maxWorkerProcesses: s.maxWorkerProcesses,
         maxWalSenders: s.maxWalSenders,
         autovacuumWorkerSlots: s.autovacuumWorkerSlots,
+        hintsWalLogged: s.hintsWalLogged,
       },
       overrides.workers,
       s.updatedColumns,

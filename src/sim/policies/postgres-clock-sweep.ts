@@ -5,7 +5,9 @@
 //   lifts 0 to 1 ("ring buffers shouldn't evict others");
 // - per-process rings (BufferAccessStrategy): a slot's buffer is reused if unpinned with usage ≤ 1,
 //   otherwise the slot takes a new buffer and the old one stays cached (it "escapes"); a BULKREAD ring
-//   rejects a dirty buffer whose WAL would need flushing, which then stays cached too;
+//   rejects a dirty buffer whose WAL would need flushing, which then stays cached too; writing out a
+//   buffer whose WAL is not flushed flushes all WAL inserted so far (XLogFlush writes as far as it can), so
+//   no buffer dirtied before that write is rejected after it;
 // - counters as EXPLAIN (BUFFERS) and pg_stat_io count them.
 // An optional OS page-cache layer (an LRU below) tells reads served by the kernel from reads from disk.
 import { PageTable } from '../page-table';
@@ -38,6 +40,10 @@ export class PostgresPool implements BufferPoolModel {
   private readonly tag: Int32Array;
   private readonly usage: Uint8Array;
   private readonly dirty: Uint8Array;
+  /** Per buffer: the WAL it was last dirtied with, as a count of dirtying requests (its LSN). */
+  private readonly dirtiedAt: Float64Array;
+  private walInserted = 0;
+  private walFlushed = 0;
   private readonly pins: Uint16Array;
   /** Buffers never used yet come from here in order; freed ones are pushed on freeStack. */
   private nextNeverUsed = 0;
@@ -59,6 +65,7 @@ export class PostgresPool implements BufferPoolModel {
     this.tag = new Int32Array(capacity).fill(-1);
     this.usage = new Uint8Array(capacity);
     this.dirty = new Uint8Array(capacity);
+    this.dirtiedAt = new Float64Array(capacity);
     this.pins = new Uint16Array(capacity);
     this.freeStack = new Int32Array(capacity);
     this.rejectDirty = options.rejectDirty ?? true;
@@ -89,9 +96,10 @@ export class PostgresPool implements BufferPoolModel {
       if (ring < 0) {
         if (u < MAX_USAGE) this.usage[b] = u + 1;
       } else if (u === 0) this.usage[b] = 1;
-      if (dirties && !this.dirty[b]) {
+      if (dirties) {
+        if (!this.dirty[b]) this.sharedDirtied++;
         this.dirty[b] = 1;
-        this.sharedDirtied++;
+        this.dirtiedAt[b] = ++this.walInserted;
       }
       return true;
     }
@@ -108,7 +116,10 @@ export class PostgresPool implements BufferPoolModel {
     this.tag[b] = page;
     this.usage[b] = 1;
     this.dirty[b] = dirties ? 1 : 0;
-    if (dirties) this.sharedDirtied++;
+    if (dirties) {
+      this.sharedDirtied++;
+      this.dirtiedAt[b] = ++this.walInserted;
+    }
     this.table.set(page, b);
   }
 
@@ -152,10 +163,12 @@ export class PostgresPool implements BufferPoolModel {
         if (ring) ring.slots[ring.current] = b;
       }
       if (this.dirty[b]) {
-        if (ring && ring.kind === 'bulkread' && fromRing && this.rejectDirty) {
+        const unflushed = this.dirtiedAt[b] > this.walFlushed;
+        if (ring && ring.kind === 'bulkread' && fromRing && this.rejectDirty && unflushed) {
           ring.slots[ring.current] = -1; // StrategyRejectBuffer: the buffer stays cached, dirty
           continue;
         }
+        if (unflushed) this.walFlushed = this.walInserted;
         this.dirty[b] = 0;
         this.sharedWritten++;
         this.io[ctx * 5 + WRITES]++;
