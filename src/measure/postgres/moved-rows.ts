@@ -6,9 +6,9 @@
 // updates a rollback undid as well, whose versions no scan returns; the rows themselves tell: a row whose
 // block is far from both neighbours' in key order was moved. Asked in a read-only transaction after the
 // runs (it touches nothing run 1 reads first): a plain SELECT whose one scan it is, with its select list
-// replaced by each row's block and lead key; a scan among others, as its table filtered by its index
-// condition where that names its table alone (a join's inner lookups, whose conditions name the outer
-// rows, are not asked).
+// replaced by each row's block and lead key; a scan among others or below a write (whose runs were rolled
+// back, leaving the rows as they were), as its table filtered by its index condition where that names its
+// table alone (a join's inner lookups, whose conditions name the outer rows, are not asked).
 import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import type { PgRelationFacts, PgMovedRows } from '../../predict/postgres/facts';
@@ -22,9 +22,10 @@ export const MAX_MOVED_ROWS = 100_000;
 /** Beyond this many rows visited the scan is not asked again (its rows are sorted by key: about a second for 2,000,000). */
 export const MAX_SCANNED_ROWS = 2_000_000;
 
+/** `select`: the statement where it is a SELECT (its select list can be replaced); a write's scans are asked alone. */
 export async function readMovedRows(
   client: Client,
-  statement: string,
+  select: string | undefined,
   root: PlanNode,
   relations: PgRelation[],
   facts: PgRelationFacts[],
@@ -42,7 +43,7 @@ export async function readMovedRows(
     const moved = await readOnly(client, timeoutMs, undefined, async () => {
       const lead = await indexLeadColumn(client, rel.oid);
       if (!lead) return undefined;
-      const rows = all.length === 1 ? wholeStatement(statement, root, n, lead.column) : scanAlone(n, lead);
+      const rows = all.length === 1 && select !== undefined ? wholeStatement(select, root, n, lead.column) : scanAlone(n, lead);
       return rows ? await movedAmong(client, rows, n.backward === true) : undefined;
     });
     if (moved) out[n.relation] = moved;

@@ -159,15 +159,20 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
   private lastPlan: PlanNode | undefined;
 
   async finishRuns(): Promise<void> {
-    if (this.dataChanging || !this.facts || !this.lastPlan) return;
-    const heapBlocks = await readHeapBlocks(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
-    if (Object.keys(heapBlocks).length > 0) this.facts.settings.heapBlocks = heapBlocks;
-    const { lookups, outerBlocks } = await readLookupRows(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
-    if (Object.keys(lookups).length > 0) this.facts.settings.lookupRows = lookups;
-    if (Object.keys(outerBlocks).length > 0) this.facts.settings.heapBlocks = { ...outerBlocks, ...this.facts.settings.heapBlocks };
-    const windows = await readIndexWindows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.facts.settings.blockSize, this.options.timeoutMs);
-    if (Object.keys(windows).length > 0) this.facts.settings.indexWindows = windows;
-    const moved = await readMovedRows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
+    if (!this.facts || !this.lastPlan) return;
+    // A write's runs were rolled back: its rows are as they were, and a read-only transaction asks about
+    // them as for a read. What rewrites the statement's select list asks only a SELECT.
+    if (!this.dataChanging) {
+      const heapBlocks = await readHeapBlocks(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
+      if (Object.keys(heapBlocks).length > 0) this.facts.settings.heapBlocks = heapBlocks;
+      const { lookups, outerBlocks } = await readLookupRows(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
+      if (Object.keys(lookups).length > 0) this.facts.settings.lookupRows = lookups;
+      if (Object.keys(outerBlocks).length > 0) this.facts.settings.heapBlocks = { ...outerBlocks, ...this.facts.settings.heapBlocks };
+      const windows = await readIndexWindows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.facts.settings.blockSize, this.options.timeoutMs);
+      if (Object.keys(windows).length > 0) this.facts.settings.indexWindows = windows;
+    }
+    // Committed runs moved rows themselves: the rows now are not those run 1 met.
+    const moved = this.dataChanging && this.options.commit ? {} : await readMovedRows(this.client, this.dataChanging ? undefined : this.statement, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
     if (Object.keys(moved).length > 0) this.facts.settings.movedRows = moved;
     await readKeyRanges(this.client, this.relations, this.facts.relations, this.options.timeoutMs);
   }

@@ -233,7 +233,7 @@ export class PlanSimulator {
         const leftoverAt = this.leftoverPlace.get(t);
         const deadPerRow = this.skipsMarked() ? 0 : deadEntriesPerRow(heap.f);
         const freeSpace = this.freeSpaceOf(t);
-        const { moved, freeBlocks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(freeSpace ? { freeSpace } : {}), ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        const { moved, freeBlocks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
         this.freeUsed.set(t, (this.freeUsed.get(t) ?? 0) + freeBlocks);
         // Where this run's versions went, for the next run to meet them there.
         const appendedPerBlock = tuplesPerBlock(heap.f);

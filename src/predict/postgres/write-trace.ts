@@ -10,7 +10,8 @@
 // usage count); the new version on the same page when it fits and no indexed column changes (HOT), else
 // on the target block, extended as it fills (the free-space map, searched from its root for each new
 // block where the table has one, offers no page with room for the tuple plus the fillfactor's reserve),
-// with an entry in every index; an all-visible old page has its visibility-map page pinned: the scan's own index at the leaf it holds,
+// with an entry in every index (the first new block after a look at the table's last block, or at the
+// session's cached target); an all-visible old page has its visibility-map page pinned: the scan's own index at the leaf it holds,
 // any other at a random leaf; a unique index whose key did not change finds the old version's entry and
 // checks its tuple on the old page (_bt_check_unique), another hit.
 // DELETE (heap_delete): the old tuple's page, pinned, and nothing else.
@@ -153,6 +154,8 @@ export interface UpdateShape {
   deadPerRow?: number;
   /** Where the free-space map offers room (pages a VACUUM emptied): the k-th block it offers, and how many versions each takes. */
   freeSpace?: { block: (k: number) => number; perBlock: number };
+  /** The session's first write to the table: it has no target block cached yet. */
+  firstWrite?: boolean;
 }
 
 /**
@@ -203,6 +206,15 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
     onPage.set(page, n + 1);
     if (hotEligible && n < hotPerPage) continue;
     if (fsm && placed % perBlock === 0) for (let l = 0; l < FSM_LEVELS; l++) pool.access(fsmPage(l));
+    if (placed === 0 && !shape.freeSpace && shape.firstWrite) {
+      // With no target block cached in the session, RelationGetBufferForTuple tries the table's last block
+      // before it extends, pinning its visibility-map page where the page is all-visible: taken so where
+      // the map marks the table so and no update since the statistics were reset appended a version (a
+      // later run finds its cached target, the block run 1 extended, at once).
+      pool.access(pageId(t, f.pages - 1));
+      const appended = f.rowsUpdated ? f.rowsUpdated.all - f.rowsUpdated.hot : 0;
+      if (allVisible && appended === 0) pool.access(vmPage(f.pages - 1));
+    }
     placed++;
     target.put();
     for (const s of shapes) {

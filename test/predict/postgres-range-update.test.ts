@@ -1,0 +1,53 @@
+// A range UPDATE through a dense primary key on full pages (pgbench's accounts, in small), on real servers
+// (PostgreSQL 15 and 18). Cold, run 1 also reads the table's last block, which RelationGetBufferForTuple
+// tries before it extends (measured on pgbench: 49 pages read, 45 predicted before). Warm, with the range's
+// pages cached by a read of the same rows, the rows lie where their keys put them along the heap: the key
+// range is now read after a write's runs too (before, the write's scan was placed at the heap's first block,
+// and its 34 pages counted as reads).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
+import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { measure } from '../../src/measure/measure';
+import { parseConnectionUrl } from '../../src/db/connection-url';
+import { pagesRead } from '../accuracy/innodb-corpus';
+import { pgQuery } from '../support/sql';
+
+const UPDATE = 'UPDATE acc SET abalance = abalance - 1 WHERE aid BETWEEN 50000 AND 52000';
+
+for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+  describe(`a range UPDATE through the primary key: ${name}`, skipUnless(availability), () => {
+    test('cold and warm, run 1 pages read within 5 % (or 2 pages)', async () => {
+      const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });
+      try {
+        for (const q of [
+          'CREATE EXTENSION pg_buffercache',
+          // pgbench's accounts row: 61 to a full page.
+          'CREATE TABLE acc (aid int NOT NULL, bid int, abalance int, filler char(84)) WITH (fillfactor = 100)',
+          "INSERT INTO acc SELECT g, 1 + g / 100000, 0, '' FROM generate_series(1, 200000) g",
+          'ALTER TABLE acc ADD PRIMARY KEY (aid)',
+          'VACUUM ANALYZE acc',
+          'CHECKPOINT',
+        ]) await pgQuery(server.url(), q);
+        const target = parseConnectionUrl(server.url());
+        const options = { sql: UPDATE, runs: 2, cold: 'no' as const, commit: false, timing: false, timeoutMs: 120_000, whatIf: false };
+        await server.restart();
+        const cold = (await measure(target, options)).runs[0];
+        const coldRead = pagesRead(cold.measured)!;
+        assert.ok(coldRead >= 36, `the premise: run 1 read the range's 34 heap pages and more (${coldRead})`);
+        const coldPredicted = pagesRead(cold.predicted)!;
+        assert.ok(Math.abs(coldPredicted - coldRead) <= 0.05 * coldRead, `cold run 1: ${coldRead} pages read, ${coldPredicted} predicted`);
+
+        await server.restart();
+        await pgQuery(server.url(), 'SELECT sum(abalance) FROM acc WHERE aid BETWEEN 50000 AND 52000');
+        const warm = (await measure(target, options)).runs[0];
+        const warmRead = pagesRead(warm.measured)!;
+        assert.ok(warmRead <= coldRead - 25, `the premise: the range's pages were cached (${warmRead} read, ${coldRead} cold)`);
+        const warmPredicted = pagesRead(warm.predicted)!;
+        assert.ok(Math.abs(warmPredicted - warmRead) <= Math.max(2, 0.05 * warmRead), `warm run 1: ${warmRead} pages read, ${warmPredicted} predicted`);
+      } finally {
+        await server.stop();
+      }
+    });
+  });
+}
