@@ -7,6 +7,7 @@ import type { ConnectionTarget } from '../../db/connection-url';
 import type { PlanNode, Report } from '../../shared/report';
 import { readHeapBlocks } from './heap-blocks';
 import { readMovedRows } from './moved-rows';
+import { readDeadEntries } from './dead-entries';
 import { readKeyRanges } from './key-range';
 import { readLookupRows } from './lookup-rows';
 import { readIndexWindows } from './index-window';
@@ -170,6 +171,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
       if (Object.keys(outerBlocks).length > 0) this.facts.settings.heapBlocks = { ...outerBlocks, ...this.facts.settings.heapBlocks };
       const windows = await readIndexWindows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.facts.settings.blockSize, this.options.timeoutMs);
       if (Object.keys(windows).length > 0) this.facts.settings.indexWindows = windows;
+      const dead = await readDeadEntries(this.client, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
+      if (Object.keys(dead).length > 0) this.facts.settings.deadEntries = dead;
     }
     // Committed runs moved rows themselves: the rows now are not those run 1 met.
     const moved = this.dataChanging && this.options.commit ? {} : await readMovedRows(this.client, this.dataChanging ? undefined : this.statement, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);

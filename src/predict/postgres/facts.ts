@@ -89,6 +89,24 @@ export interface PgPredictionSettings {
    * order, read after the last run (moved-rows.ts). Absent where not read: no move is modelled.
    */
   movedRows?: Record<string, PgMovedRows>;
+  /**
+   * Per table (its plan name), the dead entries a plain SELECT's index scan meets on every run, read after
+   * the last run (dead-entries.ts). Absent where not read: none are modelled beyond the statistics'.
+   */
+  deadEntries?: Record<string, PgDeadEntries>;
+}
+
+/**
+ * Index entries an index scan's condition covers beyond its live rows, not marked dead, counted after the
+ * last run by a bitmap scan of the same condition (dead-entries.ts): `dead` entries, `live` rows, and
+ * `farBlocks` heap blocks the entries point to beyond the live rows' blocks.
+ */
+export interface PgDeadEntries {
+  dead: number;
+  live: number;
+  farBlocks: number;
+  /** An index-only scan's heap fetches on the last run, as executed: a run that fetched more met dead entries it marked. */
+  lastFetches?: number;
 }
 
 /** The moved rows' heap blocks and their ranks (from 1) in key order among the `scanned` rows. */

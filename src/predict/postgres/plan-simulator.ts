@@ -5,7 +5,7 @@ import { type PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import { ringBuffers, seqScanUsesRing, type PostgresRingSettings } from '../../sim/postgres-rings';
 import { scanOnce } from '../../sim/scenarios/postgres-scan';
 import { SeededRandom } from '../../sim/random';
-import type { PgIndexWindow, PgMovedRows, PgRelationFacts } from './facts';
+import type { PgDeadEntries, PgIndexWindow, PgMovedRows, PgRelationFacts } from './facts';
 
 import { descentPages, indexGeometry, orderedShare, pageId } from './geometry';
 import { firstKey } from './key-bounds';
@@ -90,6 +90,8 @@ export class PlanSimulator {
     dirtyBlocks: Array<[number, number]> = [],
     /** Rows an index scan visits that an update moved, read after the runs (PgPredictionSettings.movedRows). */
     private readonly movedRows: Record<string, PgMovedRows> = {},
+    /** Dead entries a SELECT's index scan meets on every run, read after the runs (PgPredictionSettings.deadEntries). */
+    private readonly deadEntries: Record<string, PgDeadEntries> = {},
   ) {
     facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
     for (const [r, block] of dirtyBlocks) {
@@ -430,11 +432,40 @@ export class PlanSimulator {
         `${f.reportName}: ${moved.blocks.length.toLocaleString('en-US')} of the ${moved.scanned.toLocaleString('en-US')} rows scanned were moved by an update, out of key order (read after the last run): each ${indexOnly ? 'fetch' : 'visit'} goes out to the moved version's page and back${indexOnly ? ', and to the visibility-map page and back where another covers it' : ''}`,
       );
     }
+    // Dead entries every run meets, counted after the runs, where no other model of dead versions applies:
+    // an index-only scan's heap fetches include them, an index scan's rows do not.
+    const far = !known && !dead && loops === 1 && n.relation ? this.deadEntries[n.relation] : undefined;
+    // An index-only scan that fetched more than the last run met entries it marked dead on the way (plain
+    // ones): the old entries of the rows an update moved, beside the live rows (no trip), and the rest far.
+    const movedOld = n.relation ? (this.movedRows[n.relation]?.blocks.length ?? 0) : 0;
+    const marked = far && indexOnly && far.lastFetches !== undefined ? Math.max(0, heapTuples - far.lastFetches - movedOld) : 0;
+    const trips = far && far.farBlocks > 0 ? Math.min(far.dead + marked, indexOnly ? Math.max(0, liveVisits - jumps) : far.dead) : 0;
+    if (far && trips > 0) {
+      notes.assumptions.add(
+        `${f.reportName}: ${far.dead.toLocaleString('en-US')} dead entries under the scan's keys that no scan can mark (a posting list's, beside a live version)${marked > 0 ? `, and ${marked.toLocaleString('en-US')} more this run marks (its heap fetches beyond the last run's)` : ''}, on ${far.farBlocks.toLocaleString('en-US')} blocks beyond the live rows' (counted after the last run by a bitmap scan of the same condition): each run goes out to one and back${indexOnly ? ', and to its visibility-map page and back where another covers it' : ''}; which keys they lie under no view shows: taken evenly over the scan, one a key (the range also takes two), on the table's last blocks (where a rolled-back write appends its versions)`,
+      );
+    }
+    const visits = liveVisits - jumps - (indexOnly ? trips : 0);
     // Where along the fetches each moved row lies: its rank among the rows scanned.
-    const jumpAt = (j: number) => (moved!.ranks[j] / Math.max(1, moved!.scanned)) * (liveVisits - jumps);
+    const jumpAt = (j: number) => (moved!.ranks[j] / Math.max(1, moved!.scanned)) * visits;
+    const tripAt = (j: number) => ((j + 0.5) * visits) / trips;
     const vmOf = (block: number) => pageId(this.facts.length + 1 + t, Math.floor(block / HEAP_BLOCKS_PER_VM_PAGE));
+    const outAndBack = (block: number, ...away: number[]) => {
+      // An index-only scan asks the visibility map about every page, keeping one map page pinned.
+      let [page, map] = [block, vmOf(block)];
+      for (const next of [...away, block]) {
+        if (next !== page) pool.access(pageId(t, next));
+        if (indexOnly && vmOf(next) !== map) pool.access(vmOf(next));
+        [page, map] = [next, vmOf(next)];
+      }
+    };
+    // Whether a key holds one dead entry or several (a posting list's versions follow one another, each out
+    // to its own page, one way back) no view shows: the shown draw takes one per key, odd draws two.
+    const perKey = (this.draw & 1) !== 0 ? 2 : 1;
+    const farBlock = (j: number) => f.pages - 1 - (j % Math.max(1, far?.farBlocks ?? 1));
     let jumped = 0;
-    for (let k = 0; k < liveVisits - jumps; k++) {
+    let tripped = 0;
+    for (let k = 0; k < visits; k++) {
       let block: number;
       if (known && k < known.length) block = known[k];
       else if (unsettled) block = unsettled[rnd.int(unsettled.length)];
@@ -445,15 +476,10 @@ export class PlanSimulator {
       // Consecutive entries on the same heap page reuse the pinned buffer (ReleaseAndReadBuffer): no request.
       if (block !== last) pool.access(pageId(t, block));
       last = block;
-      for (; moved && jumped < jumps && k + 1 >= jumpAt(jumped); jumped++) {
-        // Out to the moved row's new version and back to the page of the rows around its old one; an
-        // index-only scan asks the visibility map about both pages, keeping one map page pinned.
-        const away = moved.blocks[jumped];
-        const otherMap = indexOnly && vmOf(away) !== vmOf(block);
-        pool.access(pageId(t, away));
-        if (otherMap) pool.access(vmOf(away));
-        pool.access(pageId(t, block));
-        if (otherMap) pool.access(vmOf(block));
+      // Out to the moved row's new version and back to the page of the rows around its old one.
+      for (; moved && jumped < jumps && k + 1 >= jumpAt(jumped); jumped++) outAndBack(block, moved.blocks[jumped]);
+      for (; far && tripped < trips && k + 1 >= tripAt(tripped); tripped += perKey) {
+        outAndBack(block, ...Array.from({ length: Math.min(perKey, trips - tripped) }, (_, d) => farBlock(tripped + d)));
       }
       if (!dead) continue;
       // An entry an earlier run marked is passed over: its dead version is not visited again.
@@ -560,7 +586,8 @@ export class PlanSimulator {
   private deadOf(t: number, live: LiveRows, ordered: number, notes: PlanSimulationNotes): DeadVersions | undefined {
     const f = this.facts[t];
     const located = (f.deadTuples ?? 0) > 0.2 * f.tuples;
-    const spread = (ordered < 0.5) === ((this.draw & 4) === 0);
+    // Where the dead entries under the scan's keys were counted after the runs, they replace the guess.
+    const spread = (ordered < 0.5) === ((this.draw & 4) === 0) && this.deadEntries[f.planName] === undefined;
     const counted = this.skipsMarked() || (!located && !spread) ? 0 : deadEntriesPerRow(f);
     const leftAt = this.leftoverPlace.get(t);
     return deadVersions(f, live, ordered, { counted, left: this.leftoversOf(t), ...(leftAt ? { leftAt } : {}) }, notes);

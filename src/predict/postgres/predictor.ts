@@ -46,6 +46,7 @@ export class PostgresPredictor {
       s.indexWindows,
       s.bufferSeed?.dirty,
       s.movedRows,
+      s.deadEntries,
     );
   }
 

@@ -1,0 +1,81 @@
+// The dead index entries an index scan meets on every run, counted after the last run. A rolled-back
+// write (an earlier measurement's, say) leaves a dead version of each row it changed, with an entry beside
+// the live one; where the two share a posting list, no scan can mark the dead one (_bt_killitems marks a
+// posting list only when all its versions are dead), so every scan goes out to its page and back. No
+// statistic places them (n_dead_tup counts them with every other dead version), and the moved-rows query
+// sees live rows only. A bitmap index scan of the same condition returns every entry not marked dead, and
+// its heap scan counts the blocks those entries point to: entries beyond the live rows, on blocks beyond the
+// live rows' blocks, are such dead versions. Asked after the runs, read-only, in the session, with the
+// other scan types switched off for that transaction: a plain SELECT's scans whose index condition names
+// their table alone, of a size the moved-rows query would ask (a write's runs leave their own versions,
+// which the write's model places already).
+import type { Client } from 'pg';
+import type { PlanNode } from '../../shared/report';
+import type { PgDeadEntries, PgRelationFacts } from '../../predict/postgres/facts';
+import { quotePostgresName } from '../../sql/quote';
+import { indexLeadColumn, readOnly, scanNodes } from './after-runs';
+import { MAX_SCANNED_ROWS } from './moved-rows';
+import type { PgRelation } from './residency';
+
+interface ExplainNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Actual Rows'?: number;
+  'Exact Heap Blocks'?: number;
+  'Lossy Heap Blocks'?: number;
+  Plans?: ExplainNode[];
+}
+
+export async function readDeadEntries(client: Client, root: PlanNode, relations: PgRelation[], facts: PgRelationFacts[], timeoutMs: number): Promise<Record<string, PgDeadEntries>> {
+  const all = scanNodes(root);
+  const out: Record<string, PgDeadEntries> = {};
+  for (const n of all) {
+    if (!n.relation || !n.index || !asked(n) || all.filter((m) => m.relation === n.relation).length !== 1) continue;
+    const index = facts.find((f) => f.kind === 'index' && f.planName === n.index);
+    const rel = index && relations.find((r) => r.kind === 'index' && r.name === index.reportName);
+    if (!rel || !n.indexCond || !n.alias || /\$\d|SubPlan|InitPlan/i.test(n.indexCond)) continue;
+    const indexCond = n.indexCond;
+    const alias = quotePostgresName(n.alias);
+    const found = await readOnly(client, timeoutMs, undefined, async () => {
+      const lead = await indexLeadColumn(client, rel.oid);
+      if (!lead) return undefined;
+      const from = `FROM ${lead.table} AS ${alias} WHERE ${indexCond}`;
+      const live = await client.query<{ blocks: string }>(`SELECT count(DISTINCT (${alias}.ctid::text::point)[0]) AS blocks ${from}`);
+      for (const setting of ['enable_indexscan', 'enable_indexonlyscan', 'enable_seqscan']) await client.query(`SET LOCAL ${setting} = off`);
+      await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
+      const res = await client.query<{ 'QUERY PLAN': Array<{ Plan: ExplainNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) SELECT count(*) ${from}`);
+      return bitmapCounts(res.rows[0]?.['QUERY PLAN'][0]?.Plan, n.index!, Number(live.rows[0]?.blocks ?? 0));
+    });
+    if (found) out[n.relation] = n.nodeType === 'Index Only Scan' && n.heapFetches !== undefined ? { ...found, lastFetches: n.heapFetches } : found;
+  }
+  return out;
+}
+
+/** A SELECT's index scan walked once, over no more rows than the moved-rows query asks. */
+function asked(n: PlanNode): boolean {
+  if (n.nodeType !== 'Index Scan' && n.nodeType !== 'Index Only Scan') return false;
+  if (!n.parallelAware && (n.actualLoops ?? 1) > 1) return false;
+  const visited = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * Math.max(1, n.actualLoops ?? 1);
+  return visited > 0 && visited <= MAX_SCANNED_ROWS;
+}
+
+/** The bitmap scan's entries, live rows and heap blocks, where it used the same index and stayed exact. */
+function bitmapCounts(plan: ExplainNode | undefined, index: string, liveBlocks: number): PgDeadEntries | undefined {
+  const heap = find(plan, (x) => x['Node Type'] === 'Bitmap Heap Scan');
+  const bitmap = heap && find(heap, (x) => x['Node Type'] === 'Bitmap Index Scan');
+  if (!heap || !bitmap || bitmap['Index Name'] !== index || (heap['Lossy Heap Blocks'] ?? 0) > 0) return undefined;
+  const entries = bitmap['Actual Rows'] ?? 0;
+  const live = heap['Actual Rows'] ?? 0;
+  const blocks = heap['Exact Heap Blocks'] ?? 0;
+  return { dead: Math.max(0, entries - live), live, farBlocks: Math.max(0, blocks - liveBlocks) };
+}
+
+function find(n: ExplainNode | undefined, match: (x: ExplainNode) => boolean): ExplainNode | undefined {
+  if (!n) return undefined;
+  if (match(n)) return n;
+  for (const c of n.Plans ?? []) {
+    const hit = find(c, match);
+    if (hit) return hit;
+  }
+  return undefined;
+}
