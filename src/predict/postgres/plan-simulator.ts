@@ -463,12 +463,14 @@ export class PlanSimulator {
     // to its own page, one way back) no view shows: the shown draw takes one per key, odd draws two.
     const perKey = (this.draw & 1) !== 0 ? 2 : 1;
     const farBlock = (j: number) => f.pages - 1 - (j % Math.max(1, far?.farBlocks ?? 1));
+    const partial = indexOnly && ordered > 0.8 && !known && !dead && !unsettled && heapTuples < 0.95 * tuples ? this.fetchedInRange(t, position, tuples / perPage, Math.ceil(visits / perPage), notes) : undefined;
     let jumped = 0;
     let tripped = 0;
     for (let k = 0; k < visits; k++) {
       let block: number;
       if (known && k < known.length) block = known[k];
       else if (unsettled) block = unsettled[rnd.int(unsettled.length)];
+      else if (partial) block = partial[Math.min(partial.length - 1, Math.floor(k / perPage))];
       else if (rnd.next() < ordered) {
         position += 1 / perPage;
         block = live.first + (Math.floor(position - live.first) % Math.max(1, live.pages));
@@ -711,6 +713,29 @@ export class PlanSimulator {
     const dirtied = new Set<number>();
     for (let k = 0; k < count; k++) dirtied.add(Math.floor((k * dead) / count));
     return dirtied;
+  }
+
+  /**
+   * The pages a correlated index-only scan fetches from, where it fetched from some of its range only: those
+   * the visibility map does not mark all-visible, written since the last VACUUM. A page cached dirty was
+   * written since the last checkpoint, so it is one of them (pgbench's updates leave them so); the rest are
+   * taken evenly over the range. In block order, as the scan meets them.
+   */
+  private fetchedInRange(t: number, start: number, span: number, count: number, notes: PlanSimulationNotes): number[] {
+    const from = Math.floor(start);
+    const to = Math.min(this.facts[t].pages, Math.ceil(start + span));
+    const dirty = [...new Set(this.dirty.get(t) ?? [])].filter((b) => b >= from && b < to).sort((a, b) => a - b);
+    const taken = new Set(dirty.length > count ? Array.from({ length: count }, (_, k) => dirty[Math.floor((k * dirty.length) / count)]) : dirty);
+    // The range's other pages in a low-discrepancy order (golden-ratio steps), so that any count of them is
+    // spread evenly and a run that fetches fewer takes a subset of the pages a run fetching more took.
+    const others: Array<[number, number]> = [];
+    for (let b = from; b < to; b++) if (!taken.has(b)) others.push([((b - from) * 0.6180339887498949) % 1, b]);
+    others.sort((a, b) => a[0] - b[0]);
+    for (let k = 0; taken.size < count && k < others.length; k++) taken.add(others[k][1]);
+    notes.assumptions.add(
+      `${this.facts[t].reportName}: the heap fetches go to about ${count.toLocaleString('en-US')} of the ${(to - from).toLocaleString('en-US')} pages of the scan's range, those not all-visible: the ${dirty.length.toLocaleString('en-US')} cached dirty ones (written since the last checkpoint) and the rest taken evenly over the range`,
+    );
+    return [...taken].sort((a, b) => a - b);
   }
 
   /** The statistics count dead versions for a fifth of the rows or more: a table-wide update's (see prunedNow). */
