@@ -10,22 +10,14 @@ import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/pos
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
-import { pgQuery } from '../support/sql';
+import { createPgAccounts } from '../support/sql';
 
 for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`dead entries an earlier rolled-back write left: ${name}`, skipUnless(availability), () => {
     test('a count over their keys: every run within its band, the shown draw within 10 %', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });
       try {
-        for (const q of [
-          'CREATE EXTENSION pg_buffercache',
-          'CREATE TABLE acc (aid int NOT NULL, bid int, abalance int, filler char(84)) WITH (fillfactor = 100)',
-          "INSERT INTO acc SELECT g, 1 + g / 100000, 0, '' FROM generate_series(1, 200000) g",
-          'ALTER TABLE acc ADD PRIMARY KEY (aid)',
-          'VACUUM ANALYZE acc',
-          ...Array.from({ length: 3 }, () => 'BEGIN; UPDATE acc SET abalance = abalance - 1 WHERE aid BETWEEN 50000 AND 52000; ROLLBACK'),
-          'CHECKPOINT',
-        ]) await pgQuery(server.url(), q);
+        await createPgAccounts(server.url(), Array.from({ length: 3 }, () => 'BEGIN; UPDATE acc SET abalance = abalance - 1 WHERE aid BETWEEN 50000 AND 52000; ROLLBACK'));
         await server.restart();
         const report = await measure(parseConnectionUrl(server.url()), { sql: 'SELECT count(*) FROM acc WHERE aid < 60000', runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false });
         const text = report.runs[0].prediction!.assumptions.join('\n');

@@ -10,21 +10,14 @@ import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability }
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
-import { pgQuery } from '../support/sql';
+import { createPgAccounts, pgQuery } from '../support/sql';
 
 for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`an index-only scan fetching some pages of its range: ${name}`, skipUnless(availability), () => {
     test('run 1 pages read within 5 % (or 3 pages)', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '128MB', autovacuum: false } });
       try {
-        for (const q of [
-          'CREATE EXTENSION pg_buffercache',
-          'CREATE TABLE acc (aid int NOT NULL, bid int, abalance int, filler char(84)) WITH (fillfactor = 100)',
-          "INSERT INTO acc SELECT g, 1 + g / 100000, 0, '' FROM generate_series(1, 200000) g",
-          'ALTER TABLE acc ADD PRIMARY KEY (aid)',
-          'VACUUM ANALYZE acc',
-          'CHECKPOINT',
-        ]) await pgQuery(server.url(), q);
+        await createPgAccounts(server.url());
         await server.restart();
         // One row in 300, committed, found through the index (so only their pages are read): each page is no
         // longer all-visible, and it stays cached dirty.

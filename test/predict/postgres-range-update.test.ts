@@ -11,7 +11,7 @@ import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability }
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
-import { pgQuery } from '../support/sql';
+import { createPgAccounts, pgQuery } from '../support/sql';
 
 const UPDATE = 'UPDATE acc SET abalance = abalance - 1 WHERE aid BETWEEN 50000 AND 52000';
 
@@ -20,15 +20,7 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
     test('cold and warm, run 1 pages read within 5 % (or 2 pages)', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });
       try {
-        for (const q of [
-          'CREATE EXTENSION pg_buffercache',
-          // pgbench's accounts row: 61 to a full page.
-          'CREATE TABLE acc (aid int NOT NULL, bid int, abalance int, filler char(84)) WITH (fillfactor = 100)',
-          "INSERT INTO acc SELECT g, 1 + g / 100000, 0, '' FROM generate_series(1, 200000) g",
-          'ALTER TABLE acc ADD PRIMARY KEY (aid)',
-          'VACUUM ANALYZE acc',
-          'CHECKPOINT',
-        ]) await pgQuery(server.url(), q);
+        await createPgAccounts(server.url());
         const target = parseConnectionUrl(server.url());
         const options = { sql: UPDATE, runs: 2, cold: 'no' as const, commit: false, timing: false, timeoutMs: 120_000, whatIf: false };
         await server.restart();

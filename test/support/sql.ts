@@ -49,3 +49,20 @@ export async function mariadbRolledBack(port: number, db: string, text: string):
     await c.end();
   }
 }
+
+/**
+ * acc on a private PostgreSQL in pgbench's accounts shape (aid, bid, abalance, filler char(84): 61 rows to a
+ * full page at fillfactor 100): 200,000 rows in aid order, its primary key built after the load, vacuumed and
+ * analysed, checkpointed; `then` runs after the vacuum (rolled-back writes, say), before the checkpoint.
+ */
+export async function createPgAccounts(url: string, then: string[] = []): Promise<void> {
+  for (const q of [
+    'CREATE EXTENSION IF NOT EXISTS pg_buffercache',
+    'CREATE TABLE acc (aid int NOT NULL, bid int, abalance int, filler char(84)) WITH (fillfactor = 100)',
+    "INSERT INTO acc SELECT g, 1 + g / 100000, 0, '' FROM generate_series(1, 200000) g",
+    'ALTER TABLE acc ADD PRIMARY KEY (aid)',
+    'VACUUM ANALYZE acc',
+    ...then,
+    'CHECKPOINT',
+  ]) await pgQuery(url, q);
+}
