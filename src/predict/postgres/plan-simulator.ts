@@ -463,7 +463,7 @@ export class PlanSimulator {
     // to its own page, one way back) no view shows: the shown draw takes one per key, odd draws two.
     const perKey = (this.draw & 1) !== 0 ? 2 : 1;
     const farBlock = (j: number) => f.pages - 1 - (j % Math.max(1, far?.farBlocks ?? 1));
-    const partial = indexOnly && ordered > 0.8 && !known && !dead && !unsettled && heapTuples < 0.95 * tuples ? this.fetchedInRange(t, position, tuples / perPage, Math.ceil(visits / perPage), notes) : undefined;
+    const partial = indexOnly && ordered > 0.8 && !known && !dead && !unsettled && heapTuples < 0.95 * tuples ? this.fetchedInRange(t, position, tuples / perPage, Math.ceil(visits / perPage), n.backward === true, notes) : undefined;
     let jumped = 0;
     let tripped = 0;
     for (let k = 0; k < visits; k++) {
@@ -719,11 +719,12 @@ export class PlanSimulator {
    * The pages a correlated index-only scan fetches from, where it fetched from some of its range only: those
    * the visibility map does not mark all-visible, written since the last VACUUM. A page cached dirty was
    * written since the last checkpoint, so it is one of them (pgbench's updates leave them so); the rest are
-   * taken evenly over the range. In block order, as the scan meets them.
+   * taken evenly over the range. In block order, as the scan meets them (descending for a backward scan).
    */
-  private fetchedInRange(t: number, start: number, span: number, count: number, notes: PlanSimulationNotes): number[] {
-    const from = Math.floor(start);
-    const to = Math.min(this.facts[t].pages, Math.ceil(start + span));
+  private fetchedInRange(t: number, start: number, span: number, count: number, backward: boolean, notes: PlanSimulationNotes): number[] {
+    // A backward scan starts at its range's last page.
+    const from = Math.max(0, Math.floor(backward ? start - span : start));
+    const to = Math.min(this.facts[t].pages, Math.ceil(backward ? start + 1 : start + span));
     const dirty = [...new Set(this.dirty.get(t) ?? [])].filter((b) => b >= from && b < to).sort((a, b) => a - b);
     const taken = new Set(dirty.length > count ? Array.from({ length: count }, (_, k) => dirty[Math.floor((k * dirty.length) / count)]) : dirty);
     // The range's other pages in a low-discrepancy order (golden-ratio steps), so that any count of them is
@@ -735,7 +736,7 @@ export class PlanSimulator {
     notes.assumptions.add(
       `${this.facts[t].reportName}: the heap fetches go to about ${count.toLocaleString('en-US')} of the ${(to - from).toLocaleString('en-US')} pages of the scan's range, those not all-visible: the ${dirty.length.toLocaleString('en-US')} cached dirty ones (written since the last checkpoint) and the rest taken evenly over the range`,
     );
-    return [...taken].sort((a, b) => a - b);
+    return [...taken].sort((a, b) => (backward ? b - a : a - b));
   }
 
   /** The statistics count dead versions for a fifth of the rows or more: a table-wide update's (see prunedNow). */
