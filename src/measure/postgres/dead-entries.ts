@@ -6,12 +6,13 @@
 // sees live rows only. A bitmap index scan of the same condition returns every entry not marked dead, and
 // its heap scan counts the blocks those entries point to: entries beyond the live rows, on blocks beyond the
 // live rows' blocks, are such dead versions. Asked after the runs, read-only, in the session, with the
-// other scan types switched off for that transaction: a plain SELECT's scans whose index condition names
-// their table alone, of a size the moved-rows query would ask (a write's runs leave their own versions,
+// other scan types switched off for that transaction: a plain SELECT's scans of a correlated index whose
+// index condition names their table alone, of a size the moved-rows query would ask (a write's runs leave their own versions,
 // which the write's model places already).
 import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import type { PgDeadEntries, PgRelationFacts } from '../../predict/postgres/facts';
+import { orderedShare } from '../../predict/postgres/geometry';
 import { quotePostgresName } from '../../sql/quote';
 import { indexLeadColumn, readOnly, scanNodes } from './after-runs';
 import { MAX_SCANNED_ROWS } from './moved-rows';
@@ -33,7 +34,8 @@ export async function readDeadEntries(client: Client, root: PlanNode, relations:
     if (!n.relation || !n.index || !asked(n) || all.filter((m) => m.relation === n.relation).length !== 1) continue;
     const index = facts.find((f) => f.kind === 'index' && f.planName === n.index);
     const rel = index && relations.find((r) => r.kind === 'index' && r.name === index.reportName);
-    if (!rel || !n.indexCond || !n.alias || /\$\d|SubPlan|InitPlan/i.test(n.indexCond)) continue;
+    // Only a scan that walks the heap in key order goes out to such an entry and back (plan-simulator.ts).
+    if (!rel || orderedShare(index.correlation) <= 0.8 || !n.indexCond || !n.alias || /\$\d|SubPlan|InitPlan/i.test(n.indexCond)) continue;
     const indexCond = n.indexCond;
     const alias = quotePostgresName(n.alias);
     const found = await readOnly(client, timeoutMs, undefined, async () => {

@@ -432,9 +432,10 @@ export class PlanSimulator {
         `${f.reportName}: ${moved.blocks.length.toLocaleString('en-US')} of the ${moved.scanned.toLocaleString('en-US')} rows scanned were moved by an update, out of key order (read after the last run): each ${indexOnly ? 'fetch' : 'visit'} goes out to the moved version's page and back${indexOnly ? ', and to the visibility-map page and back where another covers it' : ''}`,
       );
     }
-    // Dead entries every run meets, counted after the runs, where no other model of dead versions applies:
-    // an index-only scan's heap fetches include them, an index scan's rows do not.
-    const far = !known && !dead && loops === 1 && n.relation ? this.deadEntries[n.relation] : undefined;
+    // Dead entries every run meets, counted after the runs, where no other model of dead versions applies
+    // and the scan walks the heap in key order (out to each and back to its neighbours' page): an index-only
+    // scan's heap fetches include them, an index scan's rows do not.
+    const far = !known && !dead && loops === 1 && ordered > 0.8 && n.relation ? this.deadEntries[n.relation] : undefined;
     // An index-only scan that fetched more than the last run met entries it marked dead on the way (plain
     // ones): the old entries of the rows an update moved, beside the live rows (no trip), and the rest far.
     const movedOld = n.relation ? (this.movedRows[n.relation]?.blocks.length ?? 0) : 0;
@@ -588,8 +589,9 @@ export class PlanSimulator {
   private deadOf(t: number, live: LiveRows, ordered: number, notes: PlanSimulationNotes): DeadVersions | undefined {
     const f = this.facts[t];
     const located = (f.deadTuples ?? 0) > 0.2 * f.tuples;
-    // Where the dead entries under the scan's keys were counted after the runs, they replace the guess.
-    const spread = (ordered < 0.5) === ((this.draw & 4) === 0) && this.deadEntries[f.planName] === undefined;
+    // Where the dead entries under a correlated scan's keys were counted after the runs, they replace the guess.
+    const countedAfter = ordered > 0.8 && this.deadEntries[f.planName] !== undefined;
+    const spread = (ordered < 0.5) === ((this.draw & 4) === 0) && !countedAfter;
     const counted = this.skipsMarked() || (!located && !spread) ? 0 : deadEntriesPerRow(f);
     const leftAt = this.leftoverPlace.get(t);
     return deadVersions(f, live, ordered, { counted, left: this.leftoversOf(t), ...(leftAt ? { leftAt } : {}) }, notes);
