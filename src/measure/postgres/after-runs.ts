@@ -40,3 +40,20 @@ export function scanNodes(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
 
 /** How many nodes of the plan are of this type. */
 export const countNodes = (n: PlanNode, type: string): number => (n.nodeType === type ? 1 : 0) + n.children.reduce((a, c) => a + countNodes(c, type), 0);
+
+/** An index scan walked once (a parallel one's participants share one walk) over at least one and at most `max` rows. */
+export function walkedOnce(n: PlanNode, max: number): boolean {
+  if (n.nodeType !== 'Index Scan' && n.nodeType !== 'Index Only Scan') return false;
+  if (!n.parallelAware && (n.actualLoops ?? 1) > 1) return false;
+  const visited = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * Math.max(1, n.actualLoops ?? 1);
+  return visited > 0 && visited <= max;
+}
+
+/**
+ * A scan asked about alone, as its table under its alias filtered by its index condition: where the
+ * condition names its table alone (a join's inner lookups, whose conditions name the outer rows, are not).
+ */
+export function asAlone(n: PlanNode): { alias: string; indexCond: string } | undefined {
+  if (!n.indexCond || !n.alias || /\$\d|SubPlan|InitPlan/i.test(n.indexCond)) return undefined;
+  return { alias: quotePostgresName(n.alias), indexCond: n.indexCond };
+}

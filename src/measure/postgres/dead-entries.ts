@@ -13,8 +13,7 @@ import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import type { PgDeadEntries, PgRelationFacts } from '../../predict/postgres/facts';
 import { orderedShare } from '../../predict/postgres/geometry';
-import { quotePostgresName } from '../../sql/quote';
-import { indexLeadColumn, readOnly, scanNodes } from './after-runs';
+import { asAlone, indexLeadColumn, readOnly, scanNodes, walkedOnce } from './after-runs';
 import { MAX_SCANNED_ROWS } from './moved-rows';
 import type { PgRelation } from './residency';
 
@@ -31,13 +30,15 @@ export async function readDeadEntries(client: Client, root: PlanNode, relations:
   const all = scanNodes(root);
   const out: Record<string, PgDeadEntries> = {};
   for (const n of all) {
-    if (!n.relation || !n.index || !asked(n) || all.filter((m) => m.relation === n.relation).length !== 1) continue;
+    if (!n.relation || !n.index || !walkedOnce(n, MAX_SCANNED_ROWS) || all.filter((m) => m.relation === n.relation).length !== 1) continue;
     const index = facts.find((f) => f.kind === 'index' && f.planName === n.index);
     const rel = index && relations.find((r) => r.kind === 'index' && r.name === index.reportName);
-    // Only a scan that walks the heap in key order goes out to such an entry and back (plan-simulator.ts).
-    if (!rel || orderedShare(index.correlation) <= 0.8 || !n.indexCond || !n.alias || /\$\d|SubPlan|InitPlan/i.test(n.indexCond)) continue;
-    const indexCond = n.indexCond;
-    const alias = quotePostgresName(n.alias);
+    const table = facts.find((f) => f.kind === 'table' && f.planName === n.relation);
+    const alone = asAlone(n);
+    // Only a scan that walks the heap in key order goes out to such an entry and back (plan-simulator.ts);
+    // a table with no dead version counted (n_dead_tup counts aborted ones too) has none to find.
+    if (!rel || !alone || orderedShare(index.correlation) <= 0.8 || (table?.deadTuples ?? 1) <= 0) continue;
+    const { alias, indexCond } = alone;
     const found = await readOnly(client, timeoutMs, undefined, async () => {
       const lead = await indexLeadColumn(client, rel.oid);
       if (!lead) return undefined;
@@ -51,14 +52,6 @@ export async function readDeadEntries(client: Client, root: PlanNode, relations:
     if (found) out[n.relation] = n.nodeType === 'Index Only Scan' && n.heapFetches !== undefined ? { ...found, lastFetches: n.heapFetches } : found;
   }
   return out;
-}
-
-/** A SELECT's index scan walked once, over no more rows than the moved-rows query asks. */
-function asked(n: PlanNode): boolean {
-  if (n.nodeType !== 'Index Scan' && n.nodeType !== 'Index Only Scan') return false;
-  if (!n.parallelAware && (n.actualLoops ?? 1) > 1) return false;
-  const visited = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * Math.max(1, n.actualLoops ?? 1);
-  return visited > 0 && visited <= MAX_SCANNED_ROWS;
 }
 
 /** The bitmap scan's entries, live rows and heap blocks, where it used the same index and stayed exact. */

@@ -13,8 +13,7 @@ import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import type { PgRelationFacts, PgMovedRows } from '../../predict/postgres/facts';
 import { replaceSelectList } from '../../sql/select-list';
-import { quotePostgresName } from '../../sql/quote';
-import { countNodes, indexLeadColumn, readOnly, scanNodes } from './after-runs';
+import { asAlone, countNodes, indexLeadColumn, readOnly, scanNodes, walkedOnce } from './after-runs';
 import type { PgRelation } from './residency';
 
 /** Beyond this many moved rows none are sent back: the prediction then models no move. */
@@ -53,11 +52,8 @@ export async function readMovedRows(
 
 /** An index scan walked once (a parallel one's participants share one walk), of a size worth asking. */
 function asked(n: PlanNode): boolean {
-  if (n.nodeType !== 'Index Scan' && n.nodeType !== 'Index Only Scan') return false;
   if (n.nodeType === 'Index Only Scan' && (n.heapFetches ?? 0) === 0) return false;
-  if (!n.parallelAware && (n.actualLoops ?? 1) > 1) return false;
-  const visited = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * Math.max(1, n.actualLoops ?? 1);
-  return visited > 0 && visited <= MAX_SCANNED_ROWS;
+  return walkedOnce(n, MAX_SCANNED_ROWS);
 }
 
 function wholeStatement(statement: string, root: PlanNode, n: PlanNode, column: string): string | undefined {
@@ -67,9 +63,8 @@ function wholeStatement(statement: string, root: PlanNode, n: PlanNode, column: 
 }
 
 function scanAlone(n: PlanNode, lead: { table: string; column: string }): string | undefined {
-  if (!n.indexCond || !n.alias || /\$\d|SubPlan|InitPlan/i.test(n.indexCond)) return undefined;
-  const alias = quotePostgresName(n.alias);
-  return `SELECT (${alias}.ctid::text::point)[0]::bigint AS block, ${alias}.${lead.column} AS lead FROM ${lead.table} AS ${alias} WHERE ${n.indexCond}`;
+  const alone = asAlone(n);
+  return alone && `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block, ${alone.alias}.${lead.column} AS lead FROM ${lead.table} AS ${alone.alias} WHERE ${alone.indexCond}`;
 }
 
 async function movedAmong(client: Client, rows: string, backward: boolean): Promise<PgMovedRows | undefined> {
