@@ -86,6 +86,35 @@ test('writing out a buffer with unflushed WAL flushes it all: the ring then reus
   assert.equal(c.shared_blks_written, 30);
 });
 
+test('a read stream as deep as its ring: clean pages recycle as before, a rejected buffer brings the ring round onto pinned ones', () => {
+  const scan = (stream: boolean, dirtied?: Set<number>) => {
+    const pool = new PostgresPool(2000);
+    const spec = { firstPage: 0, blocks: 1600, processes: 1, ringBuffers: 32, ...(dirtied ? { dirtiedBlocks: dirtied } : {}), ...(stream ? { stream: { maxPinned: 32, combine: 16 } } : {}) };
+    scanOnce(pool, spec);
+    return { cached: pool.cachedPages().length, pool };
+  };
+  // No dirty page: the stream's pins stay within the limit, which counts the caller's; the ring comes
+  // round to each slot after the stream let go of it, so only a ring-full stays (as without the stream),
+  // give or take the first reads', where the distance is still growing.
+  const clean = scan(true);
+  assert.ok(clean.cached >= 32 && clean.cached <= 34, `clean: ${clean.cached} cached`);
+  // Every seventh page dirtied with WAL: each rejection moves the ring on a slot, onto buffers the stream
+  // still holds, which escape: more stay cached than the rejected pages and the ring.
+  const every7 = new Set(Array.from({ length: 1600 }, (_, b) => b).filter((b) => b % 7 === 3));
+  const without = scan(false, every7).cached;
+  const withStream = scan(true, every7).cached;
+  assert.ok(without >= every7.size && without <= every7.size + 32, `without the stream: ${without} cached`);
+  assert.ok(withStream > without + 50, `with the stream: ${withStream} cached, without ${without}`);
+  // A stream shallower than its ring never holds a slot's buffer when the ring comes round.
+  const shallow = new PostgresPool(2000);
+  scanOnce(shallow, { firstPage: 0, blocks: 1600, processes: 1, ringBuffers: 32, dirtiedBlocks: every7, stream: { maxPinned: 23, combine: 16 } });
+  assert.equal(shallow.cachedPages().length, without);
+  // Every pin is let go when the scan ends: 2,000 other pages then take every buffer.
+  const after = scan(true, every7).pool;
+  for (let p = 5000; p < 7000; p++) after.access(p);
+  assert.ok(after.cachedPages().every((p) => p >= 5000));
+});
+
 test('ring sizes per version and the NBuffers/4 threshold', () => {
   const s = { nbuffers: 16384 };
   assert.equal(ringBuffers(15, 'bulkread', s), 32);

@@ -2,8 +2,8 @@
 // requests each node makes through the PostgreSQL pool model. Pure: no database, no vscode.
 import type { PlanNode } from '../../shared/report';
 import { type PostgresPool } from '../../sim/policies/postgres-clock-sweep';
-import { ringBuffers, seqScanUsesRing, type PostgresRingSettings } from '../../sim/postgres-rings';
-import { scanOnce } from '../../sim/scenarios/postgres-scan';
+import { pinLimit, ringBuffers, seqScanUsesRing, type PostgresRingSettings } from '../../sim/postgres-rings';
+import { scanOnce, type StreamLimits } from '../../sim/scenarios/postgres-scan';
 import { SeededRandom } from '../../sim/random';
 import type { PgDeadEntries, PgIndexWindow, PgMovedRows, PgRelationFacts } from './facts';
 
@@ -272,7 +272,25 @@ export class PlanSimulator {
     const lateWorkers = (this.draw & 1) === 1;
     if (shares) notes.assumptions.add(`${f.reportName}: blocks shared among the scanning processes as executed (${shares.join(' / ')}, the leader first); which blocks each took no counter tells: the prediction takes each at its share's pace from the start, the range also takes workers with smaller shares to have started late`);
     const dirtied = !ring ? undefined : this.tableWideDead(r) ? this.prunedNow(r, blocks, notes, n) : this.dirtiedNow(r, blocks, notes, n);
-    for (let l = 0; l < loops; l++) scanOnce(pool, { firstPage: pageId(r, 0), blocks, processes, ringBuffers: ringSize, ...(shares ? { shares, lateWorkers } : {}), ...(dirtied && l === 0 ? { dirtiedBlocks: dirtied } : {}) });
+    const stream = ring ? this.streamLimits(ringSize, pool.capacity, f.reportName, notes) : undefined;
+    for (let l = 0; l < loops; l++) scanOnce(pool, { firstPage: pageId(r, 0), blocks, processes, ringBuffers: ringSize, ...(shares ? { shares, lateWorkers } : {}), ...(dirtied && l === 0 ? { dirtiedBlocks: dirtied } : {}), ...(stream ? { stream } : {}) });
+  }
+
+  /**
+   * PostgreSQL 18 reads a seq scan's blocks through a read stream, which may pin as many buffers ahead as
+   * its I/O depth allows, at most the BULKREAD ring and the backend's pin limit. Where that reaches the
+   * ring's size, a ring that skips a rejected dirty buffer comes round onto buffers the stream still
+   * holds, and those pages stay cached (postgres-scan.ts StreamPins). (PostgreSQL 17 streams seq scans
+   * too, with other limits; it is left as before, not measured here.)
+   */
+  private streamLimits(ringSize: number, nbuffers: number, table: string, notes: PlanSimulationNotes): StreamLimits | undefined {
+    if (this.ring.major < 18) return undefined;
+    const combine = this.ring.ioCombineLimit ?? 16;
+    const maxPinned = Math.min(((this.ring.effectiveIoConcurrency ?? 16) + 1) * combine, ringSize, pinLimit({ ...this.ring, nbuffers }));
+    if (maxPinned + 1 > ringSize) {
+      notes.assumptions.add(`${table}: each read stream may pin ${maxPinned} buffers ahead, as many as its ring holds: where the ring skips a dirty buffer it rejects, it comes round onto buffers the stream still holds, and those pages stay cached`);
+    }
+    return { maxPinned, combine };
   }
 
   /** Descent from the root and the leaf pages holding `tuples` index entries, per loop. Returns per-loop tuples. */

@@ -8,6 +8,7 @@
 //   rejects a dirty buffer whose WAL would need flushing, which then stays cached too; writing out a
 //   buffer whose WAL is not flushed flushes all WAL inserted so far (XLogFlush writes as far as it can), so
 //   no buffer dirtied before that write is rejected after it;
+// - a buffer held pinned (pin/unpin: a read stream's look-ahead) is passed over by rings and the clock sweep;
 // - counters as EXPLAIN (BUFFERS) and pg_stat_io count them.
 // An optional OS page-cache layer (an LRU below) tells reads served by the kernel from reads from disk.
 import { PageTable } from '../page-table';
@@ -121,6 +122,22 @@ export class PostgresPool implements BufferPoolModel {
       this.dirtiedAt[b] = ++this.walInserted;
     }
     this.table.set(page, b);
+  }
+
+  /**
+   * Holds the buffer of a cached page pinned (a read stream's look-ahead does): neither a ring nor the
+   * clock sweep takes it until unpin. Returns false when the page is not cached.
+   */
+  pin(page: number): boolean {
+    const b = this.table.get(page);
+    if (b < 0) return false;
+    this.pins[b]++;
+    return true;
+  }
+
+  unpin(page: number): void {
+    const b = this.table.get(page);
+    if (b >= 0 && this.pins[b] > 0) this.pins[b]--;
   }
 
   /**

@@ -19,6 +19,67 @@ export interface ScanSpec {
   shares?: number[];
   /** Read the shares as workers that started late rather than went slower (`chunkSchedule`). */
   lateWorkers?: boolean;
+  /** Each process reads through a read stream (PostgreSQL 18 as modelled: `StreamPins`). */
+  stream?: StreamLimits;
+}
+
+/** What bounds a read stream's look-ahead (read_stream.c read_stream_begin_impl). */
+export interface StreamLimits {
+  /** max_pinned_buffers: (effective_io_concurrency + 1) × io_combine_limit, at most the ring and the backend's pin limit. */
+  maxPinned: number;
+  /** io_combine_limit: blocks started as one read. */
+  combine: number;
+}
+
+/**
+ * A read stream pins the blocks it has looked ahead to, the caller holding the one it was last given, and
+ * a ring slot whose buffer is still pinned is not reused: the slot takes a buffer from the clock sweep and
+ * the pinned page stays cached ("escapes"). The stream starts a read of `combine` blocks once the pins
+ * leave room for them under its distance, the backend's pin limit counting the caller's pin too
+ * (read_stream_look_ahead, GetAdditionalPinLimit); the distance doubles with each read that waited for
+ * I/O and shrinks by one with each hit. A ring of as many buffers as the stream may pin then comes round
+ * to a slot just after the stream let go of its buffer, while no buffer is rejected. But a BULKREAD ring
+ * rejects a dirty buffer whose WAL is not flushed (a page the scan pruned or set hints on, WAL-logged)
+ * and moves on to the next slot at once (StrategyRejectBuffer, GetBufferFromRing): each rejection brings
+ * the ring round one block sooner, onto buffers the stream still holds. Measured on PostgreSQL 18 at
+ * 128 MB (94-buffer rings and pin limit): a cold table's scans keep only their rings' blocks; after
+ * pgbench's updates, run 2 found some 3,300 pages more cached than the rejected buffers alone.
+ */
+class StreamPins {
+  private seq = 0;
+  private batchEnd = 0;
+  private lowest = 0;
+  private distance = 1;
+  private missedInBatch = false;
+  private readonly held: Array<[number, number]> = [];
+
+  constructor(
+    private readonly pool: PostgresPool,
+    private readonly limits: StreamLimits,
+  ) {}
+
+  read(page: number, ring: number, dirties: boolean): boolean {
+    if (this.seq >= this.batchEnd) {
+      const window = Math.max(1, Math.min(this.distance, this.limits.maxPinned));
+      const size = Math.min(this.limits.combine, window);
+      // Held when this read starts, within the limit: the caller's block and the stream's others.
+      this.lowest = this.seq - (window - size);
+      this.batchEnd = this.seq + size;
+      this.missedInBatch = false;
+      while (this.held.length && this.held[0][0] < this.lowest) this.pool.unpin(this.held.shift()![1]);
+    }
+    const hit = this.pool.readBuffer(page, ring, dirties);
+    this.pool.pin(page);
+    this.held.push([this.seq++, page]);
+    if (hit) this.distance = Math.max(1, this.distance - 1);
+    else if (!this.missedInBatch) [this.missedInBatch, this.distance] = [true, Math.min(2 * this.distance, this.limits.maxPinned)];
+    return hit;
+  }
+
+  release(): void {
+    for (const [, page] of this.held) this.pool.unpin(page);
+    this.held.length = 0;
+  }
 }
 
 /** Chunk size of a parallel seq scan: the next power of two ≥ nblocks / 2048, at most 8,192. */
@@ -68,6 +129,7 @@ export function scanOnce(pool: PostgresPool, spec: ScanSpec): { hits: number; re
   const taken = new Float64Array(spec.processes);
   const shares = spec.shares && spec.shares.length === spec.processes && spec.shares.some((s) => s > 0) ? spec.shares : undefined;
   const next = shares ? chunkSchedule(shares, spec.lateWorkers ?? false) : undefined;
+  const streams = spec.stream && ring ? rings.map(() => new StreamPins(pool, spec.stream!)) : undefined;
   let hits = 0;
   let block = 0;
   let turn = 0;
@@ -77,9 +139,11 @@ export function scanOnce(pool: PostgresPool, spec: ScanSpec): { hits: number; re
     const r = rings[turn];
     taken[turn] += end - block;
     for (; block < end; block++) {
-      if (pool.readBuffer(spec.firstPage + block, r, spec.dirtiedBlocks?.has(block) ?? false)) hits++;
+      const dirties = spec.dirtiedBlocks?.has(block) ?? false;
+      if (streams ? streams[turn].read(spec.firstPage + block, r, dirties) : pool.readBuffer(spec.firstPage + block, r, dirties)) hits++;
     }
     if (!next) turn = (turn + 1) % spec.processes;
   }
+  streams?.forEach((s) => s.release());
   return { hits, reads: spec.blocks - hits };
 }
