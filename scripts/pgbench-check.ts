@@ -52,11 +52,12 @@ async function main(): Promise<void> {
           const [ml, pl, mr, pr] = [r.measured.logicalReads, r.predicted.logicalReads, r.measured.physicalReads, r.predicted.physicalReads];
           if (ml === null || pl === null || mr === null || pr === null) continue;
           const band = r.predictedRange ? ` (${r.predictedRange.low.physicalReads}–${r.predictedRange.high.physicalReads})` : '';
+          const bandL = r.predictedRange ? ` (${r.predictedRange.low.logicalReads}–${r.predictedRange.high.logicalReads})` : '';
           const missL = ml >= 20 && !within(ml, pl);
           const missR = mr >= 20 && !within(mr, pr);
           if (ml >= 20) [counted.logical, counted.logicalWithin] = [counted.logical + 1, counted.logicalWithin + (missL ? 0 : 1)];
           if (mr >= 20) [counted.read, counted.readWithin] = [counted.read + 1, counted.readWithin + (missR ? 0 : 1)];
-          console.log(`${pool} ${state} | ${name} | run ${r.run} | logical ${ml} / ${pl}${missL ? ' MISS' : ''} | read ${mr} / ${pr}${band}${missR ? ' MISS' : ''}`);
+          console.log(`${pool} ${state} | ${name} | run ${r.run} | logical ${ml} / ${pl}${bandL}${missL ? ' MISS' : ''} | read ${mr} / ${pr}${band}${missR ? ' MISS' : ''}`);
         }
       }
     }

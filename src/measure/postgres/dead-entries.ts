@@ -6,9 +6,10 @@
 // sees live rows only. A bitmap index scan of the same condition returns every entry not marked dead, and
 // its heap scan counts the blocks those entries point to: entries beyond the live rows, on blocks beyond the
 // live rows' blocks, are such dead versions. Asked after the runs, read-only, in the session, with the
-// other scan types switched off for that transaction: a plain SELECT's scans of a correlated index whose
-// index condition names their table alone, of a size the moved-rows query would ask (a write's runs leave their own versions,
-// which the write's model places already).
+// other scan types switched off for that transaction: scans of a correlated index whose index condition
+// names their table alone, of a size the moved-rows query would ask. After a SELECT the count is what every
+// run met. After a rolled-back write it also holds the versions the write's own runs left, which the write's
+// model places already: there it only bounds what run 1 can have met (PgPredictionSettings.writeDeadEntries).
 import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import type { PgDeadEntries, PgRelationFacts } from '../../predict/postgres/facts';

@@ -174,6 +174,12 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
       const dead = await readDeadEntries(this.client, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
       if (Object.keys(dead).length > 0) this.facts.settings.deadEntries = dead;
     }
+    // Under a rolled-back write's keys, dead entries an earlier write left and its own runs' together: the
+    // most run 1 can have met beyond the model's own (the range takes them, the prediction none).
+    if (this.dataChanging && !this.options.commit) {
+      const dead = await readDeadEntries(this.client, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
+      if (Object.keys(dead).length > 0) this.facts.settings.writeDeadEntries = dead;
+    }
     // Committed runs moved rows themselves: the rows now are not those run 1 met.
     const moved = this.dataChanging && this.options.commit ? {} : await readMovedRows(this.client, this.dataChanging ? undefined : this.statement, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
     if (Object.keys(moved).length > 0) this.facts.settings.movedRows = moved;

@@ -94,6 +94,13 @@ export interface PgPredictionSettings {
    * the last run (dead-entries.ts). Absent where not read: none are modelled beyond the statistics'.
    */
   deadEntries?: Record<string, PgDeadEntries>;
+  /**
+   * Per table (its plan name), the same count after a rolled-back write's runs, read where the statistics
+   * counted dead versions before run 1: those an earlier write left under its keys, which run 1 met and no
+   * view shows before it, and those its own runs left, which no count tells apart. The range takes them all
+   * as met by run 1 (up to the dead versions counted before it); the prediction shown takes none.
+   */
+  writeDeadEntries?: Record<string, PgDeadEntries>;
 }
 
 /**

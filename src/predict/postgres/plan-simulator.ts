@@ -92,6 +92,8 @@ export class PlanSimulator {
     private readonly movedRows: Record<string, PgMovedRows> = {},
     /** Dead entries a SELECT's index scan meets on every run, read after the runs (PgPredictionSettings.deadEntries). */
     private readonly deadEntries: Record<string, PgDeadEntries> = {},
+    /** Dead entries counted after a rolled-back write's runs (PgPredictionSettings.writeDeadEntries): the band's run 1 meets them. */
+    private readonly writeDeadEntries: Record<string, PgDeadEntries> = {},
   ) {
     facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
     for (const [r, block] of dirtyBlocks) {
@@ -235,7 +237,10 @@ export class PlanSimulator {
         const leftoverAt = this.leftoverPlace.get(t);
         const deadPerRow = this.skipsMarked() ? 0 : deadEntriesPerRow(heap.f);
         const freeSpace = this.freeSpaceOf(t);
-        const { moved, freeBlocks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        // _bt_check_unique visits the versions an earlier write left under each row's key too (the range's run 1).
+        const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > 0.8 ? this.earlierUnderWrite(t) : undefined;
+        const earlier = left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: (j: number) => spreadBlock(heap.f.pages, left.farBlocks, j) } : undefined;
+        const { moved, freeBlocks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
         this.freeUsed.set(t, (this.freeUsed.get(t) ?? 0) + freeBlocks);
         // Where this run's versions went, for the next run to meet them there.
         const appendedPerBlock = tuplesPerBlock(heap.f);
@@ -453,13 +458,15 @@ export class PlanSimulator {
     // Dead entries every run meets, counted after the runs, where no other model of dead versions applies
     // and the scan walks the heap in key order (out to each and back to its neighbours' page): an index-only
     // scan's heap fetches include them, an index scan's rows do not.
-    const far = !known && !dead && loops === 1 && ordered > 0.8 && n.relation ? this.deadEntries[n.relation] : undefined;
+    const counted = !known && !dead && loops === 1 && ordered > 0.8 && n.relation ? this.deadEntries[n.relation] : undefined;
+    const earlier = !counted && !known && !dead && loops === 1 && ordered > 0.8 && n.relation ? this.earlierUnderWrite(t, notes) : undefined;
+    const far = counted ?? earlier;
     // An index-only scan that fetched more than the last run met entries it marked dead on the way (plain
     // ones): the old entries of the rows an update moved, beside the live rows (no trip), and the rest far.
     const movedOld = n.relation ? (this.movedRows[n.relation]?.blocks.length ?? 0) : 0;
     const marked = far && indexOnly && far.lastFetches !== undefined ? Math.max(0, heapTuples - far.lastFetches - movedOld) : 0;
     const trips = far && far.farBlocks > 0 ? Math.min(far.dead + marked, indexOnly ? Math.max(0, liveVisits - jumps) : far.dead) : 0;
-    if (far && trips > 0) {
+    if (far && !earlier && trips > 0) {
       notes.assumptions.add(
         `${f.reportName}: ${far.dead.toLocaleString('en-US')} dead entries under the scan's keys that no scan can mark (a posting list's, beside a live version)${marked > 0 ? `, and ${marked.toLocaleString('en-US')} more this run marks (its heap fetches beyond the last run's)` : ''}, on ${far.farBlocks.toLocaleString('en-US')} blocks beyond the live rows' (counted after the last run by a bitmap scan of the same condition): each run goes out to one and back${indexOnly ? ', and to its visibility-map page and back where another covers it' : ''}; which keys they lie under no view shows: taken evenly over the scan, one a key (the range also takes two), on the table's last blocks (where a rolled-back write appends its versions)`,
       );
@@ -481,7 +488,7 @@ export class PlanSimulator {
     // Whether a key holds one dead entry or several (a posting list's versions follow one another, each out
     // to its own page, one way back) no view shows: the shown draw takes one per key, odd draws two.
     const perKey = (this.draw & 1) !== 0 ? 2 : 1;
-    const farBlock = (j: number) => f.pages - 1 - (j % Math.max(1, far?.farBlocks ?? 1));
+    const farBlock = (j: number) => (earlier ? spreadBlock(f.pages, earlier.farBlocks, j) : f.pages - 1 - (j % Math.max(1, far?.farBlocks ?? 1)));
     const partial = indexOnly && ordered > 0.8 && !known && !dead && !unsettled && heapTuples < 0.95 * tuples ? this.fetchedInRange(t, position, tuples / perPage, Math.ceil(visits / perPage), n.backward === true, notes) : undefined;
     let jumped = 0;
     let tripped = 0;
@@ -808,6 +815,21 @@ export class PlanSimulator {
   }
 
   /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */
+  /**
+   * The dead entries counted after a rolled-back write's runs, where this draw takes them as met by run 1
+   * (odd draws: the range), at most the dead versions the statistics counted before it.
+   */
+  private earlierUnderWrite(t: number, notes?: PlanSimulationNotes): PgDeadEntries | undefined {
+    const f = this.facts[t];
+    const e = this.writeDeadEntries[f.planName];
+    if (!e || this.runsDone > 0 || (f.deadTuples ?? 0) <= 0 || e.dead <= 0 || e.farBlocks <= 0) return undefined;
+    const dead = Math.min(e.dead, Math.round(f.deadTuples ?? 0));
+    notes?.assumptions.add(
+      `${f.reportName}: an earlier rolled-back write may have left dead entries under these keys that no scan can mark, which run 1 meets (out to each version and back, and again as each row's new entry is checked for uniqueness) and no view shows before it; after the runs a bitmap scan of the same condition counted ${dead.toLocaleString('en-US')}, this write's own runs' among them: the prediction takes none, the range all of them, spread over the heap (where the earlier write appended them no view shows)`,
+    );
+    return (this.draw & 1) === 1 ? { ...e, dead } : undefined;
+  }
+
   private skipsMarked(): boolean {
     return this.runsDone > 0 && (this.draw & 2) !== 0;
   }
@@ -869,6 +891,15 @@ export class PlanSimulator {
     const stride = blocks > 0 ? f.pages / blocks : 1;
     for (let k = 0; k < blocks; k++) pool.access(pageId(t, Math.floor(k * stride)));
   }
+}
+
+/**
+ * Where an earlier write's j-th dead entry under a write's keys points: which blocks it appended to no view
+ * shows before run 1 (other writes may have appended after it), so the range spreads them over the heap.
+ */
+function spreadBlock(pages: number, blocks: number, j: number): number {
+  const n = Math.max(1, blocks);
+  return Math.min(pages - 1, Math.floor((((j % n) + 0.5) * pages) / n));
 }
 
 /** The scan node under a write that reads the written table (the first one found). */

@@ -47,6 +47,7 @@ export class PostgresPredictor {
       s.bufferSeed?.dirty,
       s.movedRows,
       s.deadEntries,
+      s.writeDeadEntries,
     );
   }
 

@@ -152,6 +152,8 @@ export interface UpdateShape {
   leftoverAt?: (r: number) => number;
   /** Dead versions per row the statistics count under the same keys (a table-wide update's, not vacuumed). */
   deadPerRow?: number;
+  /** Dead versions per row an earlier rolled-back write may have left under the scan's keys, and the block of the j-th. */
+  earlier?: { perRow: number; block: (j: number) => number };
   /** Where the free-space map offers room (pages a VACUUM emptied): the k-th block it offers, and how many versions each takes. */
   freeSpace?: { block: (k: number) => number; perBlock: number };
   /** The session's first write to the table: it has no target block cached yet. */
@@ -198,6 +200,7 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
     notes.assumptions.add(`${f.reportName}: ${[allVisible ? `${Math.round((f.allVisible ?? 0) * 100)} % of its pages all-visible, so each update pins its page's visibility-map page` : '', fsm ? `a free-space map of ${f.fsmPages} page(s), searched from its root (${FSM_LEVELS} levels) for each new block a version needs` : ''].filter(Boolean).join('; ')}`);
   }
   let placed = 0;
+  let earlierMet = 0;
   for (let r = 0; r < rows; r++) {
     pool.repin();
     const page = shape.clustered ? Math.floor(r / perBlock) : rnd.int(Math.max(1, f.pages));
@@ -229,6 +232,8 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
         // page, and a dead one the statistics count on the pages the live rows left (the heap's first part).
         for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++) pool.access(pageId(t, shape.leftoverAt ? shape.leftoverAt(r) : f.pages + Math.floor(r / perBlock)));
         for (let d = 0; d < Math.round(shape.deadPerRow ?? 0); d++) pool.access(pageId(t, Math.floor(r / perBlock)));
+        // Those an earlier write left were counted under the scan's index.
+        for (const e = s.i === shape.scanIndex ? shape.earlier : undefined; e && earlierMet < (r + 1) * e.perRow - 1e-9; earlierMet++) pool.access(pageId(t, e.block(earlierMet)));
       }
     }
   }
