@@ -292,7 +292,7 @@ export class PlanSimulator {
     if (this.ring.major < 18) return undefined;
     const combine = this.ring.ioCombineLimit ?? 16;
     const maxPinned = Math.min(((this.ring.effectiveIoConcurrency ?? 16) + 1) * combine, ringSize, pinLimit({ ...this.ring, nbuffers }));
-    if (maxPinned + 1 > ringSize) {
+    if (maxPinned >= ringSize) {
       notes.assumptions.add(`${table}: each read stream may pin ${maxPinned} buffers ahead, as many as its ring holds: where the ring skips a dirty buffer it rejects, it comes round onto buffers the stream still holds, and those pages stay cached`);
     }
     return { maxPinned, combine };
@@ -814,7 +814,6 @@ export class PlanSimulator {
     if (leaves.leavesUpdatedEarlier > 0) notes.assumptions.add(`${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update (its version out of the update's order), and kept no posting list past its first keys (${Math.round(PLAIN_AFTER_EARLIER_UPDATE * 100)} % of such leaves; the others had its dead entry marked and removed first, as the band's odd draws take it)`);
   }
 
-  /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */
   /**
    * The dead entries counted after a rolled-back write's runs, where this draw takes them as met by run 1
    * (odd draws: the range), at most the dead versions the statistics counted before it.
@@ -830,6 +829,7 @@ export class PlanSimulator {
     return (this.draw & 1) === 1 ? { ...e, dead } : undefined;
   }
 
+  /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */
   private skipsMarked(): boolean {
     return this.runsDone > 0 && (this.draw & 2) !== 0;
   }
