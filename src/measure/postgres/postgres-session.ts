@@ -171,14 +171,13 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
       if (Object.keys(outerBlocks).length > 0) this.facts.settings.heapBlocks = { ...outerBlocks, ...this.facts.settings.heapBlocks };
       const windows = await readIndexWindows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.facts.settings.blockSize, this.options.timeoutMs);
       if (Object.keys(windows).length > 0) this.facts.settings.indexWindows = windows;
-      const dead = await readDeadEntries(this.client, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
-      if (Object.keys(dead).length > 0) this.facts.settings.deadEntries = dead;
     }
-    // Under a rolled-back write's keys, dead entries an earlier write left and its own runs' together: the
-    // most run 1 can have met beyond the model's own (the range takes them, the prediction none).
-    if (this.dataChanging && !this.options.commit) {
+    // Dead entries under the scan's keys: what every run of a SELECT met; under a rolled-back write's keys an
+    // earlier write's and its own runs' together, the most run 1 can have met beyond the model's own (the
+    // range takes them, the prediction none).
+    if (!this.dataChanging || !this.options.commit) {
       const dead = await readDeadEntries(this.client, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
-      if (Object.keys(dead).length > 0) this.facts.settings.writeDeadEntries = dead;
+      if (Object.keys(dead).length > 0) this.facts.settings[this.dataChanging ? 'writeDeadEntries' : 'deadEntries'] = dead;
     }
     // Committed runs moved rows themselves: the rows now are not those run 1 met.
     const moved = this.dataChanging && this.options.commit ? {} : await readMovedRows(this.client, this.dataChanging ? undefined : this.statement, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);

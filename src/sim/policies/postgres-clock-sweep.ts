@@ -126,13 +126,11 @@ export class PostgresPool implements BufferPoolModel {
 
   /**
    * Holds the buffer of a cached page pinned (a read stream's look-ahead does): neither a ring nor the
-   * clock sweep takes it until unpin. Returns false when the page is not cached.
+   * clock sweep takes it until unpin.
    */
-  pin(page: number): boolean {
+  pin(page: number): void {
     const b = this.table.get(page);
-    if (b < 0) return false;
-    this.pins[b]++;
-    return true;
+    if (b >= 0) this.pins[b]++;
   }
 
   unpin(page: number): void {
