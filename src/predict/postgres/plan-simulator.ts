@@ -67,6 +67,10 @@ export class PlanSimulator {
   private readonly leftoverPlace = new Map<number, (r: number) => number>();
   /** The plan being replayed writes: its rolled-back entries change the leaves it scans (see killedAfterChurn). */
   private writes = false;
+  /** Per table: the blocks of the dead versions a write's scan met in this run, in order. */
+  private readonly deadMet = new Map<number, number[]>();
+  /** The dead versions a write's uniqueness checks visit, replayed once its scan has met them. */
+  private deadChecks: { t: number; count: number } | undefined;
   /** Tables whose pages of dead versions a replayed scan has pruned (see prunedNow). */
   private readonly pruned = new Set<number>();
   /** Per relation: its blocks cached dirty before run 1. */
@@ -157,6 +161,7 @@ export class PlanSimulator {
   /** Replays one execution of the plan. The generator is seeded per run, so repeated runs request the same pages. */
   run(pool: PostgresPool, root: PlanNode, notes: PlanSimulationNotes): void {
     this.writes = findNode(root, (c) => c.nodeType === 'ModifyTable') !== undefined;
+    this.deadMet.clear();
     this.node(pool, root, notes, new SeededRandom(0x5eed + this.draw * 0x9e3779b1), 1);
     this.runsDone++;
   }
@@ -199,6 +204,20 @@ export class PlanSimulator {
       notes.assumptions.add(`${n.nodeType} spilled to temporary files (${n.self.tempWritten} blocks written): temp I/O bypasses shared buffers`);
     }
     for (const c of children) this.node(pool, c, notes, rnd, childWorkers);
+    if (n.nodeType === 'ModifyTable') this.checkDeadVersions(pool);
+  }
+
+  /**
+   * An UPDATE's uniqueness checks go to each dead version under the row's key, where the scan below met it
+   * out and back just before (its pages, cached: hits); a scan that met none leaves them at the heap's start.
+   */
+  private checkDeadVersions(pool: PostgresPool): void {
+    const checks = this.deadChecks;
+    this.deadChecks = undefined;
+    if (!checks) return;
+    const met = this.deadMet.get(checks.t) ?? [];
+    const perBlock = tuplesPerBlock(this.facts[checks.t]);
+    for (let j = 0; j < checks.count; j++) pool.access(pageId(checks.t, met.length > 0 ? met[j % met.length] : Math.floor(j / perBlock)));
   }
 
   /**
@@ -240,8 +259,9 @@ export class PlanSimulator {
         // _bt_check_unique visits the versions an earlier write left under each row's key too (the range's run 1).
         const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > 0.8 ? this.earlierUnderWrite(t) : undefined;
         const earlier = left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: (j: number) => spreadBlock(heap.f.pages, left.farBlocks, j) } : undefined;
-        const { moved, freeBlocks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        const { moved, freeBlocks, deadChecks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
         this.freeUsed.set(t, (this.freeUsed.get(t) ?? 0) + freeBlocks);
+        this.deadChecks = deadChecks > 0 ? { t, count: deadChecks } : undefined;
         // Where this run's versions went, for the next run to meet them there.
         const appendedPerBlock = tuplesPerBlock(heap.f);
         this.leftoverPlace.set(t, freeSpace ? (r) => freeSpace.block(Math.floor(r / freeSpace.perBlock)) : (r) => heap.f.pages + Math.floor(r / appendedPerBlock));
@@ -526,6 +546,11 @@ export class PlanSimulator {
             : dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known && k < known.length && dead.mirrorsLive ? true : undefined);
         if (d !== last) pool.access(pageId(t, d));
         last = d;
+        if (this.writes) {
+          const met = this.deadMet.get(t) ?? [];
+          met.push(d);
+          this.deadMet.set(t, met);
+        }
       }
     }
   }

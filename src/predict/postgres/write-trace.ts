@@ -161,11 +161,12 @@ export interface UpdateShape {
 }
 
 /**
- * Returns how many rows got a new version on another page, with an entry in every index (not HOT), and how
- * many of the free-space map's blocks they took.
+ * Returns how many rows got a new version on another page, with an entry in every index (not HOT), how
+ * many of the free-space map's blocks they took, and how many dead versions the statistics count that the
+ * uniqueness checks visit: the same pages the scan below meets them on, which the caller replays after it.
  */
-export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext, shape: UpdateShape): { moved: number; freeBlocks: number } {
-  if (rows <= 0) return { moved: 0, freeBlocks: 0 };
+export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext, shape: UpdateShape): { moved: number; freeBlocks: number; deadChecks: number } {
+  if (rows <= 0) return { moved: 0, freeBlocks: 0, deadChecks: 0 };
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
   const fillfactor = f.fillfactor ?? 100;
@@ -201,6 +202,7 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
   }
   let placed = 0;
   let earlierMet = 0;
+  let deadChecks = 0;
   for (let r = 0; r < rows; r++) {
     pool.repin();
     const page = shape.clustered ? Math.floor(r / perBlock) : rnd.int(Math.max(1, f.pages));
@@ -229,15 +231,15 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
       if (s.checksOldVersion) {
         pool.repin();
         // _bt_check_unique checks every version under the key: a previous run's aborted one on its appended
-        // page, and a dead one the statistics count on the pages the live rows left (the heap's first part).
+        // page, and a dead one the statistics count where the scan met it (counted here, replayed after the scan).
         for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++) pool.access(pageId(t, shape.leftoverAt ? shape.leftoverAt(r) : f.pages + Math.floor(r / perBlock)));
-        for (let d = 0; d < Math.round(shape.deadPerRow ?? 0); d++) pool.access(pageId(t, Math.floor(r / perBlock)));
+        deadChecks += Math.round(shape.deadPerRow ?? 0);
         // Those an earlier write left were counted under the scan's index.
         for (const e = s.i === shape.scanIndex ? shape.earlier : undefined; e && earlierMet < (r + 1) * e.perRow - 1e-9; earlierMet++) pool.access(pageId(t, e.block(earlierMet)));
       }
     }
   }
-  return { moved: placed, freeBlocks: target instanceof FreeSpaceTarget ? target.used : 0 };
+  return { moved: placed, freeBlocks: target instanceof FreeSpaceTarget ? target.used : 0, deadChecks };
 }
 
 export function replayDelete({ pool, heap, rows, notes }: WriteContext): void {
