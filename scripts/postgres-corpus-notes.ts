@@ -19,8 +19,6 @@ export const PG_MISSES: Record<string, string> = {
     "warm at 32 MB, pages read 37 against 39: the 50 rows' heap blocks are known (read after the last run) and their 37 reads are predicted; the 2 more are the internal page and the leaf, cached in fact: the model numbers a secondary index's pages by their place in the key order, not by the blocks pg_buffercache shows, so a warm pool's cached leaves are met only by chance",
   'secondary range, covering index': `${UNSETTLED}; cold at 32 MB, 244 against 231 (225–233): 883 fetches at the scan's density of about 4.8 rows a page give 184 pages, where the measurement implies about 193: how the fetched rows fall on the pages not all-visible is drawn`,
   'count over most of the secondary index': UNSETTLED,
-  'batch update of a primary range, 1,000 rows':
-    "updated, run 1 at 16 and 32 MB: 12,795–12,858 gets against 12,120, about 0.7 a row more than modelled: the new versions' entries go into leaves the table-wide update left full, where nbtree first tries bottom-up deletion, which visits heap pages to test the old versions; not modelled",
   'aliased join on the primary key': `${KILLED} (128 MB: 1,733 against 2,064)`,
   'aliased join through k (random lookups)': `${KILLED}: the 300 lookups' keys are read after the last run, and each takes its leaf's pattern, where the leaves' rows updated earlier are not seen: 1,661–1,936 measured against 1,718–1,797`,
   'full scan with a filter':

@@ -71,6 +71,8 @@ export class PlanSimulator {
   private readonly deadMet = new Map<number, number[]>();
   /** The dead versions a write's uniqueness checks visit, replayed once its scan has met them. */
   private deadChecks: { t: number; count: number } | undefined;
+  /** Per table: pages an earlier run's update cleared the all-visible bit of (write-trace.ts). */
+  private readonly clearedPages = new Map<number, Set<number>>();
   /** Tables whose pages of dead versions a replayed scan has pruned (see prunedNow). */
   private readonly pruned = new Set<number>();
   /** Per relation: its blocks cached dirty before run 1. */
@@ -254,12 +256,15 @@ export class PlanSimulator {
         const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= 0.5);
         const leftoverPerRow = this.leftoversOf(t);
         const leftoverAt = this.leftoverPlace.get(t);
-        const deadPerRow = this.skipsMarked() ? 0 : deadEntriesPerRow(heap.f);
+        // Run 1's _bt_check_unique marks each dead version it visits (ItemIdMarkDead, under the leaf's lock):
+        // later runs check the previous run's aborted versions alone (measured after a table-wide update:
+        // 7.87 requests a row on run 1, 7.86-7.94 on runs 2-3, as on a cold table's runs 2-3).
+        const deadPerRow = this.runsDone > 0 ? 0 : deadEntriesPerRow(heap.f);
         const freeSpace = this.freeSpaceOf(t);
         // _bt_check_unique visits the versions an earlier write left under each row's key too (the range's run 1).
         const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > 0.8 ? this.earlierUnderWrite(t) : undefined;
         const earlier = left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: (j: number) => spreadBlock(heap.f.pages, left.farBlocks, j) } : undefined;
-        const { moved, freeBlocks, deadChecks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        const { moved, freeBlocks, deadChecks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, cleared: this.clearedOf(t), refetchesOld: this.ring.major >= 14, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
         this.freeUsed.set(t, (this.freeUsed.get(t) ?? 0) + freeBlocks);
         this.deadChecks = deadChecks > 0 ? { t, count: deadChecks } : undefined;
         // Where this run's versions went, for the next run to meet them there.
@@ -647,7 +652,8 @@ export class PlanSimulator {
     // Where the dead entries under a correlated scan's keys were counted after the runs, they replace the guess.
     const countedAfter = ordered > 0.8 && this.deadEntries[f.planName] !== undefined;
     const spread = (ordered < 0.5) === ((this.draw & 4) === 0) && !countedAfter;
-    const counted = this.skipsMarked() || (!located && !spread) ? 0 : deadEntriesPerRow(f);
+    // A write's later runs pass over the dead entries its run 1 marked as it checked uniqueness (modify).
+    const counted = this.skipsMarked() || (this.writes && this.runsDone > 0) || (!located && !spread) ? 0 : deadEntriesPerRow(f);
     const leftAt = this.leftoverPlace.get(t);
     return deadVersions(f, live, ordered, { counted, left: this.leftoversOf(t), ...(leftAt ? { leftAt } : {}) }, notes);
   }
@@ -857,6 +863,12 @@ export class PlanSimulator {
       `${f.reportName}: an earlier rolled-back write may have left dead entries under these keys that no scan can mark, which run 1 meets (out to each version and back, and again as each row's new entry is checked for uniqueness) and no view shows before it; after the runs a bitmap scan of the same condition counted ${dead.toLocaleString('en-US')}, this write's own runs' among them: the prediction takes none, the range all of them, spread over the heap (where the earlier write appended them no view shows)`,
     );
     return (this.draw & 1) === 1 ? { ...e, dead } : undefined;
+  }
+
+  private clearedOf(t: number): Set<number> {
+    const pages = this.clearedPages.get(t) ?? new Set<number>();
+    this.clearedPages.set(t, pages);
+    return pages;
   }
 
   /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */
