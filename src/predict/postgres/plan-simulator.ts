@@ -264,7 +264,7 @@ export class PlanSimulator {
         // _bt_check_unique visits the versions an earlier write left under each row's key too (the range's run 1).
         const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > 0.8 ? this.earlierUnderWrite(t) : undefined;
         const earlier = left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: (j: number) => spreadBlock(heap.f.pages, left.farBlocks, j) } : undefined;
-        const { moved, freeBlocks, deadChecks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, cleared: this.clearedOf(t), refetchesOld: this.ring.major >= 14, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        const { moved, freeBlocks, deadChecks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, cleared: this.clearedOf(t), refetchesOld: this.ring.major >= 14, roomFromPruning: (this.draw & 4) !== 0 && (heap.f.deadTuples ?? 0) > 0, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
         this.freeUsed.set(t, (this.freeUsed.get(t) ?? 0) + freeBlocks);
         this.deadChecks = deadChecks > 0 ? { t, count: deadChecks } : undefined;
         // Where this run's versions went, for the next run to meet them there.
