@@ -527,6 +527,22 @@ export class PlanSimulator {
     const perKey = (key: number) => ((this.draw & 1) !== 0 ? 2 : this.draw === 0 && key % 3 === 2 ? 2 : 1);
     const farBlock = (j: number) => (earlier ? spreadBlock(f.pages, earlier.farBlocks, j) : f.pages - 1 - (j % Math.max(1, far?.farBlocks ?? 1)));
     const partial = indexOnly && ordered > 0.8 && !known && !dead && !unsettled && heapTuples < 0.95 * tuples ? this.fetchedInRange(t, position, tuples / perPage, Math.ceil(visits / perPage), n.backward === true, notes) : undefined;
+    // Where the dead versions mirror the live ones (a table-wide update's), a moved row is one of two kinds.
+    // On an old page (before the live ones): that update found room there, left by pruning, and was HOT, its
+    // dead version beside the live one with no index entry of its own. Past them: an earlier update had
+    // moved the row to the heap's end before the table-wide update appended after it, so the earlier version
+    // has an entry too, on the pages between the rows as loaded and the live ones (where on them is drawn, the
+    // same page for the same row in every run).
+    const loadedPages = dead?.mirrorsLive && moved && capacity ? Math.ceil(f.tuples / capacity) : undefined;
+    const twice = loadedPages !== undefined && live.first - loadedPages >= 1 ? { first: loadedPages, pages: live.first - loadedPages } : undefined;
+    if (loadedPages !== undefined) {
+      notes.assumptions.add(
+        `${f.reportName}: of the rows moved, those on old pages were updated in place (HOT: no dead entry of their own)` +
+          (twice ? `; those past the live ones had been moved by an earlier update, whose version, on the ${twice.pages.toLocaleString('en-US')} pages between the rows as loaded and the live ones (which one is drawn), has an entry too` : ''),
+      );
+    }
+    const killedAt = (k: number) => (kills && start !== undefined ? kills.leaves.killed(n.backward ? start - k : start + k) : alone ? (alone[k] ?? 0) : 0);
+    let twiceDue = 0;
     let jumped = 0;
     let tripped = 0;
     let keysTripped = 0;
@@ -543,13 +559,22 @@ export class PlanSimulator {
       if (block !== last) pool.access(pageId(t, block));
       last = block;
       // Out to the moved row's new version and back to the page of the rows around its old one.
-      for (; moved && jumped < jumps && k + 1 >= jumpAt(jumped); jumped++) outAndBack(block, moved.blocks[jumped]);
+      let inPlace = false;
+      for (; moved && jumped < jumps && k + 1 >= jumpAt(jumped); jumped++) {
+        const to = moved.blocks[jumped];
+        inPlace = inPlace || (dead?.mirrorsLive === true && to < live.first);
+        if (twice === undefined || to < live.first) outAndBack(block, to);
+        else if ((twiceDue += 1 - killedAt(k)) >= 1) {
+          twiceDue--;
+          outAndBack(block, twice.first + (Math.imul(moved.ranks[jumped], 0x9e3779b1) >>> 0) % twice.pages, to);
+        } else outAndBack(block, to);
+      }
       for (let size = perKey(keysTripped); far && tripped < trips && k + 1 >= tripAt(tripped); tripped += size, size = perKey(++keysTripped)) {
         outAndBack(block, ...Array.from({ length: Math.min(size, trips - tripped) }, (_, d) => farBlock(tripped + d)));
       }
       if (!dead) continue;
       // An entry an earlier run marked is passed over: its dead version is not visited again.
-      deadDue += dead.perRow * (kills && start !== undefined ? 1 - kills.leaves.killed(n.backward ? start - k : start + k) : alone ? 1 - (alone[k] ?? 0) : 1);
+      if (!inPlace) deadDue += dead.perRow * (1 - killedAt(k));
       // The index entries of dead versions of the same keys, between the live ones: each on a page of its
       // own, as far along the dead ones as the live row is along the live ones (a row out of place had its
       // earlier version out of place too: it was moved before).
