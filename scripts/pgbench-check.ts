@@ -1,6 +1,7 @@
 // A check outside the corpus, on pgbench's schema (scale 20, about 2,000,000 accounts) in a private
-// PostgreSQL server: statements of the kinds a user measures, cold (after a restart) and warm (after 4,000
-// tpcb-like transactions, committed, autovacuum off), each measured three times as BufferLens measures.
+// PostgreSQL server: statements of the kinds a user measures, cold (after a restart), warm (after 4,000
+// tpcb-like transactions, committed, autovacuum off) and updated (after a committed update of every account,
+// not vacuumed; after a restart), each measured three times as BufferLens measures.
 // Prints every run, measured / predicted, and the share within 5 % of the runs of 20 pages or more. The
 // states accumulate as on a user's server: each warm statement follows one more round of transactions, and
 // the writes measured earlier leave their rolled-back versions.
@@ -43,7 +44,11 @@ async function main(): Promise<void> {
     await pgQuery(url, 'CHECKPOINT');
     const target = parseConnectionUrl(url);
     const counted = { logical: 0, logicalWithin: 0, read: 0, readWithin: 0 };
-    for (const state of ['cold', 'warm']) {
+    for (const state of ['cold', 'warm', 'updated']) {
+      if (state === 'updated') {
+        await pgQuery(url, 'UPDATE pgbench_accounts SET abalance = abalance + 1');
+        await pgQuery(url, 'CHECKPOINT');
+      }
       for (const [name, sql] of STATEMENTS) {
         await server.restart();
         if (state === 'warm') pgbench(['-b', 'tpcb-like', '-t', '2000', '-c', '2', '-n']);

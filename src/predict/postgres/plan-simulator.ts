@@ -921,6 +921,7 @@ export class PlanSimulator {
     return (this.draw & 1) === 1 ? { ...e, dead } : undefined;
   }
 
+  /** The pages of table t whose all-visible bit an earlier run's update cleared, shared with the next run's replay. */
   private clearedOf(t: number): Set<number> {
     const pages = this.clearedPages.get(t) ?? new Set<number>();
     this.clearedPages.set(t, pages);

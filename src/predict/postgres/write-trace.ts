@@ -8,8 +8,9 @@
 //   and the leaf the key falls on, taken at random (keys uncorrelated with the index order).
 // UPDATE (ExecModifyTable, heap_update): the old tuple's page, pinned by the scan below (a hit that does not
 // raise its usage count), twice from PostgreSQL 14 (the old version is fetched again to form the new); the
-// new version on the same page when it fits and no indexed column changes (HOT), else on the target block, extended as it fills (the free-space map, searched from its root for each new
-// block where the table has one, offers no page with room for the tuple plus the fillfactor's reserve),
+// new version on the same page when it fits and no indexed column changes (HOT), else on the target block,
+// extended as it fills (the free-space map, searched from its root for each new block where the table has
+// one, offers no page with room for the tuple plus the fillfactor's reserve),
 // with an entry in every index (the first new block after a look at the table's last block, or at the
 // session's cached target); the first update of an all-visible page pins its visibility-map page and
 // clears the page's bit; the entry goes into the scan's own index at the leaf it holds,
@@ -210,8 +211,7 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
   // Loaded pages have no room beyond the reserve: the first version that leaves its page needs a new block.
   const target = shape.freeSpace ? new FreeSpaceTarget(pool, t, shape.freeSpace.perBlock, shape.freeSpace.block) : new HeapTarget(pool, t, f.pages, perBlock, true);
   if (shape.freeSpace) notes.assumptions.add(`${f.reportName}: the free-space map offers the pages a VACUUM emptied: the new versions go there, ${shape.freeSpace.perBlock} a page, each page read, not added; a later run takes the pages after them (the earlier ones are full)`);
-  // heap_update pins the old page's visibility-map page when the page is all-visible (after VACUUM);
-  // a version that leaves its page first asks the free-space map for a page with room, where it has one.
+  // A version that leaves its page first asks the free-space map for a page with room, where it has one.
   // heap_update pins the visibility-map page of an all-visible page and clears the page's bit: only the
   // first update of each such page pins it (measured: 34 map requests for 2,001 rows on 34 pages), and no
   // later run finds the bit set again. Which pages are all-visible pg_class.relallvisible tells as of the
