@@ -73,6 +73,8 @@ export class PlanSimulator {
   private deadChecks: { t: number; count: number } | undefined;
   /** Per table: pages an earlier run's update cleared the all-visible bit of (write-trace.ts). */
   private readonly clearedPages = new Map<number, Set<number>>();
+  /** Per table: movedRanks' marks, the same every run. */
+  private readonly movedRankMarks = new Map<string, Uint8Array>();
   /** Tables whose pages of dead versions a replayed scan has pruned (see prunedNow). */
   private readonly pruned = new Set<number>();
   /** Per relation: its blocks cached dirty before run 1. */
@@ -264,7 +266,7 @@ export class PlanSimulator {
         // _bt_check_unique visits the versions an earlier write left under each row's key too (the range's run 1).
         const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > 0.8 ? this.earlierUnderWrite(t) : undefined;
         const earlier = left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: (j: number) => spreadBlock(heap.f.pages, left.farBlocks, j) } : undefined;
-        const { moved, freeBlocks, deadChecks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, cleared: this.clearedOf(t), refetchesOld: this.ring.major >= 14, roomFromPruning: (this.draw & 4) !== 0 && (heap.f.deadTuples ?? 0) > 0, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
+        const { moved, freeBlocks, deadChecks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, cleared: this.clearedOf(t), refetchesOld: this.ring.major >= 14, roomFromPruning: (this.draw & 4) !== 0, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
         this.freeUsed.set(t, (this.freeUsed.get(t) ?? 0) + freeBlocks);
         this.deadChecks = deadChecks > 0 ? { t, count: deadChecks } : undefined;
         // Where this run's versions went, for the next run to meet them there.
@@ -562,12 +564,12 @@ export class PlanSimulator {
       let inPlace = false;
       for (; moved && jumped < jumps && k + 1 >= jumpAt(jumped); jumped++) {
         const to = moved.blocks[jumped];
-        inPlace = inPlace || (dead?.mirrorsLive === true && to < live.first);
-        if (twice === undefined || to < live.first) outAndBack(block, to);
-        else if ((twiceDue += 1 - killedAt(k)) >= 1) {
-          twiceDue--;
-          outAndBack(block, twice.first + (Math.imul(moved.ranks[jumped], 0x9e3779b1) >>> 0) % twice.pages, to);
-        } else outAndBack(block, to);
+        const hot = dead?.mirrorsLive === true && to < live.first;
+        inPlace = inPlace || hot;
+        // The earlier version's entry, unless a run before marked it.
+        const before = twice && !hot && (twiceDue += 1 - killedAt(k)) >= 1 ? twice.first + ((Math.imul(moved.ranks[jumped], 0x9e3779b1) >>> 0) % twice.pages) : undefined;
+        if (before !== undefined) twiceDue--;
+        outAndBack(block, ...(before === undefined ? [] : [before]), to);
       }
       for (let size = perKey(keysTripped); far && tripped < trips && k + 1 >= tripAt(tripped); tripped += size, size = perKey(++keysTripped)) {
         outAndBack(block, ...Array.from({ length: Math.min(size, trips - tripped) }, (_, d) => farBlock(tripped + d)));
@@ -900,9 +902,12 @@ export class PlanSimulator {
    */
   private movedRanks(table: string | undefined): Uint8Array | undefined {
     const moved = table ? this.movedRows[table] : undefined;
-    if (!moved || moved.ranks.length === 0) return undefined;
+    if (!table || !moved || moved.ranks.length === 0) return undefined;
+    const known = this.movedRankMarks.get(table);
+    if (known) return known;
     const out = new Uint8Array(moved.scanned);
     for (const r of moved.ranks) if (r >= 1 && r <= moved.scanned) out[r - 1] = 1;
+    this.movedRankMarks.set(table, out);
     return out;
   }
 

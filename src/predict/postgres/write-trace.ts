@@ -167,7 +167,7 @@ export interface UpdateShape {
   cleared?: Set<number>;
   /** ExecModifyTable fetches each row's old version again to form the new one (PostgreSQL 14 and later). */
   refetchesOld?: boolean;
-  /** This draw takes each page as having room for one version, freed by pruning a dead one. */
+  /** This draw takes each page of a table with dead versions as having room for one version, freed by pruning one. */
   roomFromPruning?: boolean;
 }
 
@@ -188,7 +188,7 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
   const indexed = indexes.some(({ f: x }) => x.columns === undefined || changed === undefined || x.columns.some((c) => c === null || changed.includes(c)));
   // A full page may still have room for one version where pruning removed a dead one that an earlier write
   // left (a committed update's old version, a deleted row): which pages do, no view shows before run 1.
-  const roomLeft = !indexed && hotPerPage === 0 && shape.roomFromPruning === true;
+  const roomLeft = !indexed && hotPerPage === 0 && (f.deadTuples ?? 0) > 0 && shape.roomFromPruning === true;
   const hotRoom = roomLeft ? 1 : hotPerPage;
   const hotEligible = !indexed && hotRoom > 0;
   if (!indexed && hotPerPage === 0 && (f.deadTuples ?? 0) > 0) {
