@@ -5,8 +5,11 @@
 // Prints every run, measured / predicted, and the share within 5 % of the runs of 20 pages or more. The
 // states accumulate as on a user's server: each warm statement follows one more round of transactions, and
 // the writes measured earlier leave their rolled-back versions.
-// Run: node --import tsx scripts/pgbench-check.ts [15|18] [shared_buffers, default 32MB]
+// Run: node --import tsx scripts/pgbench-check.ts [15|18] [shared_buffers, default 32MB]. With PGBENCH_INPUTS=<dir>,
+// each measurement's prediction input is written there too, to replay a change of the model without measuring.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LocalPostgres, findSystemPostgres, findEmbeddedPostgres } from '../src/local-server/postgres';
 import { parseConnectionUrl } from '../src/db/connection-url';
 import { measure } from '../src/measure/measure';
@@ -25,6 +28,16 @@ const STATEMENTS: Array<[string, string]> = [
 ];
 
 const within = (m: number, p: number) => Math.abs(p - m) <= 0.05 * m;
+
+/** Where PGBENCH_INPUTS names a folder, what writes a measurement's prediction input there, as a fixture to replay. */
+function recorder(name: string, statement: string): ((input: object) => void) | undefined {
+  const dir = process.env.PGBENCH_INPUTS;
+  if (!dir) return undefined;
+  return (input) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name.replace(/[^a-z0-9]+/gi, '-')}.json`), JSON.stringify({ engine: 'postgresql', ...input, statement }));
+  };
+}
 
 async function main(): Promise<void> {
   const binaries = process.argv[2] === '18' ? findEmbeddedPostgres() : findSystemPostgres()[0];
@@ -52,7 +65,8 @@ async function main(): Promise<void> {
       for (const [name, sql] of STATEMENTS) {
         await server.restart();
         if (state === 'warm') pgbench(['-b', 'tpcb-like', '-t', '2000', '-c', '2', '-n']);
-        const report = await measure(target, { sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false });
+        const record = recorder(`${pool}-${state}-${name}`, sql);
+        const report = await measure(target, { sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false, ...(record ? { onPredictionInput: record } : {}) });
         for (const r of report.runs) {
           const [ml, pl, mr, pr] = [r.measured.logicalReads, r.predicted.logicalReads, r.measured.physicalReads, r.predicted.physicalReads];
           if (ml === null || pl === null || mr === null || pr === null) continue;
