@@ -21,6 +21,7 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
                   pg_stat_get_dead_tuples(c.oid)::float8 AS dead_tuples,
                   pg_stat_get_tuples_updated(c.oid)::float8 AS updated,
                   pg_stat_get_tuples_hot_updated(c.oid)::float8 AS hot_updated,
+                  pg_stat_get_mod_since_analyze(c.oid)::float8 AS changed_since_analyze,
                   coalesce(i.indisunique, false) AS unique,
                   CASE WHEN i.indnatts = 1 AND i.indpred IS NULL THEN CASE a.atttypid WHEN 'int2'::regtype THEN 2 WHEN 'int4'::regtype THEN 4 WHEN 'int8'::regtype THEN 8 END END AS key_bytes
              FROM unnest($1::oid[]) o
@@ -60,6 +61,7 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
       if (row?.all_visible !== null && row?.all_visible !== undefined) facts.allVisible = Math.min(1, Number(row.all_visible));
       // The statistics collector's counts (estimates, cumulative since the statistics were reset).
       if (row?.dead_tuples !== null && row?.dead_tuples !== undefined) facts.deadTuples = Number(row.dead_tuples);
+      if (row?.changed_since_analyze !== null && row?.changed_since_analyze !== undefined) facts.changedSinceAnalyze = Number(row.changed_since_analyze);
       if (row?.updated !== null && row?.updated !== undefined) facts.rowsUpdated = { all: Number(row.updated), hot: Number(row.hot_updated ?? 0) };
     }
     return facts;

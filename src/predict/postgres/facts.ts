@@ -34,6 +34,12 @@ export interface PgRelationFacts {
   allVisible?: number;
   /** For a table: dead row versions not yet vacuumed (pg_stat n_dead_tup, an estimate). */
   deadTuples?: number;
+  /**
+   * For a table: rows inserted, updated or deleted by committed transactions since the last ANALYZE
+   * (pg_stat n_mod_since_analyze). A rolled-back update counts as tried (rowsUpdated) but as no change, so
+   * the updates beyond these changes were rolled back (an earlier measurement's, say).
+   */
+  changedSinceAnalyze?: number;
   /** For a table: rows updated since the statistics were reset, and how many of them HOT (same page, no index entry). */
   rowsUpdated?: { all: number; hot: number };
   /** Blocks cached before run 1, as [first, last] ranges. */

@@ -20,6 +20,15 @@ import { deadEntriesPerRow, deadVersions, liveRows, notAllVisible, outOfOrder, p
 export { pageId, relationOf } from './geometry';
 export type { PlanSimulationNotes } from './simulation-notes';
 
+/**
+ * Dead entries per row that one measurement of a rolled-back write leaves where no scan can mark them (in
+ * posting lists beside the live versions), read with pageinspect on pgbench's accounts (2,000,000 rows,
+ * PostgreSQL 15) after three rolled-back runs of a 2,001-row range update: 1,237 (0.62 a row; keys with one,
+ * two, three: 992, 70, 35). The next measurement's run 1 met them all (3,431 requests more than the first's
+ * run 1: out to each, back once per key, one uniqueness check each) and left 1,737, as does every later one.
+ */
+const ONE_MEASUREMENT_LEAVES = 0.62;
+
 /** Heap pages one visibility-map page covers: two bits each in an 8 kB page less its header (MAPSIZE × 4). */
 export const HEAP_BLOCKS_PER_VM_PAGE = (8192 - 24) * 4;
 
@@ -265,7 +274,10 @@ export class PlanSimulator {
         const freeSpace = this.freeSpaceOf(t);
         // _bt_check_unique visits the versions an earlier write left under each row's key too (the range's run 1).
         const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > 0.8 ? this.earlierUnderWrite(t) : undefined;
-        const earlier = left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: (j: number) => spreadBlock(heap.f.pages, left.farBlocks, j) } : undefined;
+        // Run 1's scan goes out to them and back (indexScan). A later run's scan passes them on its way to the
+        // previous run's version under the same key, so only the uniqueness check adds a request each (the
+        // pgbench check, warm, after one earlier measurement: 0.9 a version on runs 2-3).
+        const earlier = left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: this.earlierBlocks(heap.f, left) } : undefined;
         const { moved, freeBlocks, deadChecks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: this.runsDone === 0, cleared: this.clearedOf(t), refetchesOld: this.ring.major >= 14, roomFromPruning: (this.draw & 4) !== 0, ...(this.updatedColumns ? { updatedColumns: this.updatedColumns } : {}) });
         this.freeUsed.set(t, (this.freeUsed.get(t) ?? 0) + freeBlocks);
         this.deadChecks = deadChecks > 0 ? { t, count: deadChecks } : undefined;
@@ -527,7 +539,8 @@ export class PlanSimulator {
     // of a 60,000-key count meeting 1,029 (one a key: 2, two: 1.5, these turns: 1.75); on pgbench scale 20,
     // with the visibility map's second page out and back too, 3.0-3.1 for 1,530 (4, 2.5, 3.25).
     const perKey = (key: number) => ((this.draw & 1) !== 0 ? 2 : this.draw === 0 && key % 3 === 2 ? 2 : 1);
-    const farBlock = (j: number) => (earlier ? spreadBlock(f.pages, earlier.farBlocks, j) : f.pages - 1 - (j % Math.max(1, far?.farBlocks ?? 1)));
+    const earlierAt = earlier ? this.earlierBlocks(f, earlier) : undefined;
+    const farBlock = (j: number) => (earlierAt ? earlierAt(j) : f.pages - 1 - (j % Math.max(1, far?.farBlocks ?? 1)));
     const partial = indexOnly && ordered > 0.8 && !known && !dead && !unsettled && heapTuples < 0.95 * tuples ? this.fetchedInRange(t, position, tuples / perPage, Math.ceil(visits / perPage), n.backward === true, notes) : undefined;
     // Where the dead versions mirror the live ones (a table-wide update's), a moved row is one of two kinds.
     // On an old page (before the live ones): that update found room there, left by pruning, and was HOT, its
@@ -544,6 +557,14 @@ export class PlanSimulator {
       );
     }
     const killedAt = (k: number) => (kills && start !== undefined ? kills.leaves.killed(n.backward ? start - k : start + k) : alone ? (alone[k] ?? 0) : 0);
+    // A later run of a SELECT meets the dead entries the run before could not mark, which a bitmap scan of the
+    // same condition counted after the last run: the replay places them, the count gives how many (measured on
+    // pgbench after a table-wide update, runs 2-3 of a 20,001-key range: 13,332 and 11,736 logical reads with
+    // 6,076 and 5,257 counted, where the replay took 4,877 and 4,438).
+    const countedAfter = dead && this.runsDone > 0 && !this.writes && loops === 1 && ordered > 0.8 && n.relation ? this.deadEntries[n.relation] : undefined;
+    if (countedAfter && kills && this.draw === 0) fitPlainShare(kills.leaves, dead!.perRow, visits, killedAt, countedAfter.dead);
+    const unmarked = countedAfter ? unmarkedAsCounted(dead!.perRow, visits, killedAt, countedAfter.dead) : (k: number) => dead!.perRow * (1 - killedAt(k));
+    if (countedAfter) notes.assumptions.add(`${f.reportName}: ${countedAfter.dead.toLocaleString('en-US')} dead entries under the scan's keys left unmarked by the run before (counted after the last run by a bitmap scan of the same condition), under the keys where the replay of the updates leaves them, then under those it takes as marked`);
     let twiceDue = 0;
     let jumped = 0;
     let tripped = 0;
@@ -576,7 +597,7 @@ export class PlanSimulator {
       }
       if (!dead) continue;
       // An entry an earlier run marked is passed over: its dead version is not visited again.
-      if (!inPlace) deadDue += dead.perRow * (1 - killedAt(k));
+      if (!inPlace) deadDue += unmarked(k);
       // The index entries of dead versions of the same keys, between the live ones: each on a page of its
       // own, as far along the dead ones as the live row is along the live ones (a row out of place had its
       // earlier version out of place too: it was moved before).
@@ -741,7 +762,7 @@ export class PlanSimulator {
     notes.assumptions.add(
       `${f.reportName}: a table-wide update in key order left ${Math.round((posting / period) * 100)} % of the keys' two versions in one posting list (replayed on a leaf of ${period} keys: ${replayed.toLocaleString('en-US')} leaves, ${leaves.toLocaleString('en-US')} found); the earlier run marked the other keys' dead entries, which this run skips`,
     );
-    return { leaves: new ChurnedLeaves(churn, min), min, max };
+    return { leaves: new ChurnedLeaves(churn, min, this.draw), min, max };
   }
 
   /**
@@ -890,7 +911,7 @@ export class PlanSimulator {
     // Whether a scan had marked the row's dead entry first no view shows: the band's odd draws take it so.
     if ((this.draw & 1) !== 0) return;
     moved.forEach((m, k) => m && leaves.updatedEarlier(start + k));
-    if (leaves.leavesUpdatedEarlier > 0) notes.assumptions.add(`${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update (its version out of the update's order), and kept no posting list past its first keys (${Math.round(PLAIN_AFTER_EARLIER_UPDATE * 100)} % of such leaves; the others had its dead entry marked and removed first, as the band's odd draws take it)`);
+    if (leaves.leavesUpdatedEarlier > 0) notes.assumptions.add(`${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update (its version out of the update's order), and kept no posting list past its first keys (${Math.round(PLAIN_AFTER_EARLIER_UPDATE * 100)} % of such leaves, each whole, which ones drawn; the others had its dead entry marked and removed first, as the band's odd draws take every such leaf)`);
   }
 
   /**
@@ -912,20 +933,56 @@ export class PlanSimulator {
   }
 
   /**
-   * The dead entries counted after a rolled-back write's runs, where this draw takes them as met by every run
-   * (odd draws: the range), at most the dead versions the statistics counted before it.
+   * The dead entries counted after a rolled-back write's runs that run 1 is taken to have met: the odd draws
+   * (the range's top) all of them up to the dead versions the statistics counted before it, the shown draw
+   * what one earlier measurement of the write leaves where the statistics show rolled-back updates, the
+   * other draws none.
    */
   private earlierUnderWrite(t: number, notes?: PlanSimulationNotes): PgDeadEntries | undefined {
     const f = this.facts[t];
     const e = this.writeDeadEntries[f.planName];
     if (!e || (f.deadTuples ?? 0) <= 0 || e.dead <= 0 || e.farBlocks <= 0) return undefined;
-    const dead = Math.min(e.dead, Math.round(f.deadTuples ?? 0));
+    const all = Math.min(e.dead, Math.round(f.deadTuples ?? 0));
+    // Updates are counted tried, committed or not (n_tup_upd), changes only once committed (n_mod_since_analyze,
+    // pgstat_relation.c): the updates beyond the changes were rolled back, where none came before the last
+    // ANALYZE. Pruning may have removed their heap versions (n_dead_tup falls), not their entries. After a
+    // table-wide update, whose inserts made room by deleting entries dead to all, the versions it left model
+    // the entries instead (heap-layout.ts).
+    const tableWide = (f.deadTuples ?? 0) > 0.2 * f.tuples;
+    const rolledBack = f.changedSinceAnalyze === undefined || !f.rowsUpdated || tableWide ? 0 : Math.max(0, Math.round(f.rowsUpdated.all - f.changedSinceAnalyze));
+    // Which of those lie under these keys no view shows: taken as an earlier measurement of this write, which
+    // leaves about ONE_MEASUREMENT_LEAVES a row in posting lists (more after a second).
+    const shown = Math.min(all, rolledBack, Math.round(ONE_MEASUREMENT_LEAVES * e.live));
     // No scan marks them, so every run meets them again (measured: three measurements of one range update on
     // a fresh server, runs 2-3 19,712-19,764, 22,035-23,656 and 23,471-23,555 logical reads).
     notes?.assumptions.add(
-      `${f.reportName}: an earlier rolled-back write may have left dead entries under these keys that no scan can mark, which every run meets (out to each version and back, and again as each row's new entry is checked for uniqueness) and no view shows before run 1; after the runs a bitmap scan of the same condition counted ${dead.toLocaleString('en-US')}, this write's own runs' among them: the prediction takes none, the range all of them, spread over the heap (where the earlier write appended them no view shows)`,
+      `${f.reportName}: an earlier rolled-back write may have left dead entries under these keys that no scan can mark, which every run meets (out to each version and back, and again as each row's new entry is checked for uniqueness) and no view shows before run 1; after the runs a bitmap scan of the same condition counted ${all.toLocaleString('en-US')}, this write's own runs' among them. ` +
+        (shown > 0
+          ? `The statistics count ${rolledBack.toLocaleString('en-US')} updates tried beyond the changes committed since the last ANALYZE, that is rolled back (updates committed before that ANALYZE would count too): the prediction takes ${shown.toLocaleString('en-US')} entries as under these keys (what one earlier measurement of this write leaves), the range none to ${all.toLocaleString('en-US')}`
+          : `The statistics count no rolled-back updates (updates tried beyond the changes committed since the last ANALYZE)${tableWide ? ' or show a table-wide update, whose versions model the dead entries' : ''}: the prediction takes none, the range up to all of them`) +
+        ", on the table's last blocks where nothing was committed since (cached ones first: a scan of the keys since met them), else spread over the heap (committed writes may have appended after it)",
     );
-    return (this.draw & 1) === 1 ? { ...e, dead } : undefined;
+    if ((this.draw & 1) === 1) return { ...e, dead: all };
+    return this.draw === 0 && shown > 0 ? { ...e, dead: shown } : undefined;
+  }
+
+  /**
+   * Where an earlier write's j-th dead entry under a write's keys points, which no view shows before run 1.
+   * With no committed change since the last ANALYZE, nothing appended after the rolled-back write: its
+   * versions are on the table's last blocks, and where blocks among the last twice as many as they span are
+   * cached, on those: a scan of the keys since met the versions and left their pages cached (measured: a
+   * read of the keys before a second measurement, 21 pages read on run 1, 22 predicted with none of them met,
+   * 40 on the last blocks). Otherwise, and in the other draws, spread over the heap: committed writes may
+   * have appended after it.
+   */
+  private earlierBlocks(f: PgRelationFacts, e: PgDeadEntries): (j: number) => number {
+    const n = Math.max(1, Math.min(e.farBlocks, f.pages));
+    if (this.draw !== 0 || f.changedSinceAnalyze !== 0) return (j) => Math.min(f.pages - 1, Math.floor((((j % n) + 0.5) * f.pages) / n));
+    const from = Math.max(0, f.pages - 2 * n);
+    const cached = new Set<number>();
+    for (const [a, b] of f.cachedBefore) for (let x = Math.max(a, from); x <= Math.min(b, f.pages - 1); x++) cached.add(x);
+    const blocks = cached.size > 0 ? [...cached].sort((a, b) => a - b).slice(-n) : Array.from({ length: n }, (_, k) => f.pages - n + k);
+    return (j) => blocks[Math.min(blocks.length - 1, Math.floor((j * blocks.length) / Math.max(1, e.dead)))];
   }
 
   /** The pages of table t whose all-visible bit an earlier run's update cleared, shared with the next run's replay. */
@@ -1000,12 +1057,51 @@ export class PlanSimulator {
 }
 
 /**
- * Where an earlier write's j-th dead entry under a write's keys points: which blocks it appended to no view
- * shows before run 1 (other writes may have appended after it), so the range spreads them over the heap.
+ * Where leaves with a row updated before a table-wide update lie under the scan, how many of them kept no
+ * posting list past their first keys (version-churn.ts) follows from the count after the last run: the share
+ * whose whole leaves leave that many dead entries unmarked (found by halving; 108 of 127 where the count
+ * cannot say), so a later run goes to the heap pages of some leaves' keys for every dead version and to the
+ * others' for few (measured on pgbench after a table-wide update: 147,947 counted over 600,000 keys, where
+ * the pattern at 85 % leaves about 130,000).
  */
-function spreadBlock(pages: number, blocks: number, j: number): number {
-  const n = Math.max(1, blocks);
-  return Math.min(pages - 1, Math.floor((((j % n) + 0.5) * pages) / n));
+function fitPlainShare(leaves: ChurnedLeaves, perRow: number, visits: number, killedAt: (k: number) => number, counted: number): void {
+  if (leaves.leavesUpdatedEarlier === 0) return;
+  const unmarkedAt = (share: number) => {
+    leaves.plainShare = share;
+    let n = 0;
+    for (let k = 0; k < visits; k++) n += perRow * (1 - killedAt(k));
+    return n;
+  };
+  // More leaves keeping no posting list leave fewer dead entries unmarked.
+  const [most, fewest] = [unmarkedAt(0), unmarkedAt(1)];
+  if (counted >= most || counted <= fewest) return void (leaves.plainShare = counted >= most ? 0 : 1);
+  let [lo, hi] = [0, 1];
+  for (let i = 0; i < 20; i++) {
+    const mid = (lo + hi) / 2;
+    if (unmarkedAt(mid) > counted) lo = mid;
+    else hi = mid;
+  }
+  leaves.plainShare = (lo + hi) / 2;
+}
+
+/**
+ * The dead entries per key a later run meets where a count after the last run gives their total: where the
+ * replay leaves more unmarked than counted, each key's share shrinks alike; where fewer, the keys it takes as
+ * marked are taken as unmarked alike until the count is reached (a key holds one such entry: one trip out
+ * and back each), and past one a key, every key's share grows.
+ */
+function unmarkedAsCounted(perRow: number, visits: number, killedAt: (k: number) => number, counted: number): (k: number) => number {
+  let [left, marked] = [0, 0];
+  for (let k = 0; k < visits; k++) {
+    const killed = killedAt(k);
+    left += perRow * (1 - killed);
+    marked += perRow * killed;
+  }
+  if (left + marked <= 0) return () => 0;
+  if (counted <= left) return (k) => (left > 0 ? (perRow * (1 - killedAt(k)) * counted) / left : 0);
+  if (counted >= left + marked) return () => (perRow * counted) / (left + marked);
+  const kept = (left + marked - counted) / marked;
+  return (k) => perRow * (1 - killedAt(k) * kept);
 }
 
 /** The scan node under a write that reads the written table (the first one found). */

@@ -87,19 +87,29 @@ export function keyOrderChurn(keyBytes: number): ChurnPattern {
  * second page then holds 203 keys, which fit as plain pairs and are never deduplicated: only the first run
  * of posting lists and that row's own remain (measured on the corpus's tables after its mixed workload,
  * pageinspect: 108 of the 127 leaves with one such row at offset 183 or more of 366, none below; the others
- * had the entry marked dead by a later scan and removed first, which no view shows). Such a leaf is taken
- * as that share of each: a key the two cases treat apart counts as marked 85 % of the time.
+ * had the entry marked dead by a later scan and removed first, which no view shows). Each such leaf is one
+ * case or the other, whole: the shown draw takes that share of the leaves in turn, the odd draws every such
+ * leaf as marked first, the other draws none. A leaf's keys lie on neighbouring
+ * heap pages, so a later run goes to some pages for many dead versions and to others for none (measured on
+ * pgbench after a table-wide update at 128 MB: runs 2-3 read 17,973 and 12,091 pages, 22,558 predicted
+ * when each key took the average of the two).
  */
 /** Of the leaves with a row updated earlier in their second half, the share that kept no posting list past the first run. */
 export const PLAIN_AFTER_EARLIER_UPDATE = 108 / 127;
 
 export class ChurnedLeaves {
   private readonly plainLeaves = new Map<number, Set<number>>();
+  /** The share of such leaves taken as keeping no posting list (the shown draw's). */
+  plainShare = PLAIN_AFTER_EARLIER_UPDATE;
+  /** Each such leaf's rank along the keys, built when first asked (after the scan's rows were registered). */
+  private ranks: Map<number, number> | undefined;
   private readonly firstRun: number;
 
   constructor(
     private readonly churn: ChurnPattern,
     private readonly min: number,
+    /** Which draw of the model's guesses (0: the one shown). */
+    private readonly draw = 0,
   ) {
     let run = 0;
     while (run < churn.posting.length && churn.posting[run] === 1) run++;
@@ -119,16 +129,31 @@ export class ChurnedLeaves {
     const rows = this.plainLeaves.get(leaf) ?? new Set<number>();
     rows.add(key);
     this.plainLeaves.set(leaf, rows);
+    this.ranks = undefined;
   }
 
-  /** How likely an earlier run met this key's dead version as a plain entry and marked it (0 or 1 but for those leaves). */
+  /** Whether an earlier run met this key's dead version as a plain entry and marked it (1) or not (0). */
   killed(key: number): number {
     const { leaf, offset } = this.place(key);
     const usual = this.churn.posting[offset] === 0 ? 1 : 0;
     const moved = this.plainLeaves.get(leaf);
     if (!moved) return usual;
     const plain = offset >= this.firstRun - 1 && !moved.has(key) ? 1 : 0;
-    return PLAIN_AFTER_EARLIER_UPDATE * plain + (1 - PLAIN_AFTER_EARLIER_UPDATE) * usual;
+    return this.keptNoPostingList(leaf) ? plain : usual;
+  }
+
+  /**
+   * Whether a leaf with a row updated earlier kept no posting list past its first keys. The shown draw takes
+   * that share of such leaves in turn along the keys, so any run of them holds the share within one leaf.
+   */
+  private keptNoPostingList(leaf: number): boolean {
+    if (this.draw !== 0) return (this.draw & 1) === 0;
+    if (!this.ranks) this.ranks = new Map([...this.plainLeaves.keys()].sort((a, b) => a - b).map((l, r) => [l, r]));
+    // The other case at the ranks where its share, counted from a half, crosses a whole number: at 85 %, the
+    // 4th leaf, then every 6.7th, so a run of one to three such leaves takes the usual case for none.
+    const other = 1 - this.plainShare;
+    const r = this.ranks.get(leaf) ?? 0;
+    return Math.floor((r + 1) * other + 0.5) === Math.floor(r * other + 0.5);
   }
 
   get leavesUpdatedEarlier(): number {
