@@ -157,8 +157,12 @@ export interface UpdateShape {
   leftoverAt?: (r: number) => number;
   /** Dead versions per row the statistics count under the same keys (a table-wide update's, not vacuumed). */
   deadPerRow?: number;
-  /** Dead versions per row an earlier rolled-back write may have left under the scan's keys, and the block of the j-th. */
-  earlier?: { perRow: number; block: (j: number) => number };
+  /**
+   * Dead versions per row an earlier rolled-back write may have left under the scan's keys, and the block of
+   * the j-th; from run 3, where the run before the previous one put row r's version, which joined the same
+   * posting list.
+   */
+  earlier?: { perRow: number; block: (j: number) => number; olderAt?: (r: number) => number };
   /** Where the free-space map offers room (pages a VACUUM emptied): the k-th block it offers, and how many versions each takes. */
   freeSpace?: { block: (k: number) => number; perBlock: number };
   /** The session's first write to the table: it has no target block cached yet. */
@@ -262,7 +266,10 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
         for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++) pool.access(pageId(t, shape.leftoverAt ? shape.leftoverAt(r) : f.pages + Math.floor(r / perBlock)));
         deadChecks += Math.round(shape.deadPerRow ?? 0);
         // Those an earlier write left were counted under the scan's index.
-        for (const e = s.i === shape.scanIndex ? shape.earlier : undefined; e && earlierMet < (r + 1) * e.perRow - 1e-9; earlierMet++) pool.access(pageId(t, e.block(earlierMet)));
+        for (const e = s.i === shape.scanIndex ? shape.earlier : undefined; e && earlierMet < (r + 1) * e.perRow - 1e-9; earlierMet++) {
+          pool.access(pageId(t, e.block(earlierMet)));
+          if (e.olderAt) pool.access(pageId(t, e.olderAt(r)));
+        }
       }
     }
   }
