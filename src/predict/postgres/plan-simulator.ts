@@ -1002,7 +1002,7 @@ export class PlanSimulator {
   private deadMetByWrite(t: number, notes: PlanSimulationNotes): number {
     const f = this.facts[t];
     const all = deadEntriesPerRow(f);
-    if (all <= 0 || f.deadTuples! < 0.2 * f.tuples) return all;
+    if (all <= 0 || (f.deadTuples ?? 0) < 0.2 * f.tuples) return all;
     notes.assumptions.add(`${f.reportName}: whether a scan since the table-wide update marked the dead entries under these keys no view shows: the prediction takes none marked, the range also all of them`);
     return (this.draw & 2) !== 0 ? 0 : all;
   }

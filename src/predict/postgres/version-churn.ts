@@ -88,11 +88,11 @@ export function keyOrderChurn(keyBytes: number): ChurnPattern {
  * of posting lists and that row's own remain (measured on the corpus's tables after its mixed workload,
  * pageinspect: 108 of the 127 leaves with one such row at offset 183 or more of 366, none below; the others
  * had the entry marked dead by a later scan and removed first, which no view shows). Each such leaf is one
- * case or the other, whole: the shown draw takes that share of the leaves in turn, the odd draws every such
- * leaf as marked first, the other draws none. A leaf's keys lie on neighbouring
- * heap pages, so a later run goes to some pages for many dead versions and to others for none (measured on
- * pgbench after a table-wide update at 128 MB: runs 2-3 read 17,973 and 12,091 pages, 22,558 predicted
- * when each key took the average of the two).
+ * case or the other, whole: the shown draw takes that share of the leaves in turn (or the share a count
+ * after the runs asks for), the band's even draws every such leaf as the first case, its odd draws as the
+ * other. A leaf's keys lie on neighbouring heap pages, so a later run goes to some pages for many dead
+ * versions and to others for none (pgbench after a table-wide update, 128 MB: runs 2-3 read 17,870 and
+ * 12,191 pages, predicted 22,544 and 22,572 when each key took the average of the two cases).
  */
 /** Of the leaves with a row updated earlier in their second half, the share that kept no posting list past the first run. */
 export const PLAIN_AFTER_EARLIER_UPDATE = 108 / 127;
