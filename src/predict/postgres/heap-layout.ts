@@ -80,7 +80,7 @@ export function liveRows(f: PgRelationFacts, blockSize: number, draw: number, no
   const pages = f.pages - first;
   const packed = { first, pages, perPage: capacity };
   // Dead versions counted where the live ones are not: the heap is full, the live rows packed after them.
-  if ((f.deadTuples ?? 0) > 0.2 * f.tuples && spread.perPage * (1 + deadEntriesPerRow(f)) >= 0.75 * capacity) {
+  if (tableWideDead(f) && spread.perPage * (1 + deadEntriesPerRow(f)) >= 0.75 * capacity) {
     notes.assumptions.add(`${f.reportName}: ${formatNumber(f.tuples)} live rows and ${formatNumber(f.deadTuples ?? 0)} dead versions fill its ${formatNumber(f.pages)} pages: the live ones taken packed into the last ${formatNumber(pages)}, as a table-wide update appends them`);
     return packed;
   }
@@ -121,13 +121,18 @@ export function deadVersions(
   let appended = 0;
   return {
     perRow: counted + left,
-    mirrorsLive: (f.deadTuples ?? 0) > 0.2 * f.tuples,
+    mirrorsLive: tableWideDead(f),
     block: (frac, rnd, inPlace) => {
       if (rnd.next() * (counted + left) < left) return leftAt ? leftAt(appended++) : f.pages + Math.floor(appended++ / perBlock);
       // A fraction taken from a page number lands on that page's own share (no rounding down to the one before).
       return region.first + ((inPlace ?? rnd.next() < ordered) ? Math.min(region.pages - 1, Math.floor(frac * region.pages + 1e-9)) : rnd.int(region.pages));
     },
   };
+}
+
+/** The statistics count dead versions for a fifth of the rows or more: a table-wide update's, not vacuumed. */
+export function tableWideDead(f: PgRelationFacts): boolean {
+  return (f.deadTuples ?? 0) > 0.2 * f.tuples;
 }
 
 /** Dead versions per live row that have an index entry: n_dead_tup less the HOT share of the updates. */

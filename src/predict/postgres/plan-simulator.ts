@@ -15,7 +15,7 @@ import { secondaryChurn, type SecondaryChurn } from './secondary-churn';
 import type { PlanSimulationNotes } from './simulation-notes';
 import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from './write-trace';
 import { findNode, lookupOrder, outerReference, type LookupOrder } from './lookup-order';
-import { deadEntriesPerRow, deadVersions, liveRows, notAllVisible, outOfOrder, packedFirstBlock, rowsPerFullPage, type DeadVersions, type LiveRows } from './heap-layout';
+import { deadEntriesPerRow, deadVersions, liveRows, notAllVisible, outOfOrder, packedFirstBlock, rowsPerFullPage, tableWideDead, type DeadVersions, type LiveRows } from './heap-layout';
 
 export { pageId, relationOf } from './geometry';
 export type { PlanSimulationNotes } from './simulation-notes';
@@ -321,7 +321,7 @@ export class PlanSimulator {
     // Which blocks each process took is a guess: the shown draw paces them, half the others start workers late.
     const lateWorkers = (this.draw & 1) === 1;
     if (shares) notes.assumptions.add(`${f.reportName}: blocks shared among the scanning processes as executed (${shares.join(' / ')}, the leader first); which blocks each took no counter tells: the prediction takes each at its share's pace from the start, the range also takes workers with smaller shares to have started late`);
-    const dirtied = !ring ? undefined : this.tableWideDead(r) ? this.prunedNow(r, blocks, notes, n) : this.dirtiedNow(r, blocks, notes, n);
+    const dirtied = !ring ? undefined : tableWideDead(this.facts[r]) ? this.prunedNow(r, blocks, notes, n) : this.dirtiedNow(r, blocks, notes, n);
     const stream = ring ? this.streamLimits(ringSize, pool.capacity, f.reportName, notes) : undefined;
     for (let l = 0; l < loops; l++) scanOnce(pool, { firstPage: pageId(r, 0), blocks, processes, ringBuffers: ringSize, ...(shares ? { shares, lateWorkers } : {}), ...(dirtied && l === 0 ? { dirtiedBlocks: dirtied } : {}), ...(stream ? { stream } : {}) });
   }
@@ -568,7 +568,7 @@ export class PlanSimulator {
     // pgbench after a table-wide update, runs 2-3 of a 20,001-key range: 13,332 and 11,736 logical reads with
     // 6,076 and 5,257 counted, where the replay took 4,877 and 4,438).
     const countedAfter = dead && this.runsDone > 0 && !this.writes && loops === 1 && ordered > 0.8 && n.relation ? this.deadEntries[n.relation] : undefined;
-    if (countedAfter && kills && this.draw === 0) fitPlainShare(kills.leaves, dead!.perRow, visits, killedAt, countedAfter.dead);
+    if (countedAfter && kills && start !== undefined && this.draw === 0) fitPlainShare(kills.leaves, dead!.perRow, visits, (k) => (n.backward ? start - k : start + k), countedAfter.dead);
     const unmarked = countedAfter ? unmarkedAsCounted(dead!.perRow, visits, killedAt, countedAfter.dead) : (k: number) => dead!.perRow * (1 - killedAt(k));
     if (countedAfter) notes.assumptions.add(`${f.reportName}: ${countedAfter.dead.toLocaleString('en-US')} dead entries under the scan's keys left unmarked by the run before (counted after the last run by a bitmap scan of the same condition), under the keys where the replay of the updates leaves them, then under those it takes as marked`);
     let twiceDue = 0;
@@ -718,14 +718,12 @@ export class PlanSimulator {
    */
   private deadOf(t: number, live: LiveRows, ordered: number, notes: PlanSimulationNotes): DeadVersions | undefined {
     const f = this.facts[t];
-    const located = (f.deadTuples ?? 0) > 0.2 * f.tuples;
+    const located = tableWideDead(f);
     // Where the dead entries under a correlated scan's keys were counted after the runs, they replace the guess.
     const countedAfter = ordered > 0.8 && this.deadEntries[f.planName] !== undefined;
     const spread = (ordered < 0.5) === ((this.draw & 4) === 0) && !countedAfter;
     // A write's later runs pass over the dead entries its run 1 marked as it checked uniqueness (modify).
-    // A write's run 1 meets them as its uniqueness checks do (deadMetByWrite): half the draws take them as marked.
-    const markedSince = this.writes && this.runsDone === 0 && located && (this.draw & 2) !== 0;
-    const counted = this.skipsMarked() || (this.writes && this.runsDone > 0) || markedSince || (!located && !spread) ? 0 : deadEntriesPerRow(f);
+    const counted = this.skipsMarked() || (this.writes && this.runsDone > 0) || this.markedSinceUpdate(f) || (!located && !spread) ? 0 : deadEntriesPerRow(f);
     const leftAt = this.leftoverPlace.get(t);
     return deadVersions(f, live, ordered, { counted, left: this.leftoversOf(t), ...(leftAt ? { leftAt } : {}) }, notes);
   }
@@ -737,7 +735,7 @@ export class PlanSimulator {
   private freeSpaceOf(t: number): { block: (k: number) => number; perBlock: number } | undefined {
     const f = this.facts[t];
     const perBlock = rowsPerFullPage(f, this.ring.blockSize ?? 8192);
-    if (!perBlock || (f.fsmPages ?? 0) === 0 || (f.deadTuples ?? 0) > 0.2 * f.tuples) return undefined;
+    if (!perBlock || (f.fsmPages ?? 0) === 0 || tableWideDead(f)) return undefined;
     const live = liveRows(f, this.ring.blockSize ?? 8192, this.draw, { assumptions: new Set(), unmodelled: new Set() });
     if (live.first <= 0) return undefined;
     const start = this.freeUsed.get(t) ?? 0;
@@ -874,12 +872,6 @@ export class PlanSimulator {
     return [...taken].sort((a, b) => (backward ? b - a : a - b));
   }
 
-  /** The statistics count dead versions for a fifth of the rows or more: a table-wide update's (see prunedNow). */
-  private tableWideDead(t: number): boolean {
-    const f = this.facts[t];
-    return (f.deadTuples ?? 0) > 0.2 * f.tuples;
-  }
-
   /**
    * A ring scan dirties the pages it prunes of dead versions (heap_page_prune_opt), WAL-logged, and the
    * pages whose tuples it sets hint bits on, WAL-logged only where data checksums or wal_log_hints are on.
@@ -956,7 +948,7 @@ export class PlanSimulator {
     // ANALYZE. Pruning may have removed their heap versions (n_dead_tup falls), not their entries. After a
     // table-wide update, whose inserts made room by deleting entries dead to all, the versions it left model
     // the entries instead (heap-layout.ts).
-    const tableWide = (f.deadTuples ?? 0) > 0.2 * f.tuples;
+    const tableWide = tableWideDead(f);
     const rolledBack = f.changedSinceAnalyze === undefined || !f.rowsUpdated || tableWide ? 0 : Math.max(0, Math.round(f.rowsUpdated.all - f.changedSinceAnalyze));
     // Which of those lie under these keys no view shows: taken as an earlier measurement of this write, which
     // leaves about ONE_MEASUREMENT_LEAVES a row in posting lists (more after a second).
@@ -994,17 +986,22 @@ export class PlanSimulator {
   }
 
   /**
-   * Dead versions per row a write's run 1 checks under its keys after a table-wide update: all of them, where
-   * no scan met these keys since; whether one did (and marked the plain entries, leaving the posting lists'
-   * few) no view shows, so half the draws take none (pgbench check: a range update measured after a count
-   * over its keys, 14,527-16,595 logical reads on run 1, 20,160 predicted, 14,159 with none).
+   * Dead versions per row a write's run 1 checks under its keys (its scan meets them alike: deadOf). After a
+   * table-wide update, all of them where no scan met these keys since; whether one did (and marked the plain
+   * entries, leaving the posting lists' few) no view shows, so half the draws take none (pgbench check: a
+   * range update measured after a count over its keys, 14,527-16,595 logical reads on run 1, 20,160
+   * predicted, 14,159 with none).
    */
   private deadMetByWrite(t: number, notes: PlanSimulationNotes): number {
     const f = this.facts[t];
-    const all = deadEntriesPerRow(f);
-    if (all <= 0 || (f.deadTuples ?? 0) < 0.2 * f.tuples) return all;
+    if (!tableWideDead(f)) return deadEntriesPerRow(f);
     notes.assumptions.add(`${f.reportName}: whether a scan since the table-wide update marked the dead entries under these keys no view shows: the prediction takes none marked, the range also all of them`);
-    return (this.draw & 2) !== 0 ? 0 : all;
+    return this.markedSinceUpdate(f) ? 0 : deadEntriesPerRow(f);
+  }
+
+  /** Whether this draw takes a write's run 1 as meeting a table-wide update's dead entries marked by a scan since. */
+  private markedSinceUpdate(f: PgRelationFacts): boolean {
+    return this.writes && this.runsDone === 0 && tableWideDead(f) && (this.draw & 2) !== 0;
   }
 
   /** The pages of table t whose all-visible bit an earlier run's update cleared, shared with the next run's replay. */
@@ -1086,12 +1083,26 @@ export class PlanSimulator {
  * others' for few (measured on pgbench after a table-wide update: 147,947 counted over 600,000 keys, where
  * the pattern at 85 % leaves about 130,000).
  */
-function fitPlainShare(leaves: ChurnedLeaves, perRow: number, visits: number, killedAt: (k: number) => number, counted: number): void {
+function fitPlainShare(leaves: ChurnedLeaves, perRow: number, visits: number, keyAt: (k: number) => number, counted: number): void {
   if (leaves.leavesUpdatedEarlier === 0) return;
+  // One pass: the keys elsewhere count alike in every share; a leaf with such a row counts as one case or the other.
+  let elsewhere = 0;
+  const perLeaf = new Map<number, [number, number]>();
+  for (let k = 0; k < visits; k++) {
+    const cases = leaves.casesOf(keyAt(k));
+    if (typeof cases === 'number') {
+      elsewhere += perRow * (1 - cases);
+      continue;
+    }
+    const sums = perLeaf.get(cases.leaf) ?? [0, 0];
+    sums[0] += perRow * (1 - cases.plain);
+    sums[1] += perRow * (1 - cases.usual);
+    perLeaf.set(cases.leaf, sums);
+  }
   const unmarkedAt = (share: number) => {
     leaves.plainShare = share;
-    let n = 0;
-    for (let k = 0; k < visits; k++) n += perRow * (1 - killedAt(k));
+    let n = elsewhere;
+    for (const [leaf, [plain, usual]] of perLeaf) n += leaves.keepsNoPostingList(leaf) ? plain : usual;
     return n;
   };
   // More leaves keeping no posting list leave fewer dead entries unmarked.

@@ -134,19 +134,29 @@ export class ChurnedLeaves {
 
   /** Whether an earlier run met this key's dead version as a plain entry and marked it (1) or not (0). */
   killed(key: number): number {
+    const cases = this.casesOf(key);
+    if (typeof cases === 'number') return cases;
+    return this.keepsNoPostingList(cases.leaf) ? cases.plain : cases.usual;
+  }
+
+  /**
+   * For a key on a leaf with a row updated earlier, its leaf and whether it is marked (1) or not (0) in
+   * each case: where the leaf kept no posting list past its first keys, and where it did as usual. Elsewhere
+   * the one answer.
+   */
+  casesOf(key: number): number | { leaf: number; plain: number; usual: number } {
     const { leaf, offset } = this.place(key);
     const usual = this.churn.posting[offset] === 0 ? 1 : 0;
     const moved = this.plainLeaves.get(leaf);
     if (!moved) return usual;
-    const plain = offset >= this.firstRun - 1 && !moved.has(key) ? 1 : 0;
-    return this.keptNoPostingList(leaf) ? plain : usual;
+    return { leaf, plain: offset >= this.firstRun - 1 && !moved.has(key) ? 1 : 0, usual };
   }
 
   /**
    * Whether a leaf with a row updated earlier kept no posting list past its first keys. The shown draw takes
    * that share of such leaves in turn along the keys, so any run of them holds the share within one leaf.
    */
-  private keptNoPostingList(leaf: number): boolean {
+  keepsNoPostingList(leaf: number): boolean {
     if (this.draw !== 0) return (this.draw & 1) === 0;
     if (!this.ranks) this.ranks = new Map([...this.plainLeaves.keys()].sort((a, b) => a - b).map((l, r) => [l, r]));
     // The other case at the ranks where its share, counted from a half, crosses a whole number: at 85 %, the
