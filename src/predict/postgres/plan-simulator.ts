@@ -28,6 +28,8 @@ export type { PlanSimulationNotes } from './simulation-notes';
  * run 1: out to each, back once per key, one uniqueness check each) and left 1,737, as does every later one.
  */
 const ONE_MEASUREMENT_LEAVES = 0.62;
+/** Runs of a measurement as BufferLens takes them by default: what an earlier one's rolled-back updates are counted in. */
+const RUNS_PER_MEASUREMENT = 3;
 
 /** Heap pages one visibility-map page covers: two bits each in an 8 kB page less its header (MAPSIZE × 4). */
 export const HEAP_BLOCKS_PER_VM_PAGE = (8192 - 24) * 4;
@@ -373,6 +375,7 @@ export class PlanSimulator {
       for (const p of descentPages(i, g, start)) pool.access(p);
       for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + start + k));
       if (loops === 1) for (const k of this.leavesMarkedNow(n, leaves, notes, f.reportName)) pool.access(pageId(i, g.firstLeaf + start + k));
+      if (loops === 1) for (const p of this.splitByEarlier(i, leaves, notes)) pool.access(p);
     }
   }
 
@@ -977,12 +980,66 @@ export class PlanSimulator {
    */
   private earlierBlocks(f: PgRelationFacts, e: PgDeadEntries): (j: number) => number {
     const n = Math.max(1, Math.min(e.farBlocks, f.pages));
+    const before = this.draw === 0 && (f.changedSinceAnalyze ?? 0) > 0 ? this.beforeCommitted(f, e) : undefined;
+    if (before) return before;
     if (this.draw !== 0 || f.changedSinceAnalyze !== 0) return (j) => Math.min(f.pages - 1, Math.floor((((j % n) + 0.5) * f.pages) / n));
     const from = Math.max(0, f.pages - 2 * n);
     const cached = new Set<number>();
     for (const [a, b] of f.cachedBefore) for (let x = Math.max(a, from); x <= Math.min(b, f.pages - 1); x++) cached.add(x);
     const blocks = cached.size > 0 ? [...cached].sort((a, b) => a - b).slice(-n) : Array.from({ length: n }, (_, k) => f.pages - n + k);
     return (j) => blocks[Math.min(blocks.length - 1, Math.floor((j * blocks.length) / Math.max(1, e.dead)))];
+  }
+
+  /**
+   * The leaves an earlier measurement of this write split under its keys, which the scan reads beside those
+   * the keys had as loaded. Run 1 of a measurement puts a new entry beside every row's: each leaf it meets
+   * fills and splits once (measured: 6 new pages for 2,001 rows on 7 leaves), the right half appended at
+   * the index's end; its later runs make room by deleting the earlier runs' entries instead. Taken where
+   * the shown draw takes an earlier measurement's dead entries (earlierUnderWrite): as many as the rolled-back
+   * updates make measurements of three runs, on the index's last pages (measured after one: 13 leaves read
+   * where the keys had 7, 6 of them at the end).
+   */
+  private splitByEarlier(i: number, leaves: number, notes: PlanSimulationNotes): number[] {
+    const x = this.facts[i];
+    const t = this.facts.findIndex((f) => f.kind === 'table' && f.planName === x.table);
+    if (!this.writes || this.runsDone > 0 || this.draw !== 0 || t < 0) return [];
+    const f = this.facts[t];
+    const e = this.writeDeadEntries[f.planName];
+    if (!e || !f.rowsUpdated || f.changedSinceAnalyze === undefined || tableWideDead(f) || !this.earlierUnderWrite(t)) return [];
+    const measurements = Math.ceil(Math.round((f.rowsUpdated.all - f.changedSinceAnalyze) / Math.max(1, e.live)) / RUNS_PER_MEASUREMENT);
+    const split = Math.min(x.pages - 1, measurements * leaves);
+    if (split <= 0) return [];
+    notes.assumptions.add(`${x.reportName}: the earlier measurement(s) of this write split each of the ${leaves} leaves under its keys (taken as ${measurements} of ${RUNS_PER_MEASUREMENT} runs from the updates rolled back): the scan also reads the ${split} halves they appended at the index's end`);
+    return Array.from({ length: split }, (_, k) => pageId(i, x.pages - split + k));
+  }
+
+  /**
+   * Where committed updates followed the rolled-back write, their versions were appended after its own: the
+   * rolled-back runs' versions lie on the blocks before the last (changes committed less HOT updates) / (rows
+   * a page), one run's span after the other. The last run's entries no later scan met, so each of its
+   * blocks holds some; an earlier run's were met by the next run, which marked all but those that had joined
+   * a posting list. How many of its blocks those are varies: a range update after one measurement of it and
+   * 4,000 pgbench transactions read all 33 blocks of the last run's span and 11 of each earlier run's 33;
+   * on a smaller table after 2,000 committed updates, 35 and 5–6. Taken one block in four, a guess the
+   * other draws leave (spread over the heap). The j-th of the entries (in key order) takes the last run's
+   * block and an earlier run's by turns.
+   */
+  private beforeCommitted(f: PgRelationFacts, e: PgDeadEntries): ((j: number) => number) | undefined {
+    const perPage = f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 0;
+    if (!f.rowsUpdated || perPage <= 0 || e.live <= 0) return undefined;
+    const rolledBack = f.rowsUpdated.all - (f.changedSinceAnalyze ?? 0);
+    const runs = Math.round(rolledBack / e.live);
+    if (runs < 1) return undefined;
+    const span = Math.max(1, Math.ceil(e.live / perPage));
+    const end = f.pages - Math.ceil(Math.max(0, (f.changedSinceAnalyze ?? 0) - f.rowsUpdated.hot) / perPage);
+    const first = end - runs * span;
+    if (first < 0) return undefined;
+    return (j) => {
+      const along = Math.min(span - 1, Math.floor(((j + 0.5) / Math.max(1, e.dead)) * span));
+      if (runs === 1 || j % 2 === 0) return first + (runs - 1) * span + along;
+      const run = (j >> 1) % (runs - 1);
+      return first + run * span + Math.min(span - 1, 4 * Math.floor(along / 4) + 1);
+    };
   }
 
   /**
