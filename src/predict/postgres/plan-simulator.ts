@@ -963,7 +963,7 @@ export class PlanSimulator {
         (shown > 0
           ? `The statistics count ${rolledBack.toLocaleString('en-US')} updates tried beyond the changes committed since the last ANALYZE, that is rolled back (updates committed before that ANALYZE would count too): the prediction takes ${shown.toLocaleString('en-US')} entries as under these keys (what one earlier measurement of this write leaves), the range none to ${all.toLocaleString('en-US')}`
           : `The statistics count no rolled-back updates (updates tried beyond the changes committed since the last ANALYZE)${tableWide ? ' or show a table-wide update, whose versions model the dead entries' : ''}: the prediction takes none, the range up to all of them`) +
-        ", on the table's last blocks where nothing was committed since (cached ones first: a scan of the keys since met them), else spread over the heap (committed writes may have appended after it)",
+        ", on the table's last blocks where nothing was committed since (cached ones first: a scan of the keys since met them), else on the blocks before those the committed updates appended, its last run's on every block and its earlier runs' on one in four (a guess: the share varies), the range also spread over the heap",
     );
     if ((this.draw & 1) === 1) return { ...e, dead: all };
     return this.draw === 0 && shown > 0 ? { ...e, dead: shown } : undefined;
