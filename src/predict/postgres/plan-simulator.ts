@@ -13,6 +13,7 @@ import { ChurnedLeaves, keyOrderChurn, PLAIN_AFTER_EARLIER_UPDATE } from './vers
 import { DRAWS } from '../prediction';
 import { secondaryChurn, type SecondaryChurn } from './secondary-churn';
 import type { PlanSimulationNotes } from './simulation-notes';
+import { beforeCommitted, betweenLoadedAndLive, earlierRuns, RUNS_PER_MEASUREMENT } from './earlier-measurements';
 import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from './write-trace';
 import { findNode, lookupOrder, outerReference, type LookupOrder } from './lookup-order';
 import { deadEntriesPerRow, deadVersions, liveRows, notAllVisible, outOfOrder, packedFirstBlock, rowsPerFullPage, tableWideDead, type DeadVersions, type LiveRows } from './heap-layout';
@@ -28,8 +29,6 @@ export type { PlanSimulationNotes } from './simulation-notes';
  * run 1: out to each, back once per key, one uniqueness check each) and left 1,737, as does every later one.
  */
 const ONE_MEASUREMENT_LEAVES = 0.62;
-/** Runs of a measurement as BufferLens takes them by default: what an earlier one's rolled-back updates are counted in. */
-const RUNS_PER_MEASUREMENT = 3;
 
 /** Heap pages one visibility-map page covers: two bits each in an 8 kB page less its header (MAPSIZE × 4). */
 export const HEAP_BLOCKS_PER_VM_PAGE = (8192 - 24) * 4;
@@ -983,7 +982,7 @@ export class PlanSimulator {
    */
   private earlierBlocks(f: PgRelationFacts, e: PgDeadEntries): (j: number) => number {
     const n = Math.max(1, Math.min(e.farBlocks, f.pages));
-    const before = this.draw === 0 && (f.changedSinceAnalyze ?? 0) > 0 ? this.beforeCommitted(f, e) : undefined;
+    const before = this.draw === 0 && (f.changedSinceAnalyze ?? 0) > 0 ? beforeCommitted(f, e) : undefined;
     if (before) return before;
     if (this.draw !== 0 || f.changedSinceAnalyze !== 0) return (j) => Math.min(f.pages - 1, Math.floor((((j % n) + 0.5) * f.pages) / n));
     const from = Math.max(0, f.pages - 2 * n);
@@ -1005,28 +1004,15 @@ export class PlanSimulator {
    * small table with no scan since read 66 of 198).
    */
   private earlierUnderTableWide(f: PgRelationFacts, rows: number, notes: PlanSimulationNotes): number[] {
-    if (!tableWideDead(f) || this.runsDone > 0 || !f.rowsUpdated || f.changedSinceAnalyze === undefined || rows <= 0) return [];
-    const runs = Math.round((f.rowsUpdated.all - f.changedSinceAnalyze) / rows);
-    const measurements = Math.ceil(runs / RUNS_PER_MEASUREMENT);
-    const blockSize = this.ring.blockSize ?? 8192;
-    const capacity = rowsPerFullPage(f, blockSize);
-    if (measurements < 1 || !capacity) return [];
-    const loaded = Math.ceil(f.tuples / capacity);
-    const live = packedFirstBlock(f, blockSize);
-    const between = live - loaded;
-    const span = Math.ceil(rows / capacity);
-    if (between < span) return [];
+    if (!tableWideDead(f) || this.runsDone > 0) return [];
+    const earlier = earlierRuns(f, rows);
+    const between = betweenLoadedAndLive(f, rows, this.ring.blockSize ?? 8192);
+    if (!earlier || !between) return [];
     notes.assumptions.add(
-      `${f.reportName}: the statistics count ${(runs * rows).toLocaleString('en-US')} updates rolled back (${measurements} earlier measurement(s) of this write, taken as ${RUNS_PER_MEASUREMENT} runs each), whose versions lie between the rows as loaded and the table-wide update's: run 1 visits their pages as its new entries fill the leaves holding theirs (deleting them to make room, checking uniqueness); how many no view shows: the prediction takes one block in three of a run's span per measurement, the range none to all ${between.toLocaleString('en-US')} blocks between`,
+      `${f.reportName}: the statistics count ${(earlier.runs * rows).toLocaleString('en-US')} updates rolled back (${earlier.measurements} earlier measurement(s) of this write, taken as ${RUNS_PER_MEASUREMENT} runs each), whose versions lie between the rows as loaded and the table-wide update's: run 1 visits their pages as its new entries fill the leaves holding theirs (deleting them to make room, checking uniqueness); how many no view shows: the prediction takes one block in three of a run's span per measurement, the range none to all ${between.blocks.toLocaleString('en-US')} blocks between`,
     );
-    if ((this.draw & 1) === 1) return Array.from({ length: between }, (_, k) => loaded + k);
-    if (this.draw !== 0) return [];
-    const out: number[] = [];
-    for (let m = 0; m < measurements; m++) {
-      const start = loaded + Math.floor((m * between) / measurements);
-      for (let b = 1; b < span; b += 3) out.push(Math.min(live - 1, start + b));
-    }
-    return out;
+    if ((this.draw & 1) === 1) return Array.from({ length: between.blocks }, (_, k) => between.first + k);
+    return this.draw === 0 ? between.visited : [];
   }
 
   /**
@@ -1045,40 +1031,11 @@ export class PlanSimulator {
     const f = this.facts[t];
     const e = this.writeDeadEntries[f.planName];
     if (!e || !f.rowsUpdated || f.changedSinceAnalyze === undefined || tableWideDead(f) || !this.earlierUnderWrite(t)) return [];
-    const measurements = Math.ceil(Math.round((f.rowsUpdated.all - f.changedSinceAnalyze) / Math.max(1, e.live)) / RUNS_PER_MEASUREMENT);
+    const measurements = earlierRuns(f, e.live)?.measurements ?? 0;
     const split = Math.min(x.pages - 1, measurements * leaves);
     if (split <= 0) return [];
     notes.assumptions.add(`${x.reportName}: the earlier measurement(s) of this write split each of the ${leaves} leaves under its keys (taken as ${measurements} of ${RUNS_PER_MEASUREMENT} runs from the updates rolled back): the scan also reads the ${split} halves they appended at the index's end`);
     return Array.from({ length: split }, (_, k) => pageId(i, x.pages - split + k));
-  }
-
-  /**
-   * Where committed updates followed the rolled-back write, their versions were appended after its own: the
-   * rolled-back runs' versions lie on the blocks before the last (changes committed less HOT updates) / (rows
-   * a page), one run's span after the other. The last run's entries no later scan met, so each of its
-   * blocks holds some; an earlier run's were met by the next run, which marked all but those that had joined
-   * a posting list. How many of its blocks those are varies: a range update after one measurement of it and
-   * 4,000 pgbench transactions read all 33 blocks of the last run's span and 11 of each earlier run's 33;
-   * on a smaller table after 2,000 committed updates, 35 and 5–6. Taken one block in four, a guess the
-   * other draws leave (spread over the heap). The j-th of the entries (in key order) takes the last run's
-   * block and an earlier run's by turns.
-   */
-  private beforeCommitted(f: PgRelationFacts, e: PgDeadEntries): ((j: number) => number) | undefined {
-    const perPage = f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 0;
-    if (!f.rowsUpdated || perPage <= 0 || e.live <= 0) return undefined;
-    const rolledBack = f.rowsUpdated.all - (f.changedSinceAnalyze ?? 0);
-    const runs = Math.round(rolledBack / e.live);
-    if (runs < 1) return undefined;
-    const span = Math.max(1, Math.ceil(e.live / perPage));
-    const end = f.pages - Math.ceil(Math.max(0, (f.changedSinceAnalyze ?? 0) - f.rowsUpdated.hot) / perPage);
-    const first = end - runs * span;
-    if (first < 0) return undefined;
-    return (j) => {
-      const along = Math.min(span - 1, Math.floor(((j + 0.5) / Math.max(1, e.dead)) * span));
-      if (runs === 1 || j % 2 === 0) return first + (runs - 1) * span + along;
-      const run = (j >> 1) % (runs - 1);
-      return first + run * span + Math.min(span - 1, 4 * Math.floor(along / 4) + 1);
-    };
   }
 
   /**
