@@ -6,7 +6,9 @@
 // states accumulate as on a user's server: each warm statement follows one more round of transactions, and
 // the writes measured earlier leave their rolled-back versions.
 // Run: node --import tsx scripts/pgbench-check.ts [15|18] [shared_buffers, default 32MB]. With PGBENCH_INPUTS=<dir>,
-// each measurement's prediction input is written there too, to replay a change of the model without measuring.
+// each measurement's prediction input is written there too, to replay a change of the model without measuring,
+// and beside it the runs as measured (<name>.runs.json: numbers and the blocks cached after each run), to tell
+// which pages the model reads that the server did not and the other way round.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,6 +69,10 @@ async function main(): Promise<void> {
         if (state === 'warm') pgbench(['-b', 'tpcb-like', '-t', '2000', '-c', '2', '-n']);
         const record = recorder(`${pool}-${state}-${name}`, sql);
         const report = await measure(target, { sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false, ...(record ? { onPredictionInput: record } : {}) });
+        if (process.env.PGBENCH_INPUTS) {
+          const runs = report.runs.map((r) => ({ run: r.run, measured: r.measured, predicted: r.predicted, residency: r.residency }));
+          writeFileSync(join(process.env.PGBENCH_INPUTS, `${`${pool}-${state}-${name}`.replace(/[^a-z0-9]+/gi, '-')}.runs.json`), JSON.stringify(runs));
+        }
         for (const r of report.runs) {
           const [ml, pl, mr, pr] = [r.measured.logicalReads, r.predicted.logicalReads, r.measured.physicalReads, r.predicted.physicalReads];
           if (ml === null || pl === null || mr === null || pr === null) continue;
