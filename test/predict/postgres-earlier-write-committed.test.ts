@@ -8,23 +8,21 @@
 // varies (pgbench: one in three, here one in six; taken one in four), so pages read are held to the range.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
+import type { PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
-import { createPgAccounts, pgQuery } from '../support/sql';
-
-const UPDATE = 'UPDATE acc SET abalance = abalance - 1 WHERE aid BETWEEN 50000 AND 52000';
+import { pgQuery } from '../support/sql';
+import { ACC_RANGE_UPDATE, asMeasured, startWithAccounts } from '../support/pg-accounts';
 
 for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a range UPDATE measured again after committed updates: ${name}`, skipUnless(availability), () => {
     test('run 1 reads the leaves the earlier measurement split; pages read within the range', async () => {
-      const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });
+      const server = await startWithAccounts(need(availability));
       try {
-        await createPgAccounts(server.url());
         const target = parseConnectionUrl(server.url());
-        const options = { sql: UPDATE, runs: 3, cold: 'no' as const, commit: false, timing: false, timeoutMs: 120_000, whatIf: false };
+        const options = asMeasured(ACC_RANGE_UPDATE);
         await server.restart();
         await measure(target, options);
         // Committed updates of rows elsewhere, one in 50, each appending its version after the measurement's.

@@ -10,23 +10,21 @@
 // above it).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
+import type { PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
-import { createPgAccounts, pgQuery } from '../support/sql';
-
-const UPDATE = 'UPDATE acc SET abalance = abalance - 1 WHERE aid BETWEEN 50000 AND 52000';
+import { pgQuery } from '../support/sql';
+import { ACC_RANGE_UPDATE, asMeasured, startWithAccounts } from '../support/pg-accounts';
 
 for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a range UPDATE through the primary key: ${name}`, skipUnless(availability), () => {
     test('cold and warm, run 1 pages read within 5 % (or 2 pages); measured again, run 1 within the range', async () => {
-      const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });
+      const server = await startWithAccounts(need(availability));
       try {
-        await createPgAccounts(server.url());
         const target = parseConnectionUrl(server.url());
-        const options = { sql: UPDATE, runs: 2, cold: 'no' as const, commit: false, timing: false, timeoutMs: 120_000, whatIf: false };
+        const options = asMeasured(ACC_RANGE_UPDATE, 2);
         await server.restart();
         const cold = (await measure(target, options)).runs[0];
         const coldRead = pagesRead(cold.measured)!;

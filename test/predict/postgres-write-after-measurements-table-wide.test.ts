@@ -7,23 +7,21 @@
 // lies within 5 %).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
+import type { PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
-import { createPgAccounts, pgQuery } from '../support/sql';
-
-const UPDATE = 'UPDATE acc SET abalance = abalance - 1 WHERE aid BETWEEN 50000 AND 52000';
+import { pgQuery } from '../support/sql';
+import { ACC_RANGE_UPDATE, asMeasured, startWithAccounts } from '../support/pg-accounts';
 
 for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a range UPDATE after earlier measurements and a table-wide update: ${name}`, skipUnless(availability), () => {
     test("run 1's pages read within the range, which takes the earlier measurements' versions", async () => {
-      const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });
+      const server = await startWithAccounts(need(availability));
       try {
-        await createPgAccounts(server.url());
         const target = parseConnectionUrl(server.url());
-        const options = { sql: UPDATE, runs: 3, cold: 'no' as const, commit: false, timing: false, timeoutMs: 120_000, whatIf: false };
+        const options = asMeasured(ACC_RANGE_UPDATE);
         for (const between of ['UPDATE acc SET abalance = abalance + 1 WHERE aid % 50 = 0 AND aid > 100000', 'UPDATE acc SET abalance = abalance + 1']) {
           await server.restart();
           await measure(target, options);

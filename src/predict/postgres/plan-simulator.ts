@@ -977,8 +977,9 @@ export class PlanSimulator {
    * versions are on the table's last blocks, and where blocks among the last twice as many as they span are
    * cached, on those: a scan of the keys since met the versions and left their pages cached (measured: a
    * read of the keys before a second measurement, 21 pages read on run 1, 22 predicted with none of them met,
-   * 40 on the last blocks). Otherwise, and in the other draws, spread over the heap: committed writes may
-   * have appended after it.
+   * 40 on the last blocks). With changes committed since, the shown draw puts them before the blocks those
+   * updates appended (earlier-measurements.ts); the other draws, and where the statistics cannot place
+   * them, spread over the heap.
    */
   private earlierBlocks(f: PgRelationFacts, e: PgDeadEntries): (j: number) => number {
     const n = Math.max(1, Math.min(e.farBlocks, f.pages));
@@ -1030,7 +1031,7 @@ export class PlanSimulator {
     if (!this.writes || this.runsDone > 0 || this.draw !== 0 || t < 0) return [];
     const f = this.facts[t];
     const e = this.writeDeadEntries[f.planName];
-    if (!e || !f.rowsUpdated || f.changedSinceAnalyze === undefined || tableWideDead(f) || !this.earlierUnderWrite(t)) return [];
+    if (!e || tableWideDead(f) || !this.earlierUnderWrite(t)) return [];
     const measurements = earlierRuns(f, e.live)?.measurements ?? 0;
     const split = Math.min(x.pages - 1, measurements * leaves);
     if (split <= 0) return [];
