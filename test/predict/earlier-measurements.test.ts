@@ -17,23 +17,24 @@ test('the rolled-back runs and the measurements they make', () => {
   assert.equal(earlierRuns(accounts({}), 2001), undefined, 'no statistics');
 });
 
-test("with updates committed since, the versions lie before the committed ones': the last run's span whole, an earlier run's one block in four", () => {
-  const at = beforeCommitted(warm, { dead: 1240, live: 2001, farBlocks: 47 })!;
+test("with updates committed since, the versions lie before the committed ones': the last run's span whole, the run's before one block in two, the first run's one in three", () => {
+  const at = beforeCommitted(warm, { dead: 1240, live: 2001, farBlocks: 47 }, 8192)!;
   const blocks = Array.from({ length: 1240 }, (_, j) => at(j));
-  // The committed updates appended (4,000 - 230) / 60.7 = 63 blocks: the three runs' 33-block spans end before them.
-  assert.ok(Math.max(...blocks) < 32948 - 62 && Math.min(...blocks) >= 32948 - 63 - 99, `${Math.min(...blocks)}-${Math.max(...blocks)}`);
-  const last = new Set(blocks.filter((b) => b >= 32948 - 63 - 33));
-  const earlier = new Set(blocks.filter((b) => b < 32948 - 63 - 33));
-  assert.equal(last.size, 33, "every block of the last run's span");
-  assert.ok(earlier.size >= 14 && earlier.size <= 20, `one in four of the earlier runs' 66 blocks: ${earlier.size}`);
+  // The committed updates appended (4,000 - 230) / 61 = 62 blocks: the three runs' 33-block spans end before them.
+  assert.ok(Math.max(...blocks) < 32948 - 61 && Math.min(...blocks) >= 32948 - 62 - 99, `${Math.min(...blocks)}-${Math.max(...blocks)}`);
+  const spanStart = (run: number) => 32948 - 3770 / 61 - (3 - run) * (2001 / 61);
+  const inRun = (run: number) => new Set(blocks.filter((b) => b >= Math.floor(spanStart(run)) && b < Math.floor(spanStart(run + 1))));
+  assert.ok(inRun(2).size >= 32, `every block of the last run's span: ${inRun(2).size}`);
+  assert.ok(inRun(1).size >= 15 && inRun(1).size <= 18, `one in two of the second run's 33 blocks: ${inRun(1).size}`);
+  assert.ok(inRun(0).size >= 10 && inRun(0).size <= 12, `one in three of the first run's 33 blocks: ${inRun(0).size}`);
 });
 
-test('after a table-wide update, one block in three of a run per measurement, between the rows as loaded and the live ones', () => {
+test("after a table-wide update, one block in five of each measurement's runs, between the rows as loaded and the live ones", () => {
   const updated = accounts({ pages: 65771, deadTuples: 2_014_569, rowsUpdated: { all: 2_016_006, hot: 4040 }, changedSinceAnalyze: 2_004_000 });
   const between = betweenLoadedAndLive(updated, 2001, 8192)!;
   assert.equal(between.first, 32787, 'the pages as loaded, 61 rows each');
   assert.equal(between.first + between.blocks, 65771 - 32787, 'up to the live rows, packed at the end');
-  assert.equal(between.visited.length, 2 * 11, 'two measurements, 11 of each one\'s 33 blocks');
+  assert.equal(between.visited.length, 2 * 20, "two measurements, 20 of each one's 99 blocks");
   assert.ok(between.visited.every((b) => b >= between.first && b < between.first + between.blocks));
   assert.equal(betweenLoadedAndLive(accounts({ pages: 65771, rowsUpdated: { all: 2_000_000, hot: 0 }, changedSinceAnalyze: 2_000_000 }), 2001, 8192), undefined, 'no earlier measurement');
 });

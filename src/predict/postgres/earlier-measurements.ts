@@ -17,35 +17,40 @@ export function earlierRuns(f: PgRelationFacts, rows: number): { runs: number; m
 /**
  * Where committed updates followed the rolled-back write, their versions were appended after its own: the
  * rolled-back runs' versions lie on the blocks before the last (changes committed less HOT updates) / (rows
- * a page), one run's span after the other. The last run's entries no later scan met, so each of its
- * blocks holds some; an earlier run's were met by the next run, which marked all but those that had joined
- * a posting list. How many of its blocks those are varies: a range update after one measurement of it and
- * 4,000 pgbench transactions read all 33 blocks of the last run's span and 11 of each earlier run's 33;
- * on a smaller table after 2,000 committed updates, 35 and 5-6. Taken one block in four, a guess. The j-th
- * of the entries (in key order) takes the last run's block and an earlier run's by turns.
+ * a full page holds), one run's span after the other, each starting where the run before left room. The
+ * last run's entries no later scan met, so each of its blocks holds some; an earlier run's were met by the
+ * runs after it, which marked all but those that had joined a posting list, and the older the run, the
+ * fewer kept: a range update after one measurement of it and 4,000 pgbench transactions read every block of
+ * the last run's span, one in two of the run's before and one in three of the first run's (two recordings,
+ * 32 MB and 128 MB alike; a smaller table after 2,000 committed updates read 35 and 5-6). So run r of R
+ * takes one block in R - r. The j-th of the entries (in key order) takes the last run's block and an
+ * earlier run's by turns.
  */
-export function beforeCommitted(f: PgRelationFacts, e: PgDeadEntries): ((j: number) => number) | undefined {
-  const perPage = f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 0;
+export function beforeCommitted(f: PgRelationFacts, e: PgDeadEntries, blockSize: number): ((j: number) => number) | undefined {
+  const perPage = rowsPerFullPage(f, blockSize) ?? (f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 0);
   const earlier = earlierRuns(f, e.live);
   if (!earlier || perPage <= 0 || !f.rowsUpdated) return undefined;
   const { runs } = earlier;
-  const span = Math.max(1, Math.ceil(e.live / perPage));
-  const end = f.pages - Math.ceil(Math.max(0, (f.changedSinceAnalyze ?? 0) - f.rowsUpdated.hot) / perPage);
+  const span = e.live / perPage;
+  const end = f.pages - Math.max(0, (f.changedSinceAnalyze ?? 0) - f.rowsUpdated.hot) / perPage;
   const first = end - runs * span;
   if (first < 0) return undefined;
+  const blockOf = (run: number, along: number) => Math.min(f.pages - 1, Math.floor(first + run * span + along));
   return (j) => {
-    const along = Math.min(span - 1, Math.floor(((j + 0.5) / Math.max(1, e.dead)) * span));
-    if (runs === 1 || j % 2 === 0) return first + (runs - 1) * span + along;
+    const along = Math.min(span - 1, ((j + 0.5) / Math.max(1, e.dead)) * span);
+    if (runs === 1 || j % 2 === 0) return blockOf(runs - 1, along);
     const run = (j >> 1) % (runs - 1);
-    return first + run * span + Math.min(span - 1, 4 * Math.floor(along / 4) + 1);
+    const stride = runs - run;
+    return blockOf(run, Math.min(span - 1, stride * Math.floor(along / stride) + 1));
   };
 }
 
 /**
  * After a table-wide update, the blocks between the rows as loaded and the table-wide update's versions,
  * where earlier measurements' versions lie (a measurement's after the other), and those of them a write's
- * run 1 is taken to visit: one block in three of a run's span per measurement (measured on pgbench after a
- * count over the keys: 11 of the first measurement's 99 blocks, 10 of the second's).
+ * run 1 is taken to visit: one block in five of each measurement's three runs' spans. Measured on pgbench
+ * after a count over the keys (four recordings, PostgreSQL 15 and 18, 32 MB and 128 MB): 17-20 of the first
+ * measurement's 99 blocks, 13-23 of the second's.
  */
 export function betweenLoadedAndLive(f: PgRelationFacts, rows: number, blockSize: number): { first: number; blocks: number; visited: number[] } | undefined {
   const capacity = rowsPerFullPage(f, blockSize);
@@ -59,7 +64,11 @@ export function betweenLoadedAndLive(f: PgRelationFacts, rows: number, blockSize
   const visited: number[] = [];
   for (let m = 0; m < earlier.measurements; m++) {
     const start = loaded + Math.floor((m * between) / earlier.measurements);
-    for (let b = 1; b < span; b += 3) visited.push(Math.min(live - 1, start + b));
+    const blocks = Math.min(RUNS_PER_MEASUREMENT * span, Math.floor(between / earlier.measurements));
+    for (let b = 2; b < blocks; b += VISITED_STRIDE) visited.push(Math.min(live - 1, start + b));
   }
   return { first: loaded, blocks: between, visited };
 }
+
+/** One block in this many of an earlier measurement's span is visited by a write's run 1 after a table-wide update. */
+const VISITED_STRIDE = 5;
