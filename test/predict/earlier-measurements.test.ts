@@ -29,12 +29,14 @@ test("with updates committed since, the versions lie before the committed ones':
   assert.ok(inRun(0).size >= 10 && inRun(0).size <= 12, `one in three of the first run's 33 blocks: ${inRun(0).size}`);
 });
 
-test("after a table-wide update, one block in five of each measurement's runs, between the rows as loaded and the live ones", () => {
+test("after a table-wide update, one block in five of each measurement's runs, one in ten more on run 2, between the rows as loaded and the live ones", () => {
   const updated = accounts({ pages: 65771, deadTuples: 2_014_569, rowsUpdated: { all: 2_016_006, hot: 4040 }, changedSinceAnalyze: 2_004_000 });
   const between = betweenLoadedAndLive(updated, 2001, 8192)!;
   assert.equal(between.first, 32787, 'the pages as loaded, 61 rows each');
   assert.equal(between.first + between.blocks, 65771 - 32787, 'up to the live rows, packed at the end');
-  assert.equal(between.visited.length, 2 * 20, "two measurements, 20 of each one's 99 blocks");
+  assert.equal(between.visited.length, 2 * 20, "two measurements, 20 of each one's 99 blocks on run 1");
+  assert.equal(between.visitedOnRun2.length, 2 * 10, 'and 10 more of each on run 2');
+  assert.equal(new Set([...between.visited, ...between.visitedOnRun2]).size, 60, "run 2's blocks are not run 1's");
   assert.ok(between.visited.every((b) => b >= between.first && b < between.first + between.blocks));
   assert.equal(betweenLoadedAndLive(accounts({ pages: 65771, rowsUpdated: { all: 2_000_000, hot: 0 }, changedSinceAnalyze: 2_000_000 }), 2001, 8192), undefined, 'no earlier measurement');
 });

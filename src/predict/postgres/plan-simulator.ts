@@ -998,24 +998,27 @@ export class PlanSimulator {
   }
 
   /**
-   * After a table-wide update, a write's run 1 still meets the versions earlier measurements of it left
+   * After a table-wide update, a write's runs still meet the versions earlier measurements of it left
    * under its keys: their entries sit in the leaves its new entries fill, and making room (simple and
    * bottom-up deletion, heap_index_delete_tuples) or checking uniqueness visits their heap pages. They lie
    * between the rows as loaded and the table-wide update's versions, a measurement's after the other; how
-   * many of their pages run 1 visits depends on what marked them since, which no view shows. The shown draw
-   * takes one block in three of a run's span per measurement (measured on pgbench after a count over the
-   * keys: 11 of the first measurement's 99 blocks, 10 of the second's; the range update's run 1 read 153-181
-   * pages against 129-141 predicted without them), odd draws every block between, the other draws none (a
-   * small table with no scan since read 66 of 198).
+   * many of their pages a run visits depends on which leaves fill and what marked them since, which no view
+   * shows. The shown draw takes one block in five of each measurement's runs on run 1 and one in ten more on
+   * run 2, as its entries fill the leaves again (measured on pgbench after a count over the keys, four
+   * recordings: run 1 read 13-23 of each measurement's 99 blocks, run 2 7-11 more; the range update's run 1
+   * read 147-173 pages, 142-157 predicted with one in three of one run's span, and run 2 19-28, 0 predicted
+   * before). Odd draws read every block between on run 1, the other draws none (a small table with no scan
+   * since read 66 of 198).
    */
   private earlierUnderTableWide(f: PgRelationFacts, rows: number, notes: PlanSimulationNotes): number[] {
-    if (!tableWideDead(f) || this.runsDone > 0) return [];
+    if (!tableWideDead(f) || this.runsDone > 1) return [];
     const earlier = earlierRuns(f, rows);
     const between = betweenLoadedAndLive(f, rows, this.ring.blockSize ?? 8192);
     if (!earlier || !between) return [];
     notes.assumptions.add(
-      `${f.reportName}: the statistics count ${(earlier.runs * rows).toLocaleString('en-US')} updates rolled back (${earlier.measurements} earlier measurement(s) of this write, taken as ${RUNS_PER_MEASUREMENT} runs each), whose versions lie between the rows as loaded and the table-wide update's: run 1 visits their pages as its new entries fill the leaves holding theirs (deleting them to make room, checking uniqueness); how many no view shows: the prediction takes one block in three of a run's span per measurement, the range none to all ${between.blocks.toLocaleString('en-US')} blocks between`,
+      `${f.reportName}: the statistics count ${(earlier.runs * rows).toLocaleString('en-US')} updates rolled back (${earlier.measurements} earlier measurement(s) of this write, taken as ${RUNS_PER_MEASUREMENT} runs each), whose versions lie between the rows as loaded and the table-wide update's: runs 1 and 2 visit their pages as their new entries fill the leaves holding theirs (deleting them to make room, checking uniqueness); how many no view shows: the prediction takes one block in five of each measurement's on run 1 and one in ten more on run 2, the range none to all ${between.blocks.toLocaleString('en-US')} blocks between on run 1`,
     );
+    if (this.runsDone === 1) return this.draw === 0 ? between.visitedOnRun2 : [];
     if ((this.draw & 1) === 1) return Array.from({ length: between.blocks }, (_, k) => between.first + k);
     return this.draw === 0 ? between.visited : [];
   }
