@@ -5,7 +5,8 @@
 // The first measurement's rolled-back runs appended their versions after the table's rows, the committed
 // updates since theirs after those: run 1 meets the first measurement's versions there, which no view shows
 // before it (before, spread over the whole heap). How many blocks of its earlier runs still hold entries
-// varies (pgbench: one in three, here one in six; taken one in four), so pages read are held to the range.
+// varies (pgbench: one in three of the first run's, one in two of the second's; here fewer), so pages read
+// are held to the range.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PostgresBinaries } from '../../src/local-server/postgres';

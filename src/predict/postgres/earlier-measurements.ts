@@ -21,10 +21,10 @@ export function earlierRuns(f: PgRelationFacts, rows: number): { runs: number; m
  * last run's entries no later scan met, so each of its blocks holds some; an earlier run's were met by the
  * runs after it, which marked all but those that had joined a posting list, and the older the run, the
  * fewer kept: a range update after one measurement of it and 4,000 pgbench transactions read every block of
- * the last run's span, one in two of the run's before and one in three of the first run's (two recordings,
- * 32 MB and 128 MB alike; a smaller table after 2,000 committed updates read 35 and 5-6). So run r of R
- * takes one block in R - r. The j-th of the entries (in key order) takes the last run's block and an
- * earlier run's by turns.
+ * the last run's span, one in two of the run's before and one in three of the first run's (four
+ * recordings, PostgreSQL 15 and 18, 32 MB and 128 MB; a smaller table after 2,000 committed updates read
+ * one in five of the run's before, which the band holds). So run r of R takes one block in R - r. The j-th
+ * of the entries (in key order) takes the last run's block and an earlier run's by turns.
  */
 export function beforeCommitted(f: PgRelationFacts, e: PgDeadEntries, blockSize: number): ((j: number) => number) | undefined {
   const perPage = rowsPerFullPage(f, blockSize) ?? (f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 0);

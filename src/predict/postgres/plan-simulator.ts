@@ -969,7 +969,7 @@ export class PlanSimulator {
           : rolledBack > 0
             ? `The statistics count ${rolledBack.toLocaleString('en-US')} updates rolled back (tried beyond the changes committed since the last ANALYZE), fewer than one run of this write makes, so another write's, on other keys: the prediction takes none, the range up to all of them`
             : `The statistics count no rolled-back updates (updates tried beyond the changes committed since the last ANALYZE)${tableWide ? ' or show a table-wide update, whose versions model the dead entries' : ''}: the prediction takes none, the range up to all of them`) +
-        ", on the table's last blocks where nothing was committed since (cached ones first: a scan of the keys since met them), else on the blocks before those the committed updates appended, its last run's on every block and its earlier runs' on one in four (a guess: the share varies), the range also spread over the heap",
+        ", on the table's last blocks where nothing was committed since (cached ones first: a scan of the keys since met them), else on the blocks before those the committed updates appended, its last run's on every block, the run's before on one in two and older runs' on one in three (a guess: the share varies), the range also spread over the heap",
     );
     if ((this.draw & 1) === 1) return { ...e, dead: all };
     return this.draw === 0 && shown > 0 ? { ...e, dead: shown } : undefined;
