@@ -45,6 +45,9 @@ export function beforeCommitted(f: PgRelationFacts, e: PgDeadEntries, blockSize:
   };
 }
 
+/** One block in this many of an earlier measurement's span is visited by a write's run 1 after a table-wide update. */
+const VISITED_STRIDE = 5;
+
 /**
  * After a table-wide update, the blocks between the rows as loaded and the table-wide update's versions,
  * where earlier measurements' versions lie (a measurement's after the other), and those of them a write's
@@ -72,6 +75,3 @@ export function betweenLoadedAndLive(f: PgRelationFacts, rows: number, blockSize
   }
   return { first: loaded, blocks: between, visited, visitedOnRun2 };
 }
-
-/** One block in this many of an earlier measurement's span is visited by a write's run 1 after a table-wide update. */
-const VISITED_STRIDE = 5;
