@@ -5,7 +5,7 @@ import type { PlanNode, WhatIf, WhatIfSeries } from '../../shared/report';
 import type { RunPrediction } from '../prediction';
 import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
 import { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
-import { HEAP_BLOCKS_PER_VM_PAGE, PlanSimulator, pageId, relationOf, type PlanSimulationNotes } from './plan-simulator';
+import { HEAP_BLOCKS_PER_VM_PAGE, PlanSimulator, pageId, relationOf, type PlanSimulationNotes, type PostRunObservations } from './plan-simulator';
 import type { PgPredictionSettings, PgRelationFacts } from './facts';
 
 export class PostgresPredictor {
@@ -24,9 +24,9 @@ export class PostgresPredictor {
 
   private makeSimulator(overrides: { effectiveIoConcurrency?: number; workers?: number } = {}): PlanSimulator {
     const s = this.settings;
-    return new PlanSimulator(
-      this.facts,
-      {
+    return new PlanSimulator({
+      facts: this.facts,
+      engine: {
         major: s.major,
         nbuffers: s.nbuffers,
         blockSize: s.blockSize,
@@ -38,17 +38,12 @@ export class PostgresPredictor {
         autovacuumWorkerSlots: s.autovacuumWorkerSlots,
         hintsWalLogged: s.hintsWalLogged,
       },
-      overrides.workers,
-      s.updatedColumns,
-      this.draw,
-      s.heapBlocks,
-      s.lookupRows,
-      s.indexWindows,
-      s.bufferSeed?.dirty,
-      s.movedRows,
-      s.deadEntries,
-      s.writeDeadEntries,
-    );
+      ...(overrides.workers === undefined ? {} : { workersOverride: overrides.workers }),
+      ...(s.updatedColumns ? { updatedColumns: s.updatedColumns } : {}),
+      draw: this.draw,
+      observed: observationsOf(s),
+      ...(s.bufferSeed?.dirty ? { dirtyBlocks: s.bufferSeed.dirty } : {}),
+    });
   }
 
   /**
@@ -192,4 +187,10 @@ function gatherWorkers(n: PlanNode): number | undefined {
 
 function hasGather(n: PlanNode): boolean {
   return n.nodeType === 'Gather' || n.nodeType === 'Gather Merge' || n.children.some(hasGather);
+}
+
+/** The facts a measurement read after its last run, apart from the engine's settings. */
+function observationsOf(s: PgPredictionSettings): Partial<PostRunObservations> {
+  const { heapBlocks, lookupRows, indexWindows, movedRows, deadEntries, writeDeadEntries } = s;
+  return { heapBlocks, lookupRows, indexWindows, movedRows, deadEntries, writeDeadEntries };
 }

@@ -1,0 +1,94 @@
+// ModifyTable: the pages an INSERT, UPDATE or DELETE writes (write-trace.ts), and what a rolled-back run leaves for the next.
+import type { PlanNode } from '../../../shared/report';
+import type { PostgresPool } from '../../../sim/policies/postgres-clock-sweep';
+import type { SimulationContext } from '../simulation-context';
+import type { PlanSimulationNotes } from '../simulation-notes';
+import type { SeededRandom } from '../../../sim/random';
+import { orderedShare, pageId } from '../geometry';
+import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from '../write-trace';
+import { clearedOf, deadMetByWrite, freeSpaceOf, leftoversOf } from '../history/dead-versions';
+import { earlierBlocks, earlierUnderTableWide, earlierUnderWrite } from '../history/earlier-writes';
+import { HEAP_BLOCKS_PER_VM_PAGE } from '../simulation-context';
+
+/**
+ * An UPDATE's uniqueness checks go to each dead version under the row's key, where the scan below met it
+ * out and back just before (its pages, cached: hits); a scan that met none leaves them at the heap's start.
+ */
+export function checkDeadVersions(sim: SimulationContext, pool: PostgresPool): void {
+  const checks = sim.history.deadChecks;
+  sim.history.deadChecks = undefined;
+  if (!checks) return;
+  const met = sim.history.deadMet.get(checks.t) ?? [];
+  const perBlock = tuplesPerBlock(sim.facts[checks.t]);
+  for (let j = 0; j < checks.count; j++) pool.access(pageId(checks.t, met.length > 0 ? met[j % met.length] : Math.floor(j / perBlock)));
+}
+
+
+/** A write's rows are what its input produced (the plan's only child). */
+export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
+  const t = sim.relationIndex('table', n.relation);
+  if (t === undefined) return void notes.unmodelled.add(`ModifyTable (${n.operation ?? 'unknown'}) on ${n.relation}: relation facts missing`);
+  const input = n.children[0];
+  const rows = input ? Math.round((input.actualRows ?? 0) * Math.max(1, input.actualLoops ?? 1)) : 0;
+  const heap = { t, f: sim.facts[t] };
+  const indexes = sim.facts.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'index' && f.table === heap.f.planName);
+  // The same visibility-map pages the index-only scans consult; the free-space map past every fork.
+  const vmPage = (block: number) => pageId(sim.facts.length + 1 + t, Math.floor(block / HEAP_BLOCKS_PER_VM_PAGE));
+  const fsmPage = (level: number) => pageId(2 * sim.facts.length + 2 + t, level);
+  const context: WriteContext = { pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage };
+  switch (n.operation) {
+    case 'Insert':
+      return replayInsert(context, pageId(3 * sim.facts.length + 3, 0));
+    case 'Update': {
+      const scan = input ? scanOf(input, heap.f.planName) : undefined;
+      const scanIndex = scan?.index === undefined ? undefined : sim.relationIndex('index', scan.index);
+      const correlation = scanIndex === undefined ? null : (sim.facts[scanIndex].correlation ?? null);
+      const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= 0.5);
+      const leftoverPerRow = leftoversOf(sim, t);
+      const leftoverAt = sim.history.leftoverPlace.get(t);
+      // Run 1's _bt_check_unique marks each dead version it visits (ItemIdMarkDead, under the leaf's lock):
+      // later runs check the previous run's aborted versions alone (measured after a table-wide update:
+      // 7.87 requests a row on run 1, 7.86-7.94 on runs 2-3, as on a cold table's runs 2-3).
+      const deadPerRow = sim.history.runsDone > 0 ? 0 : deadMetByWrite(sim, t, notes);
+      const freeSpace = freeSpaceOf(sim, t);
+      // _bt_check_unique visits the versions an earlier write left under each row's key too (the range's run 1).
+      const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > 0.8 ? earlierUnderWrite(sim, t) : undefined;
+      // Run 1's scan goes out to them and back (indexScan). A later run's scan passes them on its way to the
+      // previous run's version under the same key, so only the uniqueness check adds a request each; from run
+      // 3 it also checks the version the run before the previous one left there, which joined their posting
+      // list when the leaf deduplicated (the pgbench check, warm, after one earlier measurement: 0.9 a
+      // version on run 2, 1.4-2.2 more on run 3; cold, with no such list, 0.25 a row more on run 3).
+      const olderAt = sim.history.runsDone >= 2 ? sim.history.olderLeftoverPlace.get(t) : undefined;
+      const earlier = left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: earlierBlocks(sim, heap.f, left), ...(olderAt ? { olderAt } : {}) } : undefined;
+      const { moved, freeBlocks, deadChecks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: sim.history.runsDone === 0, cleared: clearedOf(sim, t), refetchesOld: sim.engine.major >= 14, roomFromPruning: (sim.draw & 4) !== 0, ...(sim.updatedColumns ? { updatedColumns: sim.updatedColumns } : {}) });
+      sim.history.freeUsed.set(t, (sim.history.freeUsed.get(t) ?? 0) + freeBlocks);
+      for (const b of earlierUnderTableWide(sim, heap.f, rows, notes)) pool.access(pageId(t, b));
+      sim.history.deadChecks = deadChecks > 0 ? { t, count: deadChecks } : undefined;
+      // Where this run's versions went, for the next run to meet them there.
+      const appendedPerBlock = tuplesPerBlock(heap.f);
+      if (leftoverAt) sim.history.olderLeftoverPlace.set(t, leftoverAt);
+      sim.history.leftoverPlace.set(t, freeSpace ? (r) => freeSpace.block(Math.floor(r / freeSpace.perBlock)) : (r) => heap.f.pages + Math.floor(r / appendedPerBlock));
+      // Rolled back, each moved row leaves its new version dead, with an entry in every index, for the next
+      // run's scan. (An INSERT's aborted rows are dead too, but the same INSERT run again does not read them.)
+      if (rows > 0) sim.history.leftovers.set(t, moved / rows);
+      return;
+    }
+    case 'Delete':
+      return replayDelete(context);
+    default:
+      notes.unmodelled.add(`ModifyTable (${n.operation ?? 'unknown'}): the pages it writes are left out; the reads below it are modelled`);
+  }
+}
+
+/** The scan node under a write that reads the written table (the first one found). */
+function scanOf(n: PlanNode, table: string): PlanNode | undefined {
+  // A bitmap heap scan visits blocks in order, through the bitmap its index scan child built.
+  if (n.relation === table && n.nodeType === 'Bitmap Heap Scan') return { ...n, nodeType: 'Seq Scan', index: n.children.find((c) => c.index)?.index };
+  if (n.relation === table && /Scan$/.test(n.nodeType)) return n;
+  for (const c of n.children) {
+    const s = scanOf(c, table);
+    if (s) return s;
+  }
+  return undefined;
+}
+
