@@ -24,13 +24,26 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'Use a seeded random generator.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'Use a seeded random generator.' },
+      ],
     },
   },
   // Layers, lowest first: shared → sim, sql → db → predict → measure → store, html → cli, server, views.
   // A folder may import its own layer and those below it, never one above.
-  layer(['src/sim/**/*.ts'], ['predict', 'measure', 'db', 'sql', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode], [nodeBuiltins, { group: ['fs', 'path', 'os', 'child_process', 'worker_threads'], message: nodeBuiltins.message }]),
-  layer(['src/shared/**/*.ts'], ['sim', 'predict', 'measure', 'db', 'sql', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode, ...nodeDrivers], [nodeBuiltins]),
+  layer(
+    ['src/sim/**/*.ts'],
+    ['predict', 'measure', 'db', 'sql', 'cli', 'views', 'server', 'store', 'html', 'local-server'],
+    [noVscode],
+    [nodeBuiltins, { group: ['fs', 'path', 'os', 'child_process', 'worker_threads'], message: nodeBuiltins.message }],
+  ),
+  layer(
+    ['src/shared/**/*.ts'],
+    ['sim', 'predict', 'measure', 'db', 'sql', 'cli', 'views', 'server', 'store', 'html', 'local-server'],
+    [noVscode, ...nodeDrivers],
+    [nodeBuiltins],
+  ),
   layer(['src/sql/**/*.ts'], ['predict', 'measure', 'db', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
   layer(['src/db/**/*.ts'], ['predict', 'measure', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
   layer(['src/predict/**/*.ts'], ['measure', 'db', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
@@ -44,10 +57,7 @@ export default tseslint.config(
         'error',
         {
           paths: [noVscode, ...nodeDrivers],
-          patterns: [
-            nodeBuiltins,
-            { regex: '^\\.\\./\\.\\./src/(?!shared/)', message: 'Webview code may import only src/shared and browser libraries.' },
-          ],
+          patterns: [nodeBuiltins, { regex: '^\\.\\./\\.\\./src/(?!shared/)', message: 'Webview code may import only src/shared and browser libraries.' }],
         },
       ],
     },

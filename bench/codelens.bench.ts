@@ -35,5 +35,7 @@ for (const dialect of ['postgresql', 'mysql'] as Dialect[]) {
   }
   const inc = median(incremental);
   const base = median(full);
-  console.log(`${dialect}: keystroke → 10,000 lenses: incremental ${inc.toFixed(2)} ms, full re-split ${base.toFixed(2)} ms (${(base / inc).toFixed(1)}× faster; budget 20 ms)`);
+  console.log(
+    `${dialect}: keystroke → 10,000 lenses: incremental ${inc.toFixed(2)} ms, full re-split ${base.toFixed(2)} ms (${(base / inc).toFixed(1)}× faster; budget 20 ms)`,
+  );
 }

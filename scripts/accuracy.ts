@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   ];
   for (const r of results) {
     for (const row of r.rows) {
-      lines.push(`| ${row.engine} | ${row.scenario} | ${row.run} | ${row.metric} | ${fmt(row.measured)} | ${fmt(row.predicted)}${row.band ? ` (${fmt(row.band[0])}–${fmt(row.band[1])})` : ''} | ${pct(row.error)} | ${pct(row.tolerance)} | ${row.error <= row.tolerance ? 'yes' : '**no**'} |`);
+      lines.push(
+        `| ${row.engine} | ${row.scenario} | ${row.run} | ${row.metric} | ${fmt(row.measured)} | ${fmt(row.predicted)}${row.band ? ` (${fmt(row.band[0])}–${fmt(row.band[1])})` : ''} | ${pct(row.error)} | ${pct(row.tolerance)} | ${row.error <= row.tolerance ? 'yes' : '**no**'} |`,
+      );
     }
   }
   // The sections after the table come from their own scripts (the corpora, the workload check), each

@@ -62,7 +62,12 @@ async function postgres(): Promise<void> {
     const restart = () => server.restart();
     write('postgresql', 1, 'seqscan-above-ring-threshold', await capture(url, 'SELECT count(*) FROM big', restart));
     write('postgresql', 2, 'uncorrelated-index-range', await capture(url, 'SELECT sum(length(pad)) FROM uncorr WHERE id BETWEEN 1000 AND 4000', restart));
-    write('postgresql', 3, 'random-key-insert', await capture(url, `INSERT INTO ins (k) SELECT (abs(hashint4(g)::bigint) % 1000000000)::int FROM generate_series(1, 5000) g`, restart));
+    write(
+      'postgresql',
+      3,
+      'random-key-insert',
+      await capture(url, `INSERT INTO ins (k) SELECT (abs(hashint4(g)::bigint) % 1000000000)::int FROM generate_series(1, 5000) g`, restart),
+    );
   } finally {
     await server.stop();
   }
@@ -85,7 +90,12 @@ async function innodb(): Promise<void> {
     write('innodb', 1, 'cold-full-scan', await capture(url, 'SELECT SUM(amount), SUM(OCTET_LENGTH(payload)) FROM t', restart));
     write('innodb', 2, 'secondary-range-with-lookups', await capture(url, 'SELECT SUM(LENGTH(pad)) FROM r WHERE k BETWEEN 1000 AND 3000', restart));
     write('innodb', 3, 'eq-ref-join', await capture(url, 'SELECT SUM(LENGTH(r.pad)) FROM s JOIN r ON r.id = s.rid', restart));
-    write('innodb', 4, 'random-key-insert-rolled-back', await capture(url, 'INSERT INTO r (id, k, pad) SELECT 200000 + seq, FLOOR(RAND(11) * 100000), REPEAT(\'n\', 200) FROM seq_1_to_3000', restart, 2));
+    write(
+      'innodb',
+      4,
+      'random-key-insert-rolled-back',
+      await capture(url, "INSERT INTO r (id, k, pad) SELECT 200000 + seq, FLOOR(RAND(11) * 100000), REPEAT('n', 200) FROM seq_1_to_3000", restart, 2),
+    );
   } finally {
     await server.stop();
   }

@@ -50,14 +50,27 @@ export function sectionText(s: CorpusSection, runs: CorpusRun[]): string {
     const of = runs.filter((x) => x.shape === shape);
     const sl = share(of, 'logical');
     const sr = share(of, 'read');
-    const missed = of.some((x) => ((x.measuredLogical ?? 0) >= 20 && !within(x.measuredLogical, x.predictedLogical)) || ((x.measuredRead ?? 0) >= 20 && !within(x.measuredRead, x.predictedRead)));
+    const missed = of.some(
+      (x) =>
+        ((x.measuredLogical ?? 0) >= 20 && !within(x.measuredLogical, x.predictedLogical)) ||
+        ((x.measuredRead ?? 0) >= 20 && !within(x.measuredRead, x.predictedRead)),
+    );
     lines.push(`| ${shape} | ${sl.counted} | ${sl.within} | ${sr.counted} | ${sr.within} | ${missed ? (s.misses[shape] ?? '**not yet explained**') : ''} |`);
   }
-  const head = s.readAhead ? '| pool | state | statement class | run | logical | pages read | read-ahead |' : '| pool | state | statement class | run | logical | pages read |';
+  const head = s.readAhead
+    ? '| pool | state | statement class | run | logical | pages read | read-ahead |'
+    : '| pool | state | statement class | run | logical | pages read |';
   lines.push('', 'Every run, measured / predicted (the band of the draws in brackets):', '', head, head.replace(/[^|]+/g, '---'));
   const f = (m: number | null, p: number | null, band?: [number, number]) => `${m ?? 'n/r'} / ${p ?? 'n/m'}${band ? ` (${band[0]}–${band[1]})` : ''}`;
   for (const x of runs) {
-    const cells = [x.pool, x.state, x.shape, String(x.run), f(x.measuredLogical, x.predictedLogical, x.bandLogical), f(x.measuredRead, x.predictedRead, x.bandRead)];
+    const cells = [
+      x.pool,
+      x.state,
+      x.shape,
+      String(x.run),
+      f(x.measuredLogical, x.predictedLogical, x.bandLogical),
+      f(x.measuredRead, x.predictedRead, x.bandRead),
+    ];
     if (s.readAhead) cells.push(f(x.measuredReadAhead, x.predictedReadAhead));
     lines.push(`| ${cells.join(' | ')} |`);
   }

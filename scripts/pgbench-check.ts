@@ -68,7 +68,16 @@ async function main(): Promise<void> {
         await server.restart();
         if (state === 'warm') pgbench(['-b', 'tpcb-like', '-t', '2000', '-c', '2', '-n']);
         const record = recorder(`${pool}-${state}-${name}`, sql);
-        const report = await measure(target, { sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false, ...(record ? { onPredictionInput: record } : {}) });
+        const report = await measure(target, {
+          sql,
+          runs: 3,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 120_000,
+          whatIf: false,
+          ...(record ? { onPredictionInput: record } : {}),
+        });
         if (process.env.PGBENCH_INPUTS) {
           const runs = report.runs.map((r) => ({ run: r.run, measured: r.measured, predicted: r.predicted, residency: r.residency }));
           writeFileSync(join(process.env.PGBENCH_INPUTS, `${`${pool}-${state}-${name}`.replace(/[^a-z0-9]+/gi, '-')}.runs.json`), JSON.stringify(runs));
@@ -82,7 +91,9 @@ async function main(): Promise<void> {
           const missR = mr >= 20 && !within(mr, pr);
           if (ml >= 20) [counted.logical, counted.logicalWithin] = [counted.logical + 1, counted.logicalWithin + (missL ? 0 : 1)];
           if (mr >= 20) [counted.read, counted.readWithin] = [counted.read + 1, counted.readWithin + (missR ? 0 : 1)];
-          console.log(`${pool} ${state} | ${name} | run ${r.run} | logical ${ml} / ${pl}${bandL}${missL ? ' MISS' : ''} | read ${mr} / ${pr}${band}${missR ? ' MISS' : ''}`);
+          console.log(
+            `${pool} ${state} | ${name} | run ${r.run} | logical ${ml} / ${pl}${bandL}${missL ? ' MISS' : ''} | read ${mr} / ${pr}${band}${missR ? ' MISS' : ''}`,
+          );
         }
       }
     }

@@ -18,7 +18,10 @@ const fixtures = (major: number) => `test/fixtures/corpus/postgres-${major}`;
 const runsFile = (major: number) => `test/fixtures/corpus/postgres-${major}-runs.json`;
 
 function fixtureName(k: number, name: string): string {
-  return `${String(k).padStart(3, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '').toLowerCase()}.json.gz`;
+  return `${String(k).padStart(3, '0')}-${name
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/-+$/, '')
+    .toLowerCase()}.json.gz`;
 }
 
 function publish(major: number, engine: string, runs: CorpusRun[], pools: string[]): void {
@@ -36,7 +39,7 @@ function publish(major: number, engine: string, runs: CorpusRun[], pools: string
         '(after a restart), warm (after 4,000 statements of a mixed workload, writes committed), updated (after a committed',
         'table-wide update that moved every row to a new page, not vacuumed; measured after a restart) and vacuumed (the',
         'same heaps after VACUUM; after a restart). Autovacuum is off so that the states stay what they say; the rolled-back',
-        'writes BufferLens measures leave their dead versions for the statements after them, as they would on a user\'s',
+        "writes BufferLens measures leave their dead versions for the statements after them, as they would on a user's",
         'server. Each statement is measured three times as BufferLens measures (run 1 as found, writes rolled back). A run',
         'counts where the measured number is 20 pages or more. PostgreSQL has no read-ahead into shared buffers to report.',
       ],
@@ -54,7 +57,8 @@ function regenerate(major: number): void {
     const got = predictFixture(readPgFixture(join(fixtures(major), file)), { whatIf: false });
     got.runs.forEach((p, i) => {
       const r = saved.runs[k * 3 + i];
-      if (!r || file !== fixtureName(k, `${r.pool}-${r.state}-${r.shape}`)) throw new Error(`${runsFile(major)} and ${fixtures(major)} disagree at ${file}: record the corpus again`);
+      if (!r || file !== fixtureName(k, `${r.pool}-${r.state}-${r.shape}`))
+        throw new Error(`${runsFile(major)} and ${fixtures(major)} disagree at ${file}: record the corpus again`);
       r.predictedLogical = p.predicted.logicalReads;
       r.predictedRead = p.predicted.physicalReads;
       delete r.bandLogical;
@@ -76,7 +80,9 @@ async function record(binaries: PostgresBinaries, pools: string[]): Promise<void
   result.inputs.forEach(({ name, input }, k) => writeFileSync(join(dir, fixtureName(k, name)), gzipSync(JSON.stringify(input))));
   const l = share(result.runs, 'logical');
   const r = share(result.runs, 'read');
-  console.log(`${result.engine}: logical within 5 %: ${l.within}/${l.counted}; pages read within 5 %: ${r.within}/${r.counted}; ${result.inputs.length} inputs in ${dir}`);
+  console.log(
+    `${result.engine}: logical within 5 %: ${l.within}/${l.counted}; pages read within 5 %: ${r.within}/${r.counted}; ${result.inputs.length} inputs in ${dir}`,
+  );
 }
 
 async function main(): Promise<void> {

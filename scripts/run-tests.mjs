@@ -13,7 +13,9 @@ function find(dir) {
 }
 
 const filter = process.argv.slice(2);
-const files = find('test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x))).sort();
+const files = find('test')
+  .filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)))
+  .sort();
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);

@@ -15,7 +15,11 @@ const POOLS_MB = [16, 32, 64, 128];
 const SCALE = 10;
 const SESSIONS = 4;
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function chart(r: CheckResult): string {
   const W = 560;
@@ -29,9 +33,17 @@ function chart(r: CheckResult): string {
   const x = (mb: number) => L + ((Math.log2(mb) - lo) / (hi - lo)) * (W - L - 20);
   const y = (h: number) => 20 + (1 - (h - minHit) / (1 - minHit)) * (H - 20 - B);
   const line = r.curve.map((c, i) => `${i ? 'L' : 'M'}${x(c.poolMb).toFixed(1)},${y(c.hit).toFixed(1)}`).join(' ');
-  const ticks = r.curve.filter((c) => Number.isInteger(Math.log2(c.poolMb))).map((c) => `<text x="${x(c.poolMb).toFixed(1)}" y="${H - B + 16}" text-anchor="middle">${c.poolMb} MB</text>`);
-  const yTicks = Array.from({ length: 6 }, (_, i) => minHit + ((1 - minHit) * i) / 5).map((h) => `<text x="${L - 6}" y="${(y(h) + 4).toFixed(1)}" text-anchor="end">${(h * 100).toFixed(0)} %</text><line x1="${L}" x2="${W - 20}" y1="${y(h).toFixed(1)}" y2="${y(h).toFixed(1)}" stroke="#ddd"/>`);
-  const points = r.points.map((p) => `<circle cx="${x(p.poolMb).toFixed(1)}" cy="${y(p.measuredHit).toFixed(1)}" r="5" fill="none" stroke="#c0392b" stroke-width="2"><title>measured ${p.poolMb} MB: ${(p.measuredHit * 100).toFixed(2)} %</title></circle>`);
+  const ticks = r.curve
+    .filter((c) => Number.isInteger(Math.log2(c.poolMb)))
+    .map((c) => `<text x="${x(c.poolMb).toFixed(1)}" y="${H - B + 16}" text-anchor="middle">${c.poolMb} MB</text>`);
+  const yTicks = Array.from({ length: 6 }, (_, i) => minHit + ((1 - minHit) * i) / 5).map(
+    (h) =>
+      `<text x="${L - 6}" y="${(y(h) + 4).toFixed(1)}" text-anchor="end">${(h * 100).toFixed(0)} %</text><line x1="${L}" x2="${W - 20}" y1="${y(h).toFixed(1)}" y2="${y(h).toFixed(1)}" stroke="#ddd"/>`,
+  );
+  const points = r.points.map(
+    (p) =>
+      `<circle cx="${x(p.poolMb).toFixed(1)}" cy="${y(p.measuredHit).toFixed(1)}" r="5" fill="none" stroke="#c0392b" stroke-width="2"><title>measured ${p.poolMb} MB: ${(p.measuredHit * 100).toFixed(2)} %</title></circle>`,
+  );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="${L}" y="14" font-size="12" font-weight="bold">${r.engine}, ${r.workload}, scale ${r.scale}: hit ratio by pool size</text>
@@ -66,9 +78,14 @@ function section(results: CheckResult[]): string {
   for (const r of results) {
     lines.push(`### ${r.engine}: ${r.workload}`, '', `![${r.engine} ${r.workload}](workload/${slug(`${r.engine}-${r.workload}`)}.svg)`, '');
     lines.push(`${r.warmup.toLocaleString('en-US')} warm-up and ${r.transactions.toLocaleString('en-US')} counted transactions.`, '');
-    lines.push('| pool | hit ratio measured | predicted | miss-ratio error | reads/tx measured | predicted | requests/tx measured | predicted |', '|---|---|---|---|---|---|---|---|');
+    lines.push(
+      '| pool | hit ratio measured | predicted | miss-ratio error | reads/tx measured | predicted | requests/tx measured | predicted |',
+      '|---|---|---|---|---|---|---|---|',
+    );
     for (const p of r.points) {
-      lines.push(`| ${p.poolMb} MB | ${(p.measuredHit * 100).toFixed(2)} % | ${(p.predictedHit * 100).toFixed(2)} % | ${Number.isFinite(p.missError) ? `${(p.missError * 100).toFixed(1)} %` : '—'}${p.missError > 0.1 ? ' ✗' : ''} | ${p.measuredReadsPerTx.toFixed(3)} | ${p.predictedReadsPerTx.toFixed(3)} | ${p.measuredRequestsPerTx.toFixed(1)} | ${p.predictedRequestsPerTx.toFixed(1)} |`);
+      lines.push(
+        `| ${p.poolMb} MB | ${(p.measuredHit * 100).toFixed(2)} % | ${(p.predictedHit * 100).toFixed(2)} % | ${Number.isFinite(p.missError) ? `${(p.missError * 100).toFixed(1)} %` : '—'}${p.missError > 0.1 ? ' ✗' : ''} | ${p.measuredReadsPerTx.toFixed(3)} | ${p.predictedReadsPerTx.toFixed(3)} | ${p.measuredRequestsPerTx.toFixed(1)} | ${p.predictedRequestsPerTx.toFixed(1)} |`,
+      );
     }
     lines.push('');
   }
@@ -97,7 +114,9 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   let results = previous;
   const keep = (fresh: CheckResult[]) => {
-    results = [...results.filter((r) => !fresh.some((f) => f.engine === r.engine && f.workload === r.workload)), ...fresh].sort((a, b) => a.engine.localeCompare(b.engine));
+    results = [...results.filter((r) => !fresh.some((f) => f.engine === r.engine && f.workload === r.workload)), ...fresh].sort((a, b) =>
+      a.engine.localeCompare(b.engine),
+    );
     writeFileSync(RESULTS, JSON.stringify(results, null, 1) + '\n');
   };
   const system = findSystemPostgres();

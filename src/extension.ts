@@ -33,7 +33,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         if (engine && engine !== dialect) documentDialects[uri] = engine;
       }
     }
-    return { codeLensEnabled: config.codeLensEnabled, dialect, hasConnection: connections.defaultConnection() !== undefined || config.connections.length > 0, documentDialects };
+    return {
+      codeLensEnabled: config.codeLensEnabled,
+      dialect,
+      hasConnection: connections.defaultConnection() !== undefined || config.connections.length > 0,
+      documentDialects,
+    };
   };
   const lsp: LanguageClientHandle = {
     sendSettings: (s) => client?.sendSettings(s),

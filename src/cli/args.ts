@@ -37,7 +37,11 @@ export function parse(argv: string[], options: OptionSpec, positionals: { min: n
     result = parseArgs({ args: joinDashValues(normaliseColdFlag(argv), options), options, allowPositionals: true, strict: true });
   } catch (err) {
     // node's messages are multi-line with hints; keep the first line.
-    throw new UsageError(String((err as Error).message).split('\n')[0].replace(/\. To specify a positional.*$/, ''));
+    throw new UsageError(
+      String((err as Error).message)
+        .split('\n')[0]
+        .replace(/\. To specify a positional.*$/, ''),
+    );
   }
   const { values, positionals: pos } = result;
   if (pos.length < positionals.min) throw new UsageError(`missing ${positionals.what}`);

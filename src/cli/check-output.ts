@@ -18,7 +18,6 @@ export interface CheckedStatement {
   updated?: BudgetBound[];
 }
 
-
 const n = (x: number | null) => (x === null ? 'n/a' : x.toLocaleString('en-US'));
 const where = (c: CheckedStatement) => `${c.file}:${c.line}${c.name ? ` (${c.name})` : ''}`;
 
@@ -37,11 +36,19 @@ export function checkTable(checked: CheckedStatement[]): string {
     });
   }
   const widths = rows[0].map((_, i) => Math.min(70, Math.max(...rows.map((r) => (i === 4 ? 0 : r[i].length)))));
-  const lines = rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
+  const lines = rows.map((r) =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
   const bounds = checked.flatMap((c) => c.results);
   const breaches = bounds.filter((r) => r.status === 'breach').length;
   const refused = bounds.filter((r) => r.status === 'refused').length + checked.filter((c) => c.error).length;
-  lines.push('', `${checked.length} budgeted statement${checked.length === 1 ? '' : 's'}: ${bounds.length - breaches - bounds.filter((r) => r.status === 'refused').length} bounds within, ${breaches} breached, ${refused} not checked`);
+  lines.push(
+    '',
+    `${checked.length} budgeted statement${checked.length === 1 ? '' : 's'}: ${bounds.length - breaches - bounds.filter((r) => r.status === 'refused').length} bounds within, ${breaches} breached, ${refused} not checked`,
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -57,7 +64,11 @@ export function junitXml(checked: CheckedStatement[]): string {
   const errors = checked.filter((c) => !c.results.some((r) => r.status === 'breach') && (c.error || c.results.some((r) => r.status === 'refused'))).length;
   const cases = checked.map((c) => {
     const name = xml(`line ${c.line}: ${c.name ?? oneLine(c.sql)}`);
-    const detail = xml(c.results.map((r) => `${formatBound(r.bound)}: measured ${n(r.measured)}, predicted ${n(r.predicted)}, ${r.status}${r.reason ? ` (${r.reason})` : ''}`).join('\n'));
+    const detail = xml(
+      c.results
+        .map((r) => `${formatBound(r.bound)}: measured ${n(r.measured)}, predicted ${n(r.predicted)}, ${r.status}${r.reason ? ` (${r.reason})` : ''}`)
+        .join('\n'),
+    );
     const breach = c.results.filter((r) => r.status === 'breach');
     const refused = c.results.filter((r) => r.status === 'refused');
     const body = breach.length
@@ -90,7 +101,14 @@ export function checkJson(checked: CheckedStatement[], exitCode: number): string
         ...(c.name ? { name: c.name } : {}),
         sql: c.sql,
         ...(c.error ? { error: c.error } : {}),
-        bounds: c.results.map((r, k) => ({ budget: formatBound(r.bound), status: r.status, measured: r.measured, predicted: r.predicted, ...(r.reason ? { reason: r.reason } : {}), ...(c.updated ? { updated: formatBound(c.updated[k]) } : {}) })),
+        bounds: c.results.map((r, k) => ({
+          budget: formatBound(r.bound),
+          status: r.status,
+          measured: r.measured,
+          predicted: r.predicted,
+          ...(r.reason ? { reason: r.reason } : {}),
+          ...(c.updated ? { updated: formatBound(c.updated[k]) } : {}),
+        })),
       })),
     },
     null,

@@ -105,7 +105,16 @@ export async function runCheck(o: CheckOptions): Promise<{ checked: CheckedState
     }
     const cold = e.bounds.some((b) => b.state === 'cold') ? 'try' : 'no';
     try {
-      const report = await measure(o.target, { sql: e.sql, runs: o.runs, cold, commit: false, timing: false, timeoutMs: o.timeoutMs, whatIf: false, ...(o.signal ? { signal: o.signal } : {}) });
+      const report = await measure(o.target, {
+        sql: e.sql,
+        runs: o.runs,
+        cold,
+        commit: false,
+        timing: false,
+        timeoutMs: o.timeoutMs,
+        whatIf: false,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
       c.results = checkBudget(e.bounds, report);
       if (o.update) {
         c.updated = updatedBounds(e.bounds, report, o.margin);

@@ -134,13 +134,14 @@ export const COMMANDS: CliCommand[] = [
   {
     name: 'measure',
     summary: 'measure the buffer-pool I/O of one statement, run N times',
-    usage: 'bufferlens measure --url URL [--runs N] [--cold | --cold=try] [--json] [--commit] [--allow-side-effects] [--no-timing] [--timeout SECONDS] (--sql TEXT | FILE)',
+    usage:
+      'bufferlens measure --url URL [--runs N] [--cold | --cold=try] [--json] [--commit] [--allow-side-effects] [--no-timing] [--timeout SECONDS] (--sql TEXT | FILE)',
     details: [
       'URL: postgres://user[:password]@host[:port]/db, postgresql://…, mysql://user[:password]@host[:port]/db',
       '     a Unix socket as ?host=/dir (PostgreSQL) or ?socket=/path (MySQL/MariaDB);',
       '     the password may come from PGPASSWORD / MYSQL_PWD instead.',
       '--runs N        runs of the statement (default 3); run 1 is cold or as found, the rest warm',
-      '--cold          evict the statement\'s relations before run 1; fails where the server cannot',
+      "--cold          evict the statement's relations before run 1; fails where the server cannot",
       '--cold=try      the same, but measure anyway (and say so) where eviction is impossible',
       '--commit        keep the changes of a data-changing statement (default: every run is rolled back)',
       '--allow-side-effects  measure although the statement does what a rollback cannot undo (a file written,',
@@ -174,7 +175,7 @@ export const COMMANDS: CliCommand[] = [
   },
   {
     name: 'split',
-    summary: 'split a SQL file into statements, as the editor\'s CodeLens does',
+    summary: "split a SQL file into statements, as the editor's CodeLens does",
     usage: 'bufferlens split --dialect postgresql|mysql [--json] FILE',
     details: ['--json   print [{"sql", "start": {"line", "character"}, "end": {…}}] with 0-based positions'],
     async run(argv) {
@@ -185,7 +186,8 @@ export const COMMANDS: CliCommand[] = [
       if (values.json) {
         process.stdout.write(jsonSafe(JSON.stringify(statements.map((st) => ({ sql: st.sql, start: st.start, end: st.end })))) + '\n');
       } else {
-        for (const st of statements) process.stdout.write(terminalSafe(`-- ${st.start.line + 1}:${st.start.character + 1}–${st.end.line + 1}:${st.end.character + 1}\n${st.sql};\n\n`));
+        for (const st of statements)
+          process.stdout.write(terminalSafe(`-- ${st.start.line + 1}:${st.start.character + 1}–${st.end.line + 1}:${st.end.character + 1}\n${st.sql};\n\n`));
       }
       return 0;
     },
@@ -194,7 +196,10 @@ export const COMMANDS: CliCommand[] = [
     name: 'report',
     summary: 'render a saved JSON report as one self-contained HTML page',
     usage: 'bufferlens report --html OUT.html [--theme light|dark] REPORT.json',
-    details: ['The page is self-contained (script, styles and data inline) and loads nothing from the network.', 'REPORT.json is a measurement report or a workload report (workload predict|run --json).'],
+    details: [
+      'The page is self-contained (script, styles and data inline) and loads nothing from the network.',
+      'REPORT.json is a measurement report or a workload report (workload predict|run --json).',
+    ],
     async run(argv) {
       const { values, positionals } = parse(argv, { html: { type: 'string' }, theme: { type: 'string' } }, { min: 1, max: 1, what: 'REPORT.json' });
       if (typeof values.html !== 'string') throw new UsageError('missing --html OUT.html');
@@ -246,7 +251,16 @@ export const COMMANDS: CliCommand[] = [
     async run(argv) {
       const { values, positionals } = parse(
         argv,
-        { url: { type: 'string' }, runs: { type: 'string' }, budgets: { type: 'string' }, junit: { type: 'string' }, json: { type: 'boolean' }, update: { type: 'boolean' }, margin: { type: 'string' }, timeout: { type: 'string' } },
+        {
+          url: { type: 'string' },
+          runs: { type: 'string' },
+          budgets: { type: 'string' },
+          junit: { type: 'string' },
+          json: { type: 'boolean' },
+          update: { type: 'boolean' },
+          margin: { type: 'string' },
+          timeout: { type: 'string' },
+        },
         { min: 0, max: 1000, what: 'FILE.sql' },
       );
       const target = urlOption(values.url);
@@ -316,10 +330,21 @@ export const COMMANDS: CliCommand[] = [
     name: 'bench',
     summary: 'benchmark the buffer-pool simulator against a plain LRU baseline',
     usage: 'bufferlens bench [--json] [--accesses N] [--workload-accesses N]',
-    details: ['--accesses N            trace length per run (default 10,000,000)', '--workload-accesses N   requests of the generated workload whose pool-size curve is timed (default 10,000,000; 0 leaves it out)'],
+    details: [
+      '--accesses N            trace length per run (default 10,000,000)',
+      '--workload-accesses N   requests of the generated workload whose pool-size curve is timed (default 10,000,000; 0 leaves it out)',
+    ],
     async run(argv) {
-      const { values } = parse(argv, { json: { type: 'boolean' }, accesses: { type: 'string' }, 'workload-accesses': { type: 'string' } }, { min: 0, max: 0, what: '' });
-      return runBench(values.json === true, intOption(values.accesses, 'accesses', 1000, 100_000_000) ?? 10_000_000, intOption(values['workload-accesses'], 'workload-accesses', 0, 200_000_000) ?? 10_000_000);
+      const { values } = parse(
+        argv,
+        { json: { type: 'boolean' }, accesses: { type: 'string' }, 'workload-accesses': { type: 'string' } },
+        { min: 0, max: 0, what: '' },
+      );
+      return runBench(
+        values.json === true,
+        intOption(values.accesses, 'accesses', 1000, 100_000_000) ?? 10_000_000,
+        intOption(values['workload-accesses'], 'workload-accesses', 0, 200_000_000) ?? 10_000_000,
+      );
     },
   },
   {

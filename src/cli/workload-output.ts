@@ -7,25 +7,38 @@ export function workloadTable(r: WorkloadReport): string {
   const lines: string[] = [];
   lines.push(`${r.server}: ${r.scripts.map((s) => `${s.name}${s.weight !== 1 ? `@${s.weight}` : ''}`).join(', ')}`);
   lines.push(`data ${sizeText(r.data.bytes)} (${r.data.pages.toLocaleString('en-US')} pages) · pool now ${sizeText(r.currentPool.bytes)}`);
-  lines.push(`simulated ${r.simulation.warmupTransactions.toLocaleString('en-US')} warm-up and ${r.simulation.transactions.toLocaleString('en-US')} counted transactions from an empty pool (${r.simulation.accesses.toLocaleString('en-US')} page requests, ${r.simulation.seconds.toFixed(1)} s)`);
+  lines.push(
+    `simulated ${r.simulation.warmupTransactions.toLocaleString('en-US')} warm-up and ${r.simulation.transactions.toLocaleString('en-US')} counted transactions from an empty pool (${r.simulation.accesses.toLocaleString('en-US')} page requests, ${r.simulation.seconds.toFixed(1)} s)`,
+  );
   lines.push('');
   const perSec = r.curve.some((p) => p.readsPerSecond !== undefined);
   lines.push(`  pool        hit ratio   reads/transaction${perSec ? '   reads/s' : ''}`);
   for (const p of r.curve) {
-    lines.push(`${p.current ? '▸ ' : '  '}${sizeText(p.poolBytes).padEnd(10)}  ${pct(p.hitRatio).padStart(9)}   ${p.readsPerTransaction.toFixed(3).padStart(17)}${p.readsPerSecond !== undefined ? p.readsPerSecond.toFixed(0).padStart(10) : ''}${p.current ? '   (the pool now)' : ''}`);
+    lines.push(
+      `${p.current ? '▸ ' : '  '}${sizeText(p.poolBytes).padEnd(10)}  ${pct(p.hitRatio).padStart(9)}   ${p.readsPerTransaction.toFixed(3).padStart(17)}${p.readsPerSecond !== undefined ? p.readsPerSecond.toFixed(0).padStart(10) : ''}${p.current ? '   (the pool now)' : ''}`,
+    );
   }
   lines.push('');
   const s99 = r.sizeFor.hitRatio99;
   const s95 = r.sizeFor.hitRatio95;
-  lines.push(s99 !== null ? `≈ ${sizeText(s99)} serves 99 % of this mix's page requests from the pool.` : `Even ${sizeText(r.curve[r.curve.length - 1].poolBytes)} does not serve 99 % of this mix's page requests from the pool.`);
+  lines.push(
+    s99 !== null
+      ? `≈ ${sizeText(s99)} serves 99 % of this mix's page requests from the pool.`
+      : `Even ${sizeText(r.curve[r.curve.length - 1].poolBytes)} does not serve 99 % of this mix's page requests from the pool.`,
+  );
   if (s95 !== null) lines.push(`≈ ${sizeText(s95)} serves 95 %.`);
   const now = r.curve.find((p) => p.current);
   const four = now && r.curve.find((p) => p.poolPages === now.poolPages * 4);
-  if (now && four) lines.push(`4× the pool now (${sizeText(four.poolBytes)}): reads per transaction ${now.readsPerTransaction.toFixed(3)} → ${four.readsPerTransaction.toFixed(3)} (hit ratio ${pct(now.hitRatio)} → ${pct(four.hitRatio)}).`);
+  if (now && four)
+    lines.push(
+      `4× the pool now (${sizeText(four.poolBytes)}): reads per transaction ${now.readsPerTransaction.toFixed(3)} → ${four.readsPerTransaction.toFixed(3)} (hit ratio ${pct(now.hitRatio)} → ${pct(four.hitRatio)}).`,
+    );
   if (r.measured) {
     const m = r.measured;
     lines.push('');
-    lines.push(`measured at ${sizeText(m.poolBytes)}: hit ratio ${pct(m.hitRatio)}, ${m.readsPerTransaction.toFixed(3)} reads per transaction (${m.transactions.toLocaleString('en-US')} transactions after ${m.warmupTransactions.toLocaleString('en-US')} warm-up, ${m.sessions} sessions, ${m.transactionsPerSecond.toFixed(0)}/s)`);
+    lines.push(
+      `measured at ${sizeText(m.poolBytes)}: hit ratio ${pct(m.hitRatio)}, ${m.readsPerTransaction.toFixed(3)} reads per transaction (${m.transactions.toLocaleString('en-US')} transactions after ${m.warmupTransactions.toLocaleString('en-US')} warm-up, ${m.sessions} sessions, ${m.transactionsPerSecond.toFixed(0)}/s)`,
+    );
     if (now) lines.push(`predicted for the same transactions: hit ratio ${pct(now.hitRatio)}, ${now.readsPerTransaction.toFixed(3)} reads per transaction`);
     for (const n of m.notes) lines.push(`  · ${n}`);
   }
@@ -34,7 +47,11 @@ export function workloadTable(r: WorkloadReport): string {
   r.statements.forEach((s, i) => {
     if (s.role === 'control') return;
     const at = now?.statements[i];
-    const what = s.notModelled ? `not modelled: ${s.notModelled}` : at ? `${at.requestsPerExecution.toFixed(1)} pages requested, ${at.readsPerExecution.toFixed(3)} read per execution at the pool now` : 'not executed in the simulation';
+    const what = s.notModelled
+      ? `not modelled: ${s.notModelled}`
+      : at
+        ? `${at.requestsPerExecution.toFixed(1)} pages requested, ${at.readsPerExecution.toFixed(3)} read per execution at the pool now`
+        : 'not executed in the simulation';
     lines.push(`  ${s.script.replace(/#\d+$/, '')}:${s.line}  ${s.sql.replace(/\s+/g, ' ').slice(0, 70)}`);
     lines.push(`      ${pct(s.executions)} of executions · ${what}`);
   });

@@ -8,7 +8,7 @@ export function leastPrivilegeGrants(engine: 'postgresql' | 'mysql', database: s
     return [
       '-- A PostgreSQL role that can measure with BufferLens and do nothing else.',
       "CREATE ROLE bufferlens_measure LOGIN PASSWORD 'choose-one';",
-      '-- pg_stat_io, pg_stat_database and other sessions\' activity:',
+      "-- pg_stat_io, pg_stat_database and other sessions' activity:",
       'GRANT pg_read_all_stats TO bufferlens_measure;',
       '-- pg_buffercache (residency; its functions are granted to pg_monitor):',
       'GRANT pg_monitor TO bufferlens_measure;',
@@ -22,7 +22,7 @@ export function leastPrivilegeGrants(engine: 'postgresql' | 'mysql', database: s
   return [
     '-- A MySQL/MariaDB user that can measure with BufferLens and do nothing else.',
     "CREATE USER 'bufferlens'@'%' IDENTIFIED BY 'choose-one';",
-    '-- The process list (other sessions) and InnoDB\'s information_schema views (residency, metrics):',
+    "-- The process list (other sessions) and InnoDB's information_schema views (residency, metrics):",
     "GRANT PROCESS ON *.* TO 'bufferlens'@'%';",
     '-- Index statistics for the prediction:',
     "GRANT SELECT ON mysql.innodb_index_stats TO 'bufferlens'@'%';",

@@ -18,7 +18,8 @@ export function parseProfile(value: unknown): ConnectionProfile | string {
   const v = value as Record<string, unknown>;
   if (typeof v.name !== 'string' || !v.name.trim()) return 'a connection profile needs a name';
   if (v.engine !== 'postgresql' && v.engine !== 'mysql') return `connection "${v.name}": engine must be postgresql or mysql`;
-  if (v.port !== undefined && (typeof v.port !== 'number' || !Number.isInteger(v.port) || v.port < 1 || v.port > 65535)) return `connection "${v.name}": bad port`;
+  if (v.port !== undefined && (typeof v.port !== 'number' || !Number.isInteger(v.port) || v.port < 1 || v.port > 65535))
+    return `connection "${v.name}": bad port`;
   if ('password' in v) return `connection "${v.name}": a password does not belong in settings; BufferLens keeps it in VS Code's secret storage`;
   return v as unknown as ConnectionProfile;
 }

@@ -31,7 +31,13 @@ ${p.body}
 }
 
 export function webviewHtml(p: WebviewHtmlParts): string {
-  const csp = [`default-src 'none'`, `script-src 'nonce-${p.nonce}'`, `style-src ${p.cspSource}`, `img-src ${p.cspSource} data:`, `font-src ${p.cspSource}`].join('; ');
+  const csp = [
+    `default-src 'none'`,
+    `script-src 'nonce-${p.nonce}'`,
+    `style-src ${p.cspSource}`,
+    `img-src ${p.cspSource} data:`,
+    `font-src ${p.cspSource}`,
+  ].join('; ');
   return htmlPage({
     csp,
     title: p.title,

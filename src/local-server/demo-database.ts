@@ -22,7 +22,9 @@ export async function loadDemoData(server: LocalPostgres): Promise<Array<{ relna
   await client.connect();
   try {
     for (const statement of SETUP) await client.query(statement);
-    const sizes = await client.query(`SELECT relname, (pg_relation_size(oid) / 8192)::int AS blocks FROM pg_class WHERE relname IN ('small', 'events') ORDER BY 1`);
+    const sizes = await client.query(
+      `SELECT relname, (pg_relation_size(oid) / 8192)::int AS blocks FROM pg_class WHERE relname IN ('small', 'events') ORDER BY 1`,
+    );
     return sizes.rows;
   } finally {
     await client.end();

@@ -60,7 +60,10 @@ export class LocalInnodbServer implements Stoppable {
   private proc: ServerProcess | undefined;
   port = 0;
 
-  private constructor(readonly binaries: InnodbServerBinaries, private settings: Record<string, string | number | boolean>) {
+  private constructor(
+    readonly binaries: InnodbServerBinaries,
+    private settings: Record<string, string | number | boolean>,
+  ) {
     this.owner = serverOwner('mysql');
     this.dir = mkdtempSync(join(tmpdir(), `bufferlens-${binaries.product}-`));
     this.dataDir = join(this.dir, 'data');

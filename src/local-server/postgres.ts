@@ -118,7 +118,16 @@ export class LocalPostgres implements Stoppable {
 
   private initdb(): void {
     const [cmd, args] = ownedCommand(this.owner, join(this.binaries.binDir, 'initdb'), [
-      '-D', this.dataDir, '-U', 'postgres', '--auth-local=trust', `--auth-host=${this.hostAuth}`, '-E', 'UTF8', '--locale=C', '--no-sync',
+      '-D',
+      this.dataDir,
+      '-U',
+      'postgres',
+      '--auth-local=trust',
+      `--auth-host=${this.hostAuth}`,
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
     ]);
     try {
       execFileSync(cmd, args, { stdio: 'pipe', cwd: this.dir });

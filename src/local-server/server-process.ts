@@ -82,10 +82,7 @@ export class ServerProcess {
     }
     child.kill(this.spec.stopSignal);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      this.exited.then(() => false),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs))),
-    ]);
+    const timedOut = await Promise.race([this.exited.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs)))]);
     clearTimeout(timer);
     if (timedOut) {
       child.kill('SIGKILL');
@@ -108,7 +105,11 @@ export class ServerProcess {
  * Starts a server on `preferredPort`, or on a free port of 127.0.0.1 when it is 0. Another process may take
  * a free port between the look-up and the server's bind(): then it tries a new one, up to three times.
  */
-export async function startOnPort(preferredPort: number, spec: (port: number) => ServerProcessSpec, portTaken: RegExp): Promise<{ proc: ServerProcess; port: number }> {
+export async function startOnPort(
+  preferredPort: number,
+  spec: (port: number) => ServerProcessSpec,
+  portTaken: RegExp,
+): Promise<{ proc: ServerProcess; port: number }> {
   for (let attempt = 1; ; attempt++) {
     const port = preferredPort || (await freePort());
     const proc = new ServerProcess(spec(port));

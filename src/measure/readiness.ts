@@ -31,7 +31,11 @@ async function postgresNeeds(c: Client): Promise<Need[]> {
   needs.push(
     r.buffercache
       ? { ok: true, what: 'pg_buffercache is installed: residency (which pages are cached) and the warm starting state of predictions' }
-      : { ok: false, what: `pg_buffercache is not installed in ${r.db}: no residency, and predictions assume nothing was cached${r.available ? '' : ' (the server does not ship it: install PostgreSQL\'s contrib package)'}`, ...(r.available ? { fix: 'CREATE EXTENSION pg_buffercache;' } : {}) },
+      : {
+          ok: false,
+          what: `pg_buffercache is not installed in ${r.db}: no residency, and predictions assume nothing was cached${r.available ? '' : " (the server does not ship it: install PostgreSQL's contrib package)"}`,
+          ...(r.available ? { fix: 'CREATE EXTENSION pg_buffercache;' } : {}),
+        },
   );
   needs.push(
     r.superuser || r.monitor
@@ -62,10 +66,18 @@ async function mysqlNeeds(c: Connection): Promise<Need[]> {
   return [
     (await can('SELECT NAME FROM information_schema.INNODB_METRICS LIMIT 1'))
       ? { ok: true, what: `${user} may read InnoDB's information_schema views (PROCESS): residency and change-buffer metrics` }
-      : { ok: false, what: `${user} may not read InnoDB's information_schema views (they need PROCESS): no residency`, fix: `GRANT PROCESS ON *.* TO ${account};` },
+      : {
+          ok: false,
+          what: `${user} may not read InnoDB's information_schema views (they need PROCESS): no residency`,
+          fix: `GRANT PROCESS ON *.* TO ${account};`,
+        },
     (await can('SELECT 1 FROM mysql.innodb_index_stats LIMIT 1'))
       ? { ok: true, what: `${user} may read mysql.innodb_index_stats: index sizes and the prediction` }
-      : { ok: false, what: `${user} may not read mysql.innodb_index_stats: residency per table only, and no prediction`, fix: `GRANT SELECT ON mysql.innodb_index_stats TO ${account};` },
+      : {
+          ok: false,
+          what: `${user} may not read mysql.innodb_index_stats: residency per table only, and no prediction`,
+          fix: `GRANT SELECT ON mysql.innodb_index_stats TO ${account};`,
+        },
     { ok: false, note: true, what: 'InnoDB cannot evict one table: run 1 is cold only right after a restart with innodb_buffer_pool_load_at_startup=OFF' },
   ];
 }

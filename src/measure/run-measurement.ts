@@ -10,7 +10,11 @@ import type { EngineDefinition, EngineSession, ResidencySnapshot, RunOutcome, Tr
 import { DEFAULT_RESIDENCY_LIMIT_PAGES, type MeasureOptions } from './options';
 import type { CheckedStatement } from './statement-check';
 
-export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<Facts, RunInput>, target: ConnectionTarget, options: MeasureOptions): Promise<Report> {
+export async function runMeasurement<Facts, RunInput>(
+  engine: EngineDefinition<Facts, RunInput>,
+  target: ConnectionTarget,
+  options: MeasureOptions,
+): Promise<Report> {
   // No server takes a NUL character; the drivers' own messages about it say nothing useful.
   if (options.sql.includes('\0')) throw new MeasureError('the statement contains a NUL character (\\0), which no server accepts in SQL text', 'input');
   const check = engine.check(options.sql, options.commit);
@@ -34,7 +38,11 @@ export async function runMeasurement<Facts, RunInput>(engine: EngineDefinition<F
   // The prediction needs no server: the connection is released before simulating.
   const runInputs = measured.outcomes.map((o) => o.predictInput());
   options.onPredictionInput?.({ engine: engine.id, statement: options.sql, facts: measured.facts, runs: runInputs });
-  const prediction = engine.predict(measured.facts, runInputs, { whatIf: options.whatIf !== false, statement: options.sql, ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}) });
+  const prediction = engine.predict(measured.facts, runInputs, {
+    whatIf: options.whatIf !== false,
+    statement: options.sql,
+    ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}),
+  });
   return assemble(session, target, check.statement, check.dataChanging, options, measured, prediction, warnings);
 }
 
@@ -65,14 +73,21 @@ async function openCancellably<Facts, RunInput>(
     return await Promise.race([opening, aborted]);
   } catch (err) {
     // A connection that arrives after the cancel is closed at once.
-    void opening.then((s) => s.close(), () => undefined);
+    void opening.then(
+      (s) => s.close(),
+      () => undefined,
+    );
     throw err;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
 }
 
-async function measureRuns<Facts, RunInput>(session: EngineSession<Facts, RunInput>, options: MeasureOptions, warnings: string[]): Promise<Measured<Facts, RunInput>> {
+async function measureRuns<Facts, RunInput>(
+  session: EngineSession<Facts, RunInput>,
+  options: MeasureOptions,
+  warnings: string[],
+): Promise<Measured<Facts, RunInput>> {
   await session.prepare(warnings);
   const withResidency = residencyWanted(session, options, warnings);
   const evictFailure = options.cold === 'no' ? undefined : await session.evict(warnings);

@@ -52,7 +52,12 @@ export function withRanges(draws: PredictedRun[][]): PredictedRun[] {
   return draws[0].map((run, k) => {
     const all = draws.map((d) => d[k].predicted);
     const pick = (f: (a: number, b: number) => number) =>
-      Object.fromEntries((['logicalReads', 'physicalReads', 'readAhead'] as const).map((m) => [m, all.some((r) => r[m] === null) ? null : all.map((r) => r[m]!).reduce((a, b) => f(a, b))])) as unknown as Reads;
+      Object.fromEntries(
+        (['logicalReads', 'physicalReads', 'readAhead'] as const).map((m) => [
+          m,
+          all.some((r) => r[m] === null) ? null : all.map((r) => r[m]!).reduce((a, b) => f(a, b)),
+        ]),
+      ) as unknown as Reads;
     const low = pick(Math.min);
     const high = pick(Math.max);
     const differs = (['logicalReads', 'physicalReads', 'readAhead'] as const).some((m) => low[m] !== high[m]);
@@ -83,19 +88,23 @@ export function centralDraw(draws: Reads[][]): number {
   const pages = (r: Reads) => (r.physicalReads === null ? null : r.physicalReads + (r.readAhead ?? 0));
   const metrics = [(r: Reads) => r.logicalReads, pages];
   const runs = draws[0]?.length ?? 0;
-  const centres = Array.from({ length: runs }, (_, k) => metrics.map((m) => {
-    const values = draws.map((d) => m(d[k]));
-    return values.some((v) => v === null) ? null : median(values as number[]);
-  }));
+  const centres = Array.from({ length: runs }, (_, k) =>
+    metrics.map((m) => {
+      const values = draws.map((d) => m(d[k]));
+      return values.some((v) => v === null) ? null : median(values as number[]);
+    }),
+  );
   let best = 0;
   let bestScore = Infinity;
   draws.forEach((d, i) => {
     let score = 0;
-    d.forEach((r, k) => metrics.forEach((m, j) => {
-      const c = centres[k][j];
-      const v = m(r);
-      if (c !== null && v !== null) score += Math.abs(v - c) / Math.max(1, c);
-    }));
+    d.forEach((r, k) =>
+      metrics.forEach((m, j) => {
+        const c = centres[k][j];
+        const v = m(r);
+        if (c !== null && v !== null) score += Math.abs(v - c) / Math.max(1, c);
+      }),
+    );
     if (score < bestScore - 1e-12) {
       best = i;
       bestScore = score;

@@ -21,7 +21,12 @@ export function replayTotals(logicalReads: number, physicalReads: number, missed
  * Pool sizes in pages: the requested ones (bytes, at least `minimum` pages each) or the current size times
  * each factor (at least `floor` pages), always with the current size, ascending and without repeats.
  */
-export function poolSizes(current: number, pageSize: number, sweep: { factors: number[]; floor: number; minimum: number }, requestedBytes?: number[]): number[] {
+export function poolSizes(
+  current: number,
+  pageSize: number,
+  sweep: { factors: number[]; floor: number; minimum: number },
+  requestedBytes?: number[],
+): number[] {
   const sizes = requestedBytes
     ? requestedBytes.map((b) => Math.max(sweep.minimum, Math.round(b / pageSize)))
     : sweep.factors.map((f) => Math.max(sweep.floor, Math.round(current * f)));

@@ -13,7 +13,12 @@ export interface DocumentLike {
   positionAt(offset: number): { line: number; character: number };
 }
 
-export function buildLenses(doc: DocumentLike, spans: readonly Span[], settings: ServerSettings, results: Map<string, StatementResult> | undefined): CodeLens[] {
+export function buildLenses(
+  doc: DocumentLike,
+  spans: readonly Span[],
+  settings: ServerSettings,
+  results: Map<string, StatementResult> | undefined,
+): CodeLens[] {
   if (!settings.codeLensEnabled) return [];
   const text = doc.getText();
   const lenses: CodeLens[] = [];
@@ -35,7 +40,10 @@ export function buildLenses(doc: DocumentLike, spans: readonly Span[], settings:
     // A statement BufferLens would refuse says so and why: no measure action that could only fail.
     const refused = refusalOf(statement.sql, settings.dialect);
     if (refused) {
-      lenses.push({ range, command: { title: `Not measured: ${refused.length > 110 ? `${refused.slice(0, 109)}…` : refused}`, command: '', tooltip: refused } });
+      lenses.push({
+        range,
+        command: { title: `Not measured: ${refused.length > 110 ? `${refused.slice(0, 109)}…` : refused}`, command: '', tooltip: refused },
+      });
       continue;
     }
     lenses.push({
@@ -54,5 +62,10 @@ export function buildLenses(doc: DocumentLike, spans: readonly Span[], settings:
 export function statementAt(doc: DocumentLike, spans: readonly Span[], offset: number, settings: ServerSettings): MeasuredStatement | null {
   const s = spans.find((x) => offset >= x.start && offset <= x.end + 1) ?? [...spans].reverse().find((x) => x.start <= offset);
   if (!s) return null;
-  return { uri: doc.uri, sql: doc.getText().slice(s.start, s.end), range: { start: doc.positionAt(s.start), end: doc.positionAt(s.end) }, dialect: settings.dialect };
+  return {
+    uri: doc.uri,
+    sql: doc.getText().slice(s.start, s.end),
+    range: { start: doc.positionAt(s.start), end: doc.positionAt(s.end) },
+    dialect: settings.dialect,
+  };
 }

@@ -4,7 +4,15 @@ import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocumen
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { IncrementalSplitter } from '../sql/incremental';
 import { buildLenses, statementAt } from './codelens';
-import { ResultsNotification, SettingsNotification, StatementAtRequest, settingsFor, statementKey, type ServerSettings, type StatementResult } from '../shared/lsp';
+import {
+  ResultsNotification,
+  SettingsNotification,
+  StatementAtRequest,
+  settingsFor,
+  statementKey,
+  type ServerSettings,
+  type StatementResult,
+} from '../shared/lsp';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);

@@ -6,7 +6,6 @@ import { checkPostgresStatement, POSTGRES_COMMANDS } from '../measure/postgres/s
 import { checkInnodbStatement, MYSQL_COMMANDS } from '../measure/innodb/statement-kind';
 import { editorWording } from '../shared/report-view';
 
-
 /** Statements measured as they come: every keystroke rebuilds the lenses, and most statements are these. */
 const MEASURED = new Set(['SELECT', 'WITH', 'INSERT', 'UPDATE', 'DELETE', 'VALUES', 'TABLE', 'MERGE', 'REPLACE']);
 /** Decisions per statement text, so a keystroke re-checks only what changed. */

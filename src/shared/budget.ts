@@ -44,7 +44,8 @@ export function parseBudget(text: string): BudgetBound[] {
   if (parts.length === 0 || parts.every((p) => p === '')) throw new BudgetSyntaxError('a budget needs at least one bound, e.g. "logical <= 1200"');
   return parts.map((part) => {
     const m = BOUND.exec(part);
-    if (!m) throw new BudgetSyntaxError(`"${part}" is not a bound: write metric[(cold|warm|any)] <=|<|=|>= PAGES [+N%], with metric logical, physical or read-ahead`);
+    if (!m)
+      throw new BudgetSyntaxError(`"${part}" is not a bound: write metric[(cold|warm|any)] <=|<|=|>= PAGES [+N%], with metric logical, physical or read-ahead`);
     const metric = m[1].toLowerCase() as BudgetMetric;
     const op = (m[3] === '==' ? '=' : m[3]) as BudgetOp;
     if (m[5] && m[5] !== '+' && op !== '=') throw new BudgetSyntaxError(`"${part}": ± goes with =; an upper bound takes +N%`);
@@ -120,10 +121,22 @@ export function checkBudget(bounds: BudgetBound[], report: Report): BoundResult[
     const predicted = predictedValues.every((p) => p !== null) ? Math.max(...(predictedValues as number[])) : null;
     const slack = bound.pages * bound.tolerance;
     const ok =
-      bound.op === '<=' ? measured <= bound.pages + slack : bound.op === '<' ? measured < bound.pages + slack : bound.op === '>=' ? measured >= bound.pages - slack : Math.abs(measured - bound.pages) <= slack;
+      bound.op === '<='
+        ? measured <= bound.pages + slack
+        : bound.op === '<'
+          ? measured < bound.pages + slack
+          : bound.op === '>='
+            ? measured >= bound.pages - slack
+            : Math.abs(measured - bound.pages) <= slack;
     return ok
       ? { bound, status: 'within', measured, predicted }
-      : { bound, status: 'breach', measured, predicted, reason: `${bound.metric}${bound.state === 'any' ? '' : `(${bound.state})`} ${measured.toLocaleString('en-US')}, budget ${formatBound(bound)}` };
+      : {
+          bound,
+          status: 'breach',
+          measured,
+          predicted,
+          reason: `${bound.metric}${bound.state === 'any' ? '' : `(${bound.state})`} ${measured.toLocaleString('en-US')}, budget ${formatBound(bound)}`,
+        };
   });
 }
 
@@ -144,5 +157,7 @@ export function budgetSummary(results: BoundResult[]): string {
   const breaches = results.filter((r) => r.status === 'breach');
   if (breaches.length) return `over budget: ${breaches.map((r) => r.reason).join('; ')}`;
   const refused = results.filter((r) => r.status === 'refused');
-  return refused.length === results.length ? 'budget not checked' : `within budget${refused.length ? ` (${refused.length} bound${refused.length > 1 ? 's' : ''} not checked)` : ''}`;
+  return refused.length === results.length
+    ? 'budget not checked'
+    : `within budget${refused.length ? ` (${refused.length} bound${refused.length > 1 ? 's' : ''} not checked)` : ''}`;
 }

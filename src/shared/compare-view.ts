@@ -46,7 +46,8 @@ export function compareView(left: Report, right: Report): CompareView {
   const shown = METRICS.filter(([k]) => reports.some((r) => r.runs.some((x) => x.measured[k] !== null)));
   for (let k = 0; k < Math.max(left.runs.length, right.runs.length); k++) {
     const [a, b] = [left.runs[k], right.runs[k]];
-    for (const [key, name] of shown) runs.push([`run ${k + 1} ${name}`, change(a?.measured[key], b?.measured[key]), change(a?.predicted[key], b?.predicted[key])]);
+    for (const [key, name] of shown)
+      runs.push([`run ${k + 1} ${name}`, change(a?.measured[key], b?.measured[key]), change(a?.predicted[key], b?.predicted[key])]);
   }
   const relations = [...new Set(reports.flatMap((r) => r.runs[0]?.residency.map((x) => x.relation) ?? []))];
   const cachedBefore = relations.map((rel) => {
@@ -56,7 +57,9 @@ export function compareView(left: Report, right: Report): CompareView {
   const keys = [...new Set(reports.flatMap((r) => Object.keys(r.engine.settings)))].sort();
   const settings = [
     ...(left.engine.version !== right.engine.version ? [['server version', left.engine.version, right.engine.version]] : []),
-    ...keys.filter((k) => String(left.engine.settings[k] ?? '') !== String(right.engine.settings[k] ?? '')).map((k) => [k, String(left.engine.settings[k] ?? 'unset'), String(right.engine.settings[k] ?? 'unset')]),
+    ...keys
+      .filter((k) => String(left.engine.settings[k] ?? '') !== String(right.engine.settings[k] ?? ''))
+      .map((k) => [k, String(left.engine.settings[k] ?? 'unset'), String(right.engine.settings[k] ?? 'unset')]),
   ];
   const [pa, pb] = [planRows(left), planRows(right)];
   const paths = [...new Set([...pa, ...pb].map((x) => x.path))].sort((x, y) => x.localeCompare(y, 'en', { numeric: true }));
@@ -64,7 +67,11 @@ export function compareView(left: Report, right: Report): CompareView {
     const [a, b] = [pa.find((x) => x.path === p)?.row, pb.find((x) => x.path === p)?.row];
     const depth = p.split('.').length - 1;
     const label = a && b && a.label !== b.label ? `${a.label} → ${b.label}` : (a ?? b)!.label;
-    return [`${'  '.repeat(depth)}${label}${!a ? ' (only after)' : !b ? ' (only before)' : ''}`, change(a?.selfPages, b?.selfPages), change(a?.selfRead, b?.selfRead)];
+    return [
+      `${'  '.repeat(depth)}${label}${!a ? ' (only after)' : !b ? ' (only before)' : ''}`,
+      change(a?.selfPages, b?.selfPages),
+      change(a?.selfRead, b?.selfRead),
+    ];
   });
   return { runs, cachedBefore, settings, plan };
 }

@@ -28,7 +28,9 @@ export function hitRatioNote(run: RunReport, report: Report): { ratio: number | 
   const pct = `${(ratio * 100).toFixed(1)} %`;
   const parts = [`Hit ratio 1 − ${formatCount(p)} / ${formatCount(l)} = ${pct}.`];
   if (ra !== null && ra > 0) {
-    parts.push(`It hides ${formatCount(ra)} pages (${formatBytes(ra * report.engine.pageSize)}) read ahead: the run read ${formatCount(p + ra)} pages in all, not ${formatCount(p)}.`);
+    parts.push(
+      `It hides ${formatCount(ra)} pages (${formatBytes(ra * report.engine.pageSize)}) read ahead: the run read ${formatCount(p + ra)} pages in all, not ${formatCount(p)}.`,
+    );
   }
   if (report.engine.product === 'postgresql' && p > 0) {
     parts.push('On PostgreSQL a "read" may have come from the operating system\'s page cache, not the disk: the read time tells them apart.');
@@ -46,8 +48,13 @@ export function runSummary(report: Report): string {
   const m = r.measured;
   const p = r.predicted;
   const state = r.cold ? 'cold' : 'as found';
-  const disk = m.physicalReads === null ? 'disk reads not reported' : `${formatCount(m.physicalReads)} read from disk${m.readAhead !== null ? `, ${formatCount(m.readAhead)} read ahead` : ''}`;
+  const disk =
+    m.physicalReads === null
+      ? 'disk reads not reported'
+      : `${formatCount(m.physicalReads)} read from disk${m.readAhead !== null ? `, ${formatCount(m.readAhead)} read ahead` : ''}`;
   const predicted =
-    p.physicalReads === null ? 'prediction not modelled' : `predicted ${formatCount(p.physicalReads)}${m.readAhead !== null && p.readAhead !== null ? ` and ${formatCount(p.readAhead)} ahead` : ''}`;
+    p.physicalReads === null
+      ? 'prediction not modelled'
+      : `predicted ${formatCount(p.physicalReads)}${m.readAhead !== null && p.readAhead !== null ? ` and ${formatCount(p.readAhead)} ahead` : ''}`;
   return `run 1 (${state}): ${formatCount(m.logicalReads)} pages requested (logical) · ${disk} · ${predicted}`;
 }

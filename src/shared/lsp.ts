@@ -63,9 +63,17 @@ export interface StatementAtParams {
 export const StatementAtRequest = new RequestType<StatementAtParams, MeasuredStatement | null, void>('bufferlens/statementAt');
 
 /** Commands the lenses run; registered by the extension from the one command table. */
-export const LENS_COMMAND = { measure: COMMAND.measureRange, openReport: COMMAND.openReport, addConnection: COMMAND.addConnection, predictWorkload: COMMAND.predictWorkload } as const;
+export const LENS_COMMAND = {
+  measure: COMMAND.measureRange,
+  openReport: COMMAND.openReport,
+  addConnection: COMMAND.addConnection,
+  predictWorkload: COMMAND.predictWorkload,
+} as const;
 
 /** A statement's identity for its result lens: whitespace collapsed, a selection's closing semicolons left out. */
 export function statementKey(sql: string): string {
-  return sql.replace(/\s+/g, ' ').trim().replace(/(\s*;)+$/, '');
+  return sql
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/(\s*;)+$/, '');
 }

@@ -17,14 +17,23 @@ export function reportMarkdown(report: Report): string {
     '',
     `| run | state | ${view.shownMetrics.map((m) => `${m.label} | predicted`).join(' | ')} | time ms |`,
     `|---|---|${view.shownMetrics.map(() => '---:|---:|').join('')}---:|`,
-    ...view.runs.map((r) => `| ${r.run} | ${r.state} | ${view.shownMetrics.map((m) => `${r.measured[m.key].text} | ${r.predicted[m.key].text}`).join(' | ')} | ${r.elapsedMs.toFixed(1)} |`),
+    ...view.runs.map(
+      (r) =>
+        `| ${r.run} | ${r.state} | ${view.shownMetrics.map((m) => `${r.measured[m.key].text} | ${r.predicted[m.key].text}`).join(' | ')} | ${r.elapsedMs.toFixed(1)} |`,
+    ),
     ...(view.noReadAhead ? ['', view.noReadAhead] : []),
     ...(view.gaps.length ? ['', ...view.gaps.map((g) => `- ${g}`)] : []),
     '',
     view.hitRatio,
   ];
   if (view.residency.length) {
-    lines.push('', '## Pages in the buffer pool (before → after, predicted after)', '', `| relation | pages | ${view.runs.map((r) => `run ${r.run}`).join(' | ')} |`, `|---|---:|${view.runs.map(() => '---|').join('')}`);
+    lines.push(
+      '',
+      '## Pages in the buffer pool (before → after, predicted after)',
+      '',
+      `| relation | pages | ${view.runs.map((r) => `run ${r.run}`).join(' | ')} |`,
+      `|---|---:|${view.runs.map(() => '---|').join('')}`,
+    );
     for (const rel of view.residency) {
       lines.push(`| ${cell(rel.relation)} | ${rel.pages.toLocaleString('en-US')} | ${rel.runs.map((c) => (c ? cell(c.text) : '')).join(' | ')} |`);
     }

@@ -41,7 +41,9 @@ function fromPostgres(n: PlanNode): PlanRow {
     n.actualRows !== undefined ? `rows ${formatCount(n.actualRows)} × ${formatCount(n.actualLoops ?? 1)}` : '',
     n.workersLaunched !== undefined ? `workers ${n.workersLaunched}/${n.workersPlanned ?? '?'}` : '',
     n.heapFetches !== undefined ? `heap fetches ${formatCount(n.heapFetches)}` : '',
-    n.exactHeapBlocks !== undefined ? `heap blocks ${formatCount(n.exactHeapBlocks)}${n.lossyHeapBlocks ? ` (+${formatCount(n.lossyHeapBlocks)} lossy)` : ''}` : '',
+    n.exactHeapBlocks !== undefined
+      ? `heap blocks ${formatCount(n.exactHeapBlocks)}${n.lossyHeapBlocks ? ` (+${formatCount(n.lossyHeapBlocks)} lossy)` : ''}`
+      : '',
   ]
     .filter(Boolean)
     .join(' · ');
@@ -69,13 +71,25 @@ function fromInnodb(block: Json, title: string): PlanRow {
     const v = o as Json;
     for (const [k, x] of Object.entries(v)) {
       if (k === 'table' && x && typeof x === 'object') children.push(innodbTable(x as Json));
-      else if (k === 'query_block' && x && typeof x === 'object') children.push(fromInnodb(x as Json, `query block ${String((x as Json).select_id ?? '')}`.trim()));
+      else if (k === 'query_block' && x && typeof x === 'object')
+        children.push(fromInnodb(x as Json, `query block ${String((x as Json).select_id ?? '')}`.trim()));
       else if (typeof x === 'object') visit(x);
     }
   };
   visit(block);
   const sum = (f: (r: PlanRow) => number) => children.reduce((a, r) => a + f(r), 0);
-  return { label: title, detail: block.r_total_time_ms !== undefined ? `${Number(block.r_total_time_ms).toFixed(1)} ms` : '', selfPages: 0, selfRead: 0, totalPages: sum((r) => r.totalPages), totalRead: sum((r) => r.totalRead), share: 0, heavy: false, group: true, children };
+  return {
+    label: title,
+    detail: block.r_total_time_ms !== undefined ? `${Number(block.r_total_time_ms).toFixed(1)} ms` : '',
+    selfPages: 0,
+    selfRead: 0,
+    totalPages: sum((r) => r.totalPages),
+    totalRead: sum((r) => r.totalRead),
+    share: 0,
+    heavy: false,
+    group: true,
+    children,
+  };
 }
 
 function innodbTable(t: Json): PlanRow {
@@ -85,7 +99,11 @@ function innodbTable(t: Json): PlanRow {
   const nested = t.materialized ?? t.subqueries;
   const row: PlanRow = {
     label: `${String(t.table_name ?? '?')}: ${String(t.access_type ?? '?')}${t.key ? ` using ${String(t.key)}` : ''}`,
-    detail: [t.r_rows !== undefined ? `rows ${formatCount(Number(t.r_rows))} × ${formatCount(Number(t.r_loops ?? 1))}` : '', stats.pages_prefetch_read_count ? `${formatCount(Number(stats.pages_prefetch_read_count))} read ahead` : '', t.attached_condition ? `filter ${String(t.attached_condition)}` : '']
+    detail: [
+      t.r_rows !== undefined ? `rows ${formatCount(Number(t.r_rows))} × ${formatCount(Number(t.r_loops ?? 1))}` : '',
+      stats.pages_prefetch_read_count ? `${formatCount(Number(stats.pages_prefetch_read_count))} read ahead` : '',
+      t.attached_condition ? `filter ${String(t.attached_condition)}` : '',
+    ]
       .filter(Boolean)
       .join(' · '),
     selfPages: accessed,
@@ -125,13 +143,23 @@ export function planView(report: Report): PlanView | undefined {
   if (run?.plan) {
     const root = fromPostgres(run.plan);
     mark(root);
-    return { source: 'postgresql', root, legend: 'pages per node: self (its own) and total (with its children), hit in shared buffers or read; the heaviest nodes by their own pages are marked with their share' };
+    return {
+      source: 'postgresql',
+      root,
+      legend:
+        'pages per node: self (its own) and total (with its children), hit in shared buffers or read; the heaviest nodes by their own pages are marked with their share',
+    };
   }
   const plan = run?.enginePlan;
   if (plan && typeof plan === 'object' && (plan as Json).query_block) {
     const root = fromInnodb((plan as Json).query_block as Json, 'query');
     mark(root);
-    return { source: 'innodb', root, legend: "pages per table as the engine counted them for this statement (r_engine_stats): accessed, and of them read from disk or ahead; the heaviest tables are marked with their share" };
+    return {
+      source: 'innodb',
+      root,
+      legend:
+        'pages per table as the engine counted them for this statement (r_engine_stats): accessed, and of them read from disk or ahead; the heaviest tables are marked with their share',
+    };
   }
   return undefined;
 }

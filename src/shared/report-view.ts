@@ -128,9 +128,19 @@ function residencyCell(x: Report['runs'][number]['residency'][number]): Residenc
     x.predictedAfter === null || x.predictedAfter === undefined
       ? undefined
       : range
-        ? ({ kind: 'number', value: x.predictedAfter, text: `${formatCount(x.predictedAfter)} (${formatCount(range[0])}–${formatCount(range[1])})`, range } satisfies Cell)
+        ? ({
+            kind: 'number',
+            value: x.predictedAfter,
+            text: `${formatCount(x.predictedAfter)} (${formatCount(range[0])}–${formatCount(range[1])})`,
+            range,
+          } satisfies Cell)
         : numberCell(x.predictedAfter);
-  return { before, after, ...(predictedAfter ? { predictedAfter } : {}), text: `${before.text} → ${after.text}${predictedAfter ? ` (predicted ${predictedAfter.text})` : ''}` };
+  return {
+    before,
+    after,
+    ...(predictedAfter ? { predictedAfter } : {}),
+    text: `${before.text} → ${after.text}${predictedAfter ? ` (predicted ${predictedAfter.text})` : ''}`,
+  };
 }
 
 function bytesRead(r: RunReport, pageSize: number): string {
@@ -163,9 +173,11 @@ function gapsOf(report: Report): string[] {
             ? `another session was active while it ran`
             : r.run === 1 && !r.cold && r.residency.every((x) => x.cachedBefore === null)
               ? 'what the pool held before run 1 was not read, so the model started from an empty pool'
-              : 'none of the model\'s stated assumptions explains it';
+              : "none of the model's stated assumptions explains it";
       const pct = Math.round((Math.abs(p - m) / m) * 100);
-      out.push(`run ${r.run} ${label}: measured ${formatCount(m)}, predicted ${formatCount(p)} (${pct} % ${p < m ? 'below' : 'above'}); likely cause: ${cause}`);
+      out.push(
+        `run ${r.run} ${label}: measured ${formatCount(m)}, predicted ${formatCount(p)} (${pct} % ${p < m ? 'below' : 'above'}); likely cause: ${cause}`,
+      );
     }
   }
   return out;
@@ -174,7 +186,10 @@ function gapsOf(report: Report): string[] {
 function readAheadColumns(report: Report): Pick<ReportView, 'shownMetrics' | 'noReadAhead'> {
   if (report.runs.some((r) => r.measured.readAhead !== null)) return { shownMetrics: METRICS };
   const why = report.runs[0]?.notes?.readAhead;
-  return { shownMetrics: METRICS.filter((m) => m.key !== 'readAhead'), noReadAhead: `No read-ahead column: ${why ?? `${PRODUCT_NAME[report.engine.product]} does not report read-ahead`}.` };
+  return {
+    shownMetrics: METRICS.filter((m) => m.key !== 'readAhead'),
+    noReadAhead: `No read-ahead column: ${why ?? `${PRODUCT_NAME[report.engine.product]} does not report read-ahead`}.`,
+  };
 }
 
 /**
@@ -189,7 +204,13 @@ export const editorWording = (text: string): string => text.replace(/ \((?:[^()]
 export function reportView(report: Report, audience: Audience = 'page'): ReportView {
   const view = buildView(report);
   if (audience === 'page') return view;
-  return { ...view, changes: editorWording(view.changes), warnings: view.warnings.map(editorWording), assumptions: view.assumptions.map(editorWording), unmodelled: view.unmodelled.map(editorWording) };
+  return {
+    ...view,
+    changes: editorWording(view.changes),
+    warnings: view.warnings.map(editorWording),
+    assumptions: view.assumptions.map(editorWording),
+    unmodelled: view.unmodelled.map(editorWording),
+  };
 }
 
 function buildView(report: Report): ReportView {
@@ -221,7 +242,11 @@ function buildView(report: Report): ReportView {
     product,
     meta: `${product} ${e.version} · ${formatCount(e.pageSize)}-byte pages · ${report.target}`,
     statement: report.statement,
-    changes: report.rolledBack ? (report.dataChanging ? 'Every run was rolled back.' : 'Read-only statement; every run was rolled back.') : 'Changes were committed (--commit).',
+    changes: report.rolledBack
+      ? report.dataChanging
+        ? 'Every run was rolled back.'
+        : 'Read-only statement; every run was rolled back.'
+      : 'Changes were committed (--commit).',
     runs,
     predictsReadAhead: report.runs.some((r) => r.predicted.readAhead !== null),
     ...readAheadColumns(report),
@@ -232,7 +257,13 @@ function buildView(report: Report): ReportView {
     assumptions: [
       ...new Set([
         ...report.runs.flatMap((r) => r.prediction?.assumptions ?? []),
-        ...report.runs.filter((r) => r.predictedRange || r.residency.some((x) => x.predictedAfterRange)).slice(0, 1).map((r) => `a prediction with a range in brackets depends on what the model has to guess (where a range starts, the order of lookups, which leaves are full, which blocks each parallel process took): it is the first of ${r.predictedRange ? `${r.predictedRange.draws} draws` : 'its draws'}, the range their lowest and highest`),
+        ...report.runs
+          .filter((r) => r.predictedRange || r.residency.some((x) => x.predictedAfterRange))
+          .slice(0, 1)
+          .map(
+            (r) =>
+              `a prediction with a range in brackets depends on what the model has to guess (where a range starts, the order of lookups, which leaves are full, which blocks each parallel process took): it is the first of ${r.predictedRange ? `${r.predictedRange.draws} draws` : 'its draws'}, the range their lowest and highest`,
+          ),
       ]),
     ],
     unmodelled: [...new Set(report.runs.flatMap((r) => r.prediction?.unmodelled ?? []))],

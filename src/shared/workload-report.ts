@@ -69,7 +69,12 @@ export function workloadReportProblems(value: unknown): string[] {
   if (typeof r !== 'object' || r === null || r.bufferlensWorkload !== 1) return ['bufferlensWorkload is not 1'];
   const problems: string[] = [];
   if (!Array.isArray(r.curve) || r.curve.length === 0) problems.push('curve is not a non-empty array');
-  else if (!r.curve.every((p) => typeof p?.poolBytes === 'number' && typeof p.hitRatio === 'number' && typeof p.readsPerTransaction === 'number' && Array.isArray(p.statements))) problems.push('a curve point lacks poolBytes, hitRatio, readsPerTransaction or statements');
+  else if (
+    !r.curve.every(
+      (p) => typeof p?.poolBytes === 'number' && typeof p.hitRatio === 'number' && typeof p.readsPerTransaction === 'number' && Array.isArray(p.statements),
+    )
+  )
+    problems.push('a curve point lacks poolBytes, hitRatio, readsPerTransaction or statements');
   if (!Array.isArray(r.statements)) problems.push('statements is not an array');
   if (!Array.isArray(r.scripts)) problems.push('scripts is not an array');
   if (typeof r.sizeFor !== 'object' || r.sizeFor === null) problems.push('sizeFor is missing');

@@ -33,7 +33,9 @@ function scriptsTitle(scripts: WorkloadReport['scripts']): string {
     const file = s.name.replace(/^.*[\\/]/, '').replace(/#\d+$/, '');
     byFile.set(file, [...(byFile.get(file) ?? []), s.weight]);
   }
-  return [...byFile].map(([file, w]) => (w.length > 1 ? `${file}, weights ${w.slice(0, -1).join(', ')} and ${w[w.length - 1]}` : w[0] !== 1 ? `${file} @${w[0]}` : file)).join('; ');
+  return [...byFile]
+    .map(([file, w]) => (w.length > 1 ? `${file}, weights ${w.slice(0, -1).join(', ')} and ${w[w.length - 1]}` : w[0] !== 1 ? `${file} @${w[0]}` : file))
+    .join('; ');
 }
 
 export function workloadView(r: WorkloadReport): WorkloadView {
@@ -41,7 +43,11 @@ export function workloadView(r: WorkloadReport): WorkloadView {
   const answers: string[] = [];
   const largest = r.curve[r.curve.length - 1];
   const s99 = r.sizeFor.hitRatio99;
-  answers.push(s99 !== null ? `≈ ${sizeText(s99)} serves 99 % of this mix's page requests from the pool.` : `Even ${sizeText(largest.poolBytes)} does not serve 99 % of this mix's page requests from the pool.`);
+  answers.push(
+    s99 !== null
+      ? `≈ ${sizeText(s99)} serves 99 % of this mix's page requests from the pool.`
+      : `Even ${sizeText(largest.poolBytes)} does not serve 99 % of this mix's page requests from the pool.`,
+  );
   if (r.sizeFor.hitRatio95 !== null) answers.push(`≈ ${sizeText(r.sizeFor.hitRatio95)} serves 95 %.`);
   const four = now && r.curve.find((p) => p.poolPages === now.poolPages * 4);
   if (now && four) {
@@ -72,7 +78,9 @@ export function workloadView(r: WorkloadReport): WorkloadView {
           poolBytes: m.poolBytes,
           hitRatio: m.hitRatio,
           text: `Measured at ${sizeText(m.poolBytes)}: hit ratio ${percent(m.hitRatio)}, ${m.readsPerTransaction.toFixed(3)} pages read per transaction (${m.transactions.toLocaleString('en-US')} transactions after ${m.warmupTransactions.toLocaleString('en-US')} warm-up, ${m.sessions} sessions, ${Math.round(m.transactionsPerSecond).toLocaleString('en-US')} per second).`,
-          predicted: now ? `Predicted for the same transactions: hit ratio ${percent(now.hitRatio)}, ${now.readsPerTransaction.toFixed(3)} pages read per transaction.` : null,
+          predicted: now
+            ? `Predicted for the same transactions: hit ratio ${percent(now.hitRatio)}, ${now.readsPerTransaction.toFixed(3)} pages read per transaction.`
+            : null,
         }
       : null,
     statements: r.statements

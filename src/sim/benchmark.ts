@@ -43,10 +43,28 @@ export function runBenchmark(accesses = 10_000_000, pool = 65_536, baselineAcces
     const sample = trace.subarray(0, Math.min(baselineAccesses, trace.length));
     const base = mapLru(sample, pool);
     const baseRate = sample.length / base.seconds;
-    results.push({ model: 'map-lru (baseline)', trace: traceName, pool, accesses: sample.length, seconds: base.seconds, accessesPerSecond: baseRate, missRatio: base.misses / sample.length, ratioToBaseline: 1 });
+    results.push({
+      model: 'map-lru (baseline)',
+      trace: traceName,
+      pool,
+      accesses: sample.length,
+      seconds: base.seconds,
+      accessesPerSecond: baseRate,
+      missRatio: base.misses / sample.length,
+      ratioToBaseline: 1,
+    });
     for (const name of MODEL_NAMES) {
       const r = replay(makeModel(name, pool), trace);
-      results.push({ model: name, trace: traceName, pool, accesses: r.accesses, seconds: r.seconds, accessesPerSecond: r.accessesPerSecond, missRatio: r.missRatio, ratioToBaseline: r.accessesPerSecond / baseRate });
+      results.push({
+        model: name,
+        trace: traceName,
+        pool,
+        accesses: r.accesses,
+        seconds: r.seconds,
+        accessesPerSecond: r.accessesPerSecond,
+        missRatio: r.missRatio,
+        ratioToBaseline: r.accessesPerSecond / baseRate,
+      });
     }
   }
   const t0 = now();

@@ -71,7 +71,8 @@ export class IncrementalSplitter {
       }
       return false;
     });
-    const tail = resumeAt < 0 ? [] : this.spans.slice(resumeAt).map((s) => ({ start: s.start + delta, end: s.end + delta, next: s.next + delta, state: s.state }));
+    const tail =
+      resumeAt < 0 ? [] : this.spans.slice(resumeAt).map((s) => ({ start: s.start + delta, end: s.end + delta, next: s.next + delta, state: s.state }));
     this.text = text;
     this.spans = keep.concat(fresh, tail);
     return this.spans;

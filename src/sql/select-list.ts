@@ -19,7 +19,9 @@ export function replaceSelectList(statement: string, expression: string, dialect
     depthAt.push(depth);
     if (ch === '(') depth++;
   }
-  const words = [...masked.matchAll(/\b(SELECT|FROM|DISTINCT|DISTINCTROW|GROUP|HAVING|UNION|EXCEPT|INTERSECT|INTO|FOR|LOCK|WINDOW|OVER|LIMIT|FETCH|PROCEDURE|ORDER)\b/gi)].map((m) => ({
+  const words = [
+    ...masked.matchAll(/\b(SELECT|FROM|DISTINCT|DISTINCTROW|GROUP|HAVING|UNION|EXCEPT|INTERSECT|INTO|FOR|LOCK|WINDOW|OVER|LIMIT|FETCH|PROCEDURE|ORDER)\b/gi),
+  ].map((m) => ({
     word: m[1].toUpperCase(),
     at: m.index,
     depth: depthAt[m.index],

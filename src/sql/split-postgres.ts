@@ -158,5 +158,11 @@ export function splitPostgresOffsets(text: string): Array<[number, number]> {
 
 export function splitPostgres(text: string): SqlStatement[] {
   const lines = new LineIndex(text);
-  return splitPostgresOffsets(text).map(([s, e]) => ({ sql: text.slice(s, e), startOffset: s, endOffset: e, start: lines.position(s), end: lines.position(e) }));
+  return splitPostgresOffsets(text).map(([s, e]) => ({
+    sql: text.slice(s, e),
+    startOffset: s,
+    endOffset: e,
+    start: lines.position(s),
+    end: lines.position(e),
+  }));
 }

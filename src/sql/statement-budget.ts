@@ -19,10 +19,17 @@ function find(text: string, sql: string, dialect: Dialect) {
  * Where a position in a statement (1-based line and column of the statement as split, which is how the
  * measurement reports a server's error) is in the document, 0-based; undefined when it is not there.
  */
-export function documentPosition(text: string, sql: string, dialect: Dialect, at: { line: number; column: number }): { line: number; character: number } | undefined {
+export function documentPosition(
+  text: string,
+  sql: string,
+  dialect: Dialect,
+  at: { line: number; column: number },
+): { line: number; character: number } | undefined {
   const st = find(text, sql, dialect);
   if (!st) return undefined;
-  return at.line <= 1 ? { line: st.start.line, character: st.start.character + Math.max(0, at.column - 1) } : { line: st.start.line + at.line - 1, character: Math.max(0, at.column - 1) };
+  return at.line <= 1
+    ? { line: st.start.line, character: st.start.character + Math.max(0, at.column - 1) }
+    : { line: st.start.line + at.line - 1, character: Math.max(0, at.column - 1) };
 }
 
 export function budgetOfStatement(text: string, sql: string, dialect: Dialect): StatementBudget {

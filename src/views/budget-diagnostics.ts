@@ -34,7 +34,12 @@ export class BudgetDiagnostics implements vscode.Disposable {
     }
     const results = checkBudget(found.budget.bounds, report);
     const line = found.budget.lines[0].line;
-    lines.set(line, results.filter((r) => r.status !== 'within').map((r) => this.diagnostic(doc, line, message(r), r.status === 'breach' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Information)));
+    lines.set(
+      line,
+      results
+        .filter((r) => r.status !== 'within')
+        .map((r) => this.diagnostic(doc, line, message(r), r.status === 'breach' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Information)),
+    );
     this.publish(doc.uri);
     return budgetSummary(results);
   }

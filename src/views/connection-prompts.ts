@@ -10,7 +10,11 @@ export interface ProfileAnswers {
   password: string | undefined;
 }
 
-export async function promptProfile(verb: 'Add Connection' | 'Edit Connection', taken: string[], initial?: ConnectionProfile): Promise<ProfileAnswers | undefined> {
+export async function promptProfile(
+  verb: 'Add Connection' | 'Edit Connection',
+  taken: string[],
+  initial?: ConnectionProfile,
+): Promise<ProfileAnswers | undefined> {
   const engine = initial
     ? { engine: initial.engine }
     : await vscode.window.showQuickPick(
@@ -38,7 +42,15 @@ export async function promptProfile(verb: 'Add Connection' | 'Edit Connection', 
   const [user, database] = userAndDb.split('@');
   const password = await promptPassword(`${verb} (6/6)`, initial !== undefined);
   if (password === null) return undefined;
-  const profile: ConnectionProfile = { ...(initial ?? {}), name: name.trim(), engine: engine.engine, host, port: Number(port), ...(user ? { user } : {}), ...(database ? { database } : {}) };
+  const profile: ConnectionProfile = {
+    ...(initial ?? {}),
+    name: name.trim(),
+    engine: engine.engine,
+    host,
+    port: Number(port),
+    ...(user ? { user } : {}),
+    ...(database ? { database } : {}),
+  };
   if (!user) delete profile.user;
   if (!database) delete profile.database;
   return { profile, password };

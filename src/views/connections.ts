@@ -66,7 +66,9 @@ export class ConnectionService implements vscode.Disposable {
   refreshStatus(): void {
     const a = this.active();
     this.status.text = a ? `$(database) ${a.name}` : '$(database) BufferLens: no connection';
-    this.status.tooltip = a ? `BufferLens measures on ${a.engine}://${a.user ?? ''}@${a.host ?? a.socket ?? ''}${a.port ? `:${a.port}` : ''}/${a.database ?? ''}` : 'Select or add a connection for BufferLens';
+    this.status.tooltip = a
+      ? `BufferLens measures on ${a.engine}://${a.user ?? ''}@${a.host ?? a.socket ?? ''}${a.port ? `:${a.port}` : ''}/${a.database ?? ''}`
+      : 'Select or add a connection for BufferLens';
     this.changed.fire();
   }
 
@@ -89,7 +91,9 @@ export class ConnectionService implements vscode.Disposable {
       { label: '$(add) Add Connection…' },
     ];
     const uri = sqlDocument();
-    const picked = await vscode.window.showQuickPick(items, { title: uri ? `BufferLens: measure ${uri.path.split('/').pop()} on which connection?` : 'BufferLens: measure on which connection?' });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: uri ? `BufferLens: measure ${uri.path.split('/').pop()} on which connection?` : 'BufferLens: measure on which connection?',
+    });
     if (!picked) return undefined;
     if (!picked.profile) return this.add();
     await this.assign(picked.profile, uri);
@@ -98,7 +102,10 @@ export class ConnectionService implements vscode.Disposable {
   }
 
   async add(): Promise<ConnectionProfile | undefined> {
-    const answers = await promptProfile('Add Connection', readConfig().connections.map((c) => c.name));
+    const answers = await promptProfile(
+      'Add Connection',
+      readConfig().connections.map((c) => c.name),
+    );
     if (!answers) return undefined;
     const password = await this.confirmWorking(answers.profile, answers.password ?? '');
     if (password === undefined) return undefined;
@@ -129,7 +136,12 @@ export class ConnectionService implements vscode.Disposable {
       } catch (err) {
         const reenter = 'Re-enter Password';
         const keep = 'Save Anyway';
-        const choice = await vscode.window.showWarningMessage(`BufferLens: ${profile.name} does not connect: ${(err as Error).message}`, { modal: true }, reenter, keep);
+        const choice = await vscode.window.showWarningMessage(
+          `BufferLens: ${profile.name} does not connect: ${(err as Error).message}`,
+          { modal: true },
+          reenter,
+          keep,
+        );
         if (choice === keep) return password;
         if (choice !== reenter) return undefined;
         const next = await promptPassword(`Password for ${profile.name}`, false);
@@ -152,14 +164,23 @@ export class ConnectionService implements vscode.Disposable {
       void vscode.window.showInformationMessage('BufferLens: there is no connection yet. Add one with BufferLens: Add Connection.');
       return undefined;
     }
-    const picked = await vscode.window.showQuickPick(connections.map((c) => ({ label: c.name, description: `${c.engine} ${c.host ?? c.socket ?? ''}`, profile: c })), { title });
+    const picked = await vscode.window.showQuickPick(
+      connections.map((c) => ({ label: c.name, description: `${c.engine} ${c.host ?? c.socket ?? ''}`, profile: c })),
+      { title },
+    );
     return picked?.profile;
   }
 
   async edit(profile?: ConnectionProfile): Promise<void> {
     const old = await this.pick('Edit which connection?', profile);
     if (!old) return;
-    const answers = await promptProfile('Edit Connection', readConfig().connections.map((c) => c.name).filter((n) => n !== old.name), old);
+    const answers = await promptProfile(
+      'Edit Connection',
+      readConfig()
+        .connections.map((c) => c.name)
+        .filter((n) => n !== old.name),
+      old,
+    );
     if (!answers) return;
     const stored = (await this.context.secrets.get(secretKey(old.name))) ?? '';
     const password = await this.confirmWorking(answers.profile, answers.password ?? stored);
@@ -179,10 +200,18 @@ export class ConnectionService implements vscode.Disposable {
   async remove(profile?: ConnectionProfile): Promise<void> {
     const p = await this.pick('Remove which connection?', profile);
     if (!p) return;
-    const choice = await vscode.window.showWarningMessage(`BufferLens: remove the connection ${p.name}?`, { modal: true, detail: 'Its settings entry and its stored password are removed; reports measured on it stay in the history.' }, 'Remove');
+    const choice = await vscode.window.showWarningMessage(
+      `BufferLens: remove the connection ${p.name}?`,
+      { modal: true, detail: 'Its settings entry and its stored password are removed; reports measured on it stay in the history.' },
+      'Remove',
+    );
     if (choice !== 'Remove') return;
     const config = vscode.workspace.getConfiguration('bufferlens');
-    await config.update('connections', (config.get<Array<{ name?: string }>>('connections') ?? []).filter((c) => c.name !== p.name), vscode.ConfigurationTarget.Global);
+    await config.update(
+      'connections',
+      (config.get<Array<{ name?: string }>>('connections') ?? []).filter((c) => c.name !== p.name),
+      vscode.ConfigurationTarget.Global,
+    );
     await this.context.secrets.delete(secretKey(p.name));
     await this.renameInDocuments(p.name, undefined);
     if (this.context.workspaceState.get<string>(ACTIVE_KEY) === p.name) await this.context.workspaceState.update(ACTIVE_KEY, undefined);
@@ -215,8 +244,22 @@ export class ConnectionService implements vscode.Disposable {
       const grants = 'Show Least-Privilege GRANTs';
       const fixIt = 'Show the SQL That Fixes It';
       const action = missing.length
-        ? await vscode.window.showWarningMessage(`${head}, but: ${missing.map((n) => n.what).join('; ')}.`, ...(missing.some((n) => n.fix) ? [fixIt] : []), grants)
-        : await vscode.window.showInformationMessage(`${head}. Everything BufferLens needs is there${needs.some((n) => n.note) ? ` (${needs.filter((n) => n.note).map((n) => n.what).join('; ')})` : ''}.`, grants);
+        ? await vscode.window.showWarningMessage(
+            `${head}, but: ${missing.map((n) => n.what).join('; ')}.`,
+            ...(missing.some((n) => n.fix) ? [fixIt] : []),
+            grants,
+          )
+        : await vscode.window.showInformationMessage(
+            `${head}. Everything BufferLens needs is there${
+              needs.some((n) => n.note)
+                ? ` (${needs
+                    .filter((n) => n.note)
+                    .map((n) => n.what)
+                    .join('; ')})`
+                : ''
+            }.`,
+            grants,
+          );
       const content =
         action === fixIt
           ? missing.flatMap((n) => (n.fix ? [`-- ${n.what}`, n.fix, ''] : [])).join('\n')

@@ -54,12 +54,16 @@ export class EditorCommands {
 
   /** A lens's statement, exactly as the server split it. */
   async measureStatement(statement: MeasuredStatement): Promise<void> {
-    if (!isMeasuredStatement(statement)) return void vscode.window.showInformationMessage('BufferLens: put the cursor on a statement and run Measure Statement at Cursor.');
+    if (!isMeasuredStatement(statement))
+      return void vscode.window.showInformationMessage('BufferLens: put the cursor on a statement and run Measure Statement at Cursor.');
     await this.measure(statement.sql, vscode.Uri.parse(statement.uri));
   }
 
   async measure(sql: string, uri?: vscode.Uri, profileName?: string, allowSideEffects = false): Promise<StoredReport | undefined> {
-    const profile = (profileName ? readConfig().connections.find((c) => c.name === profileName) : undefined) ?? this.connections.active(uri) ?? (await this.connections.select());
+    const profile =
+      (profileName ? readConfig().connections.find((c) => c.name === profileName) : undefined) ??
+      this.connections.active(uri) ??
+      (await this.connections.select());
     if (!profile) return undefined;
     const target = await this.connections.target(profile);
     const runs = readConfig().defaultRuns;
@@ -73,7 +77,17 @@ export class EditorCommands {
         async (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
-          return measure(target, { sql, runs, cold, commit: false, allowSideEffects, timing: true, timeoutMs: 60_000, signal: abort.signal, onProgress: (m) => progress.report({ message: m }) });
+          return measure(target, {
+            sql,
+            runs,
+            cold,
+            commit: false,
+            allowSideEffects,
+            timing: true,
+            timeoutMs: 60_000,
+            signal: abort.signal,
+            onProgress: (m) => progress.report({ message: m }),
+          });
         },
       );
     } catch (err) {
@@ -88,7 +102,11 @@ export class EditorCommands {
         return undefined;
       }
       if (err instanceof MeasureError && err.acknowledgeable && !allowSideEffects) {
-        const choice = await vscode.window.showWarningMessage(`BufferLens: ${message}`, { modal: true, detail: 'Measure Anyway runs the statement although a rollback cannot undo what is named above.' }, 'Measure Anyway');
+        const choice = await vscode.window.showWarningMessage(
+          `BufferLens: ${message}`,
+          { modal: true, detail: 'Measure Anyway runs the statement although a rollback cannot undo what is named above.' },
+          'Measure Anyway',
+        );
         return choice ? this.measure(sql, uri, profileName, true) : undefined;
       }
       // A syntax error points at the file's line and column, and is underlined there.
@@ -131,13 +149,23 @@ export class EditorCommands {
     const stored = await this.pick(item, 'Delete which report?');
     if (!stored) return;
     const when = new Date(stored.savedAt).toLocaleString();
-    const choice = await vscode.window.showWarningMessage('BufferLens: delete this report from the history?', { modal: true, detail: `${oneLine(stored.report.statement)}\n${stored.connection} · ${when} · ${stored.summary}` }, 'Delete');
+    const choice = await vscode.window.showWarningMessage(
+      'BufferLens: delete this report from the history?',
+      { modal: true, detail: `${oneLine(stored.report.statement)}\n${stored.connection} · ${when} · ${stored.summary}` },
+      'Delete',
+    );
     if (choice === 'Delete' && this.store.remove(stored.id)) this.view.refresh();
   }
 
   async compare(): Promise<void> {
     const picks = await vscode.window.showQuickPick(
-      this.store.list().map((r) => ({ label: r.report.statement.replace(/\s+/g, ' ').slice(0, 60), description: `${new Date(r.savedAt).toLocaleString()} · ${r.summary}`, r })),
+      this.store
+        .list()
+        .map((r) => ({
+          label: r.report.statement.replace(/\s+/g, ' ').slice(0, 60),
+          description: `${new Date(r.savedAt).toLocaleString()} · ${r.summary}`,
+          r,
+        })),
       { canPickMany: true, title: 'Compare Reports: pick two' },
     );
     if (!picks) return;
@@ -149,14 +177,15 @@ export class EditorCommands {
   async exportReport(item?: StoredReport | ReportItem, format?: 'json' | 'markdown' | 'html'): Promise<void> {
     const stored = await this.pick(item, 'Export which report?');
     if (!stored) return;
-    const fmt =
-      format ??
-      (await vscode.window.showQuickPick(['json', 'markdown', 'html'] as const, { title: 'Export as' }));
+    const fmt = format ?? (await vscode.window.showQuickPick(['json', 'markdown', 'html'] as const, { title: 'Export as' }));
     if (!fmt) return;
     const ext = fmt === 'markdown' ? 'md' : fmt;
     // Named after the statement and the day, beside the file it came from (else the workspace).
     const folder = stored.file ? dirname(stored.file) : (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '');
-    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(join(folder, exportName(stored.report.statement, stored.savedAt, ext))), filters: { [fmt]: [ext] } });
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.file(join(folder, exportName(stored.report.statement, stored.savedAt, ext))),
+      filters: { [fmt]: [ext] },
+    });
     if (!target) return;
     const content =
       fmt === 'json'

@@ -37,7 +37,13 @@ export class ReportPanel {
    * Shows a report. With `reuse` (a statement's key), the statement's open panel shows it instead of a new
    * one, revealed in the column it is in: re-running never opens another column.
    */
-  static open(extensionUri: vscode.Uri, title: string, message: HostToReport, onAction: (msg: Exclude<ReportToHost, { type: 'ready' }>) => void, reuse?: string): ReportPanel {
+  static open(
+    extensionUri: vscode.Uri,
+    title: string,
+    message: HostToReport,
+    onAction: (msg: Exclude<ReportToHost, { type: 'ready' }>) => void,
+    reuse?: string,
+  ): ReportPanel {
     const existing = reuse ? ReportPanel.byKey.get(reuse) : undefined;
     if (existing) {
       existing.panel.title = title;

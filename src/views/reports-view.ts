@@ -13,8 +13,12 @@ export class ReportItem extends vscode.TreeItem {
     const r = stored.report.runs[0];
     const headline = r ? `${formatCount(r.measured.logicalReads)} logical, ${formatCount(r.measured.physicalReads)} from disk` : '';
     const when = new Date(stored.savedAt).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    this.description = [headline, when, `${PRODUCT_NAME[stored.report.engine.product]} on ${stored.connection}`, stored.file ? basename(stored.file) : ''].filter(Boolean).join(' · ');
-    this.tooltip = new vscode.MarkdownString(`**${stored.connection}** (${PRODUCT_NAME[stored.report.engine.product]} ${stored.report.engine.version}) — ${new Date(stored.savedAt).toLocaleString()}${stored.file ? ` — ${stored.file}` : ''}\n\n${stored.summary}\n\n\`\`\`sql\n${stored.report.statement}\n\`\`\``);
+    this.description = [headline, when, `${PRODUCT_NAME[stored.report.engine.product]} on ${stored.connection}`, stored.file ? basename(stored.file) : '']
+      .filter(Boolean)
+      .join(' · ');
+    this.tooltip = new vscode.MarkdownString(
+      `**${stored.connection}** (${PRODUCT_NAME[stored.report.engine.product]} ${stored.report.engine.version}) — ${new Date(stored.savedAt).toLocaleString()}${stored.file ? ` — ${stored.file}` : ''}\n\n${stored.summary}\n\n\`\`\`sql\n${stored.report.statement}\n\`\`\``,
+    );
     this.contextValue = 'report';
     this.id = stored.id;
     this.command = { command: 'bufferlens.openReport', title: 'Open Report', arguments: [stored.id] };

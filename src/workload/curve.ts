@@ -45,7 +45,12 @@ export function defaultSizes(w: CompiledWorkload): number[] {
   return [...out].sort((a, b) => a - b);
 }
 
-export function poolCurve(w: CompiledWorkload, trace: WorkloadTrace, sizes: number[], options: { fullAccesses?: number; /** Page requests per second of the real workload, when known. */ accessesPerSecond?: number } = {}): PoolCurve {
+export function poolCurve(
+  w: CompiledWorkload,
+  trace: WorkloadTrace,
+  sizes: number[],
+  options: { fullAccesses?: number; /** Page requests per second of the real workload, when known. */ accessesPerSecond?: number } = {},
+): PoolCurve {
   const t0 = performance.now();
   const full = options.fullAccesses ?? 10_000_000;
   const rate = trace.accesses.length > full ? full / trace.accesses.length : 1;

@@ -22,7 +22,8 @@ type Token = { t: 'num'; value: Value } | { t: 'var'; name: string } | { t: 'id'
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  const re = /\s*(?:(\d+\.\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)|(\d+)|:([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)|(<=|>=|<>|!=|<<|>>|[-+*/%(),<>=&|#~]))/y;
+  const re =
+    /\s*(?:(\d+\.\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)|(\d+)|:([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)|(<=|>=|<>|!=|<<|>>|[-+*/%(),<>=&|#~]))/y;
   let i = 0;
   while (i < text.length) {
     if (/^\s*$/.test(text.slice(i))) break;
@@ -43,10 +44,22 @@ function tokenize(text: string): Token[] {
 const PRECEDENCE: Record<string, number> = {
   or: 1,
   and: 2,
-  '=': 4, '<>': 4, '<': 4, '<=': 4, '>': 4, '>=': 4,
-  '|': 5, '#': 5, '&': 5, '<<': 5, '>>': 5,
-  '+': 6, '-': 6,
-  '*': 7, '/': 7, '%': 7,
+  '=': 4,
+  '<>': 4,
+  '<': 4,
+  '<=': 4,
+  '>': 4,
+  '>=': 4,
+  '|': 5,
+  '#': 5,
+  '&': 5,
+  '<<': 5,
+  '>>': 5,
+  '+': 6,
+  '-': 6,
+  '*': 7,
+  '/': 7,
+  '%': 7,
 };
 
 export function parseExpression(text: string): Expr {
@@ -145,9 +158,23 @@ export function parseExpression(text: string): Expr {
 }
 
 const ARITY: Record<string, [number, number]> = {
-  abs: [1, 1], int: [1, 1], double: [1, 1], sqrt: [1, 1], exp: [1, 1], ln: [1, 1], pi: [0, 0],
-  pow: [2, 2], power: [2, 2], mod: [2, 2], least: [1, 99], greatest: [1, 99], debug: [1, 1],
-  random: [2, 2], random_exponential: [3, 3], random_gaussian: [3, 3], random_zipfian: [3, 3],
+  abs: [1, 1],
+  int: [1, 1],
+  double: [1, 1],
+  sqrt: [1, 1],
+  exp: [1, 1],
+  ln: [1, 1],
+  pi: [0, 0],
+  pow: [2, 2],
+  power: [2, 2],
+  mod: [2, 2],
+  least: [1, 99],
+  greatest: [1, 99],
+  debug: [1, 1],
+  random: [2, 2],
+  random_exponential: [3, 3],
+  random_gaussian: [3, 3],
+  random_zipfian: [3, 3],
 };
 
 function checkCall(name: string, n: number, text: string): void {
@@ -192,7 +219,11 @@ export function evaluate(e: Expr, ctx: EvalContext): Value {
       return e.otherwise ? evaluate(e.otherwise, ctx) : int(0);
     }
     case 'call':
-      return call(e.name, e.args.map((a) => evaluate(a, ctx)), ctx);
+      return call(
+        e.name,
+        e.args.map((a) => evaluate(a, ctx)),
+        ctx,
+      );
   }
 }
 
@@ -203,9 +234,12 @@ function binary(op: string, le: Expr, re: Expr, ctx: EvalContext): Value {
   const r = evaluate(re, ctx);
   const both = l.int && r.int;
   switch (op) {
-    case '+': return both ? int(l.v + r.v) : dbl(l.v + r.v);
-    case '-': return both ? int(l.v - r.v) : dbl(l.v - r.v);
-    case '*': return both ? int(l.v * r.v) : dbl(l.v * r.v);
+    case '+':
+      return both ? int(l.v + r.v) : dbl(l.v + r.v);
+    case '-':
+      return both ? int(l.v - r.v) : dbl(l.v - r.v);
+    case '*':
+      return both ? int(l.v * r.v) : dbl(l.v * r.v);
     case '/':
       if (r.v === 0) throw new ExpressionError('division by zero');
       return both ? int(l.v / r.v) : dbl(l.v / r.v);
@@ -213,43 +247,68 @@ function binary(op: string, le: Expr, re: Expr, ctx: EvalContext): Value {
       if (!both) throw new ExpressionError('% takes integers');
       if (r.v === 0) throw new ExpressionError('division by zero');
       return int(l.v % r.v);
-    case '=': return bool(l.v === r.v);
-    case '<>': return bool(l.v !== r.v);
-    case '<': return bool(l.v < r.v);
-    case '<=': return bool(l.v <= r.v);
-    case '>': return bool(l.v > r.v);
-    case '>=': return bool(l.v >= r.v);
-    case '&': return int(asInt(l, '&') & asInt(r, '&'));
-    case '|': return int(asInt(l, '|') | asInt(r, '|'));
-    case '#': return int(asInt(l, '#') ^ asInt(r, '#'));
-    case '<<': return int(asInt(l, '<<') * 2 ** asInt(r, '<<'));
-    case '>>': return int(Math.floor(asInt(l, '>>') / 2 ** asInt(r, '>>')));
+    case '=':
+      return bool(l.v === r.v);
+    case '<>':
+      return bool(l.v !== r.v);
+    case '<':
+      return bool(l.v < r.v);
+    case '<=':
+      return bool(l.v <= r.v);
+    case '>':
+      return bool(l.v > r.v);
+    case '>=':
+      return bool(l.v >= r.v);
+    case '&':
+      return int(asInt(l, '&') & asInt(r, '&'));
+    case '|':
+      return int(asInt(l, '|') | asInt(r, '|'));
+    case '#':
+      return int(asInt(l, '#') ^ asInt(r, '#'));
+    case '<<':
+      return int(asInt(l, '<<') * 2 ** asInt(r, '<<'));
+    case '>>':
+      return int(Math.floor(asInt(l, '>>') / 2 ** asInt(r, '>>')));
   }
   throw new ExpressionError(`operator ${op} is not supported`);
 }
 
 function call(name: string, a: Value[], ctx: EvalContext): Value {
   switch (name) {
-    case 'abs': return a[0].int ? int(Math.abs(a[0].v)) : dbl(Math.abs(a[0].v));
-    case 'int': return int(asInt(a[0], 'int()'));
-    case 'double': return dbl(a[0].v);
-    case 'sqrt': return dbl(Math.sqrt(a[0].v));
-    case 'exp': return dbl(Math.exp(a[0].v));
-    case 'ln': return dbl(Math.log(a[0].v));
-    case 'pi': return dbl(Math.PI);
+    case 'abs':
+      return a[0].int ? int(Math.abs(a[0].v)) : dbl(Math.abs(a[0].v));
+    case 'int':
+      return int(asInt(a[0], 'int()'));
+    case 'double':
+      return dbl(a[0].v);
+    case 'sqrt':
+      return dbl(Math.sqrt(a[0].v));
+    case 'exp':
+      return dbl(Math.exp(a[0].v));
+    case 'ln':
+      return dbl(Math.log(a[0].v));
+    case 'pi':
+      return dbl(Math.PI);
     case 'pow':
-    case 'power': return dbl(a[0].v ** a[1].v);
-    case 'mod': return binaryValues('%', a[0], a[1]);
-    case 'debug': return a[0];
+    case 'power':
+      return dbl(a[0].v ** a[1].v);
+    case 'mod':
+      return binaryValues('%', a[0], a[1]);
+    case 'debug':
+      return a[0];
     case 'least':
     case 'greatest': {
       const pick = name === 'least' ? Math.min(...a.map((x) => x.v)) : Math.max(...a.map((x) => x.v));
       return a.every((x) => x.int) ? int(pick) : dbl(pick);
     }
-    case 'random': return int(drawUniform(ctx.random, asInt(a[0], 'random()'), asInt(a[1], 'random()')));
-    case 'random_exponential': return int(drawExponential(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
-    case 'random_gaussian': return int(drawGaussian(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
-    case 'random_zipfian': return int(drawZipfian(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
+    case 'random':
+      return int(drawUniform(ctx.random, asInt(a[0], 'random()'), asInt(a[1], 'random()')));
+    case 'random_exponential':
+      return int(drawExponential(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
+    case 'random_gaussian':
+      return int(drawGaussian(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
+    case 'random_zipfian':
+      return int(drawZipfian(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
   }
   throw new ExpressionError(`function ${name}() is not supported`);
 }
@@ -309,23 +368,30 @@ export function compileExpression(e: Expr): (ctx: EvalContext) => Value {
         return (ctx) => int(drawUniform(ctx.random, asInt(lo(ctx), 'random()'), asInt(hi(ctx), 'random()')));
       }
       const name = e.name;
-      return (ctx) => call(name, args.map((a) => a(ctx)), ctx);
+      return (ctx) =>
+        call(
+          name,
+          args.map((a) => a(ctx)),
+          ctx,
+        );
     }
     case 'binary': {
       if (e.op === 'and' || e.op === 'or') return (ctx) => evaluate(e, ctx);
       const l = compileExpression(e.left);
       const r = compileExpression(e.right);
       const op = e.op;
-      if (op === '+') return (ctx) => {
-        const a = l(ctx);
-        const b = r(ctx);
-        return a.int && b.int ? int(a.v + b.v) : dbl(a.v + b.v);
-      };
-      if (op === '*') return (ctx) => {
-        const a = l(ctx);
-        const b = r(ctx);
-        return a.int && b.int ? int(a.v * b.v) : dbl(a.v * b.v);
-      };
+      if (op === '+')
+        return (ctx) => {
+          const a = l(ctx);
+          const b = r(ctx);
+          return a.int && b.int ? int(a.v + b.v) : dbl(a.v + b.v);
+        };
+      if (op === '*')
+        return (ctx) => {
+          const a = l(ctx);
+          const b = r(ctx);
+          return a.int && b.int ? int(a.v * b.v) : dbl(a.v * b.v);
+        };
       return (ctx) => binaryValues(op, l(ctx), r(ctx));
     }
     default:

@@ -137,7 +137,11 @@ export async function generalise(s: CountedStatement, index: number, rangeOf: Ra
  * The workload file of the server's `top` statements by calls. With `choose` (the editor's picker), the user
  * keeps some of them; undefined from it cancels, and so does this.
  */
-export async function workloadFromStatistics(target: ConnectionTarget, top: number, choose?: (counted: CountedStatement[]) => Promise<CountedStatement[] | undefined>): Promise<string | undefined> {
+export async function workloadFromStatistics(
+  target: ConnectionTarget,
+  top: number,
+  choose?: (counted: CountedStatement[]) => Promise<CountedStatement[] | undefined>,
+): Promise<string | undefined> {
   const counted: CountedStatement[] = [];
   let rangeOf: RangeOf;
   let source: string;
@@ -154,7 +158,9 @@ export async function workloadFromStatistics(target: ConnectionTarget, top: numb
       for (const row of r.rows) if (DML.test(row.query) && readsTable(row.query) && counted.length < top) counted.push({ text: row.query, calls: row.calls });
     } catch (err) {
       await close();
-      throw new WorkloadInputError(`pg_stat_statements could not be read (${(err as Error).message}): it needs shared_preload_libraries = 'pg_stat_statements' and CREATE EXTENSION pg_stat_statements`);
+      throw new WorkloadInputError(
+        `pg_stat_statements could not be read (${(err as Error).message}): it needs shared_preload_libraries = 'pg_stat_statements' and CREATE EXTENSION pg_stat_statements`,
+      );
     }
     source = 'pg_stat_statements';
     rangeOf = async (table, column) => {
@@ -164,7 +170,9 @@ export async function workloadFromStatistics(target: ConnectionTarget, top: numb
         [table, column],
       );
       if (ok.rows.length === 0) return undefined;
-      const m = await c.query(`SELECT min("${column.replace(/"/g, '""')}")::float8 AS lo, max("${column.replace(/"/g, '""')}")::float8 AS hi FROM "${table.replace(/"/g, '""')}"`);
+      const m = await c.query(
+        `SELECT min("${column.replace(/"/g, '""')}")::float8 AS lo, max("${column.replace(/"/g, '""')}")::float8 AS hi FROM "${table.replace(/"/g, '""')}"`,
+      );
       return m.rows[0].lo === null ? undefined : [Math.floor(m.rows[0].lo), Math.ceil(m.rows[0].hi)];
     };
   } else {
@@ -175,10 +183,13 @@ export async function workloadFromStatistics(target: ConnectionTarget, top: numb
         `SELECT DIGEST_TEXT AS query, COUNT_STAR AS calls FROM performance_schema.events_statements_summary_by_digest
           WHERE SCHEMA_NAME = DATABASE() AND DIGEST_TEXT IS NOT NULL ORDER BY COUNT_STAR DESC`,
       );
-      for (const row of rows as Array<{ query: string; calls: number }>) if (DML.test(row.query) && readsTable(row.query) && counted.length < top) counted.push({ text: row.query, calls: Number(row.calls) });
+      for (const row of rows as Array<{ query: string; calls: number }>)
+        if (DML.test(row.query) && readsTable(row.query) && counted.length < top) counted.push({ text: row.query, calls: Number(row.calls) });
     } catch (err) {
       await close();
-      throw new WorkloadInputError(`performance_schema's statement digests could not be read (${(err as { sqlMessage?: string }).sqlMessage ?? (err as Error).message}): MariaDB needs performance_schema = ON at server start`);
+      throw new WorkloadInputError(
+        `performance_schema's statement digests could not be read (${(err as { sqlMessage?: string }).sqlMessage ?? (err as Error).message}): MariaDB needs performance_schema = ON at server start`,
+      );
     }
     source = 'performance_schema.events_statements_summary_by_digest';
     rangeOf = async (table, column) => {

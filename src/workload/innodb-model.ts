@@ -64,9 +64,13 @@ export class InnodbWorkloadModel {
   }
 
   async compile(scripts: WorkloadScript[], fixed: Map<string, Value>): Promise<CompiledWorkload> {
-    const [v] = await this.rows<Json>(`SELECT @@innodb_page_size AS ps, @@innodb_buffer_pool_size AS bytes, VERSION() AS version, @@innodb_old_blocks_pct AS old_pct, @@innodb_old_blocks_time AS old_time, @@innodb_read_ahead_threshold AS ra, @@innodb_lru_scan_depth AS scan_depth`);
+    const [v] = await this.rows<Json>(
+      `SELECT @@innodb_page_size AS ps, @@innodb_buffer_pool_size AS bytes, VERSION() AS version, @@innodb_old_blocks_pct AS old_pct, @@innodb_old_blocks_time AS old_time, @@innodb_read_ahead_threshold AS ra, @@innodb_lru_scan_depth AS scan_depth`,
+    );
     this.pageSize = Number(v.ps);
-    const [status] = await this.rows<Json>(`SELECT VARIABLE_VALUE AS n FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_BUFFER_POOL_PAGES_TOTAL'`);
+    const [status] = await this.rows<Json>(
+      `SELECT VARIABLE_VALUE AS n FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_BUFFER_POOL_PAGES_TOTAL'`,
+    );
     const configured = Math.round(Number(v.bytes) / this.pageSize);
     const usable = Number(status?.n ?? configured) / configured;
     const rnd = new SeededRandom(0x5eed);
@@ -79,16 +83,21 @@ export class InnodbWorkloadModel {
       const firstWrite = statements.find((st) => st.role === 'write' && !st.notModelled);
       if (firstWrite) {
         firstWrite.shapes.push({ kind: 'pages', pages: this.systemPages() });
-        firstWrite.notes.push(`The transaction's first change and its commit: ${TRANSACTION_WRITE_PAGES} gets of the rollback segment's and the undo log's headers, which stay cached.`);
+        firstWrite.notes.push(
+          `The transaction's first change and its commit: ${TRANSACTION_WRITE_PAGES} gets of the rollback segment's and the undo log's headers, which stay cached.`,
+        );
       }
       compiled.push({ script, statements });
     }
-    const relations = [...this.tables.values()].flatMap((t) => [t.clustered, ...t.secondaries].map((i) => ({ name: `${t.name}.${i.name}`, pages: i.path.leafPages })));
+    const relations = [...this.tables.values()].flatMap((t) =>
+      [t.clustered, ...t.secondaries].map((i) => ({ name: `${t.name}.${i.name}`, pages: i.path.leafPages })),
+    );
     const version = String(v.version);
     const product = /mariadb/i.test(version) ? 'mariadb' : 'mysql';
     // MariaDB 10.5+'s page cleaner keeps innodb_lru_scan_depth pages free: in a small pool most of it.
     const [major, minor] = version.split(/[.-]/).map(Number);
-    const cleaner = product === 'mariadb' && (major > 10 || (major === 10 && minor >= 5)) ? { pageCleaner: { lruScanDepth: Number(v.scan_depth ?? 1536) } } : {};
+    const cleaner =
+      product === 'mariadb' && (major > 10 || (major === 10 && minor >= 5)) ? { pageCleaner: { lruScanDepth: Number(v.scan_depth ?? 1536) } } : {};
     const options = { product, oldBlocksPct: Number(v.old_pct), oldBlocksTime: Number(v.old_time), readAheadThreshold: Number(v.ra), ...cleaner } as const;
     const writes = compiled.some((c) => c.statements.some((st) => st.role === 'write'));
     return {
@@ -111,7 +120,11 @@ export class InnodbWorkloadModel {
         'Each statement was EXPLAINed with one draw of its parameters; every execution is taken to use that plan.',
         'Keys are placed on each B-tree by their share of the first column\u2019s range; a secondary lookup\u2019s row is at a stable pseudo-random leaf of the clustered index.',
         `Pool sizes count the pages InnoDB gives its LRU list (${(usable * 100).toFixed(1)} % of the configured size on this server).`,
-        ...(cleaner.pageCleaner ? [`The page cleaner keeps up to ${cleaner.pageCleaner.lruScanDepth.toLocaleString('en-US')} pages free (innodb_lru_scan_depth), waking once a second of requests, or on demand while writes leave dirty pages or when the pool is under 1.5 times that depth.`] : []),
+        ...(cleaner.pageCleaner
+          ? [
+              `The page cleaner keeps up to ${cleaner.pageCleaner.lruScanDepth.toLocaleString('en-US')} pages free (innodb_lru_scan_depth), waking once a second of requests, or on demand while writes leave dirty pages or when the pool is under 1.5 times that depth.`,
+            ]
+          : []),
         'The change buffer, purge, the system tablespace\u2019s pages and other sessions\u2019 pages are not in the workload model.',
       ],
     };
@@ -165,13 +178,18 @@ export class InnodbWorkloadModel {
     const rewrites = write ? 1 : 0;
     if (access === 'ALL') {
       const c = table.clustered;
-      stmt.shapes.push({ kind: 'scan', table: { name: table.name, pages: c.path.leafPages, rows: table.rows, page: (k) => c.path.leaf(k), correlated: true }, limit });
+      stmt.shapes.push({
+        kind: 'scan',
+        table: { name: table.name, pages: c.path.leafPages, rows: table.rows, page: (k) => c.path.leaf(k), correlated: true },
+        limit,
+      });
       return;
     }
     const ix = [table.clustered, ...table.secondaries].find((i) => i.name === t.key);
     if (!ix) throw new NotModelled(`index ${String(t.key)} of ${table.name} was not found`);
     if (!ix.numeric) throw new NotModelled(`index ${ix.name} is on a non-numeric column (${ix.firstColumn}); only numeric keys are placed on their leaves`);
-    const rows: RowTarget | undefined = ix.clustered || t.using_index === true ? undefined : { kind: 'clustered', index: table.clustered.path, correlated: false };
+    const rows: RowTarget | undefined =
+      ix.clustered || t.using_index === true ? undefined : { kind: 'clustered', index: table.clustered.path, correlated: false };
     const base = { index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, rows, rewrites, limit };
     const cond = keyCondition(text, ix.firstColumn);
     if (cond.kind === 'equal' && ['const', 'eq_ref', 'ref', 'system'].includes(access)) {
@@ -180,11 +198,19 @@ export class InnodbWorkloadModel {
     } else if (cond.kind === 'range' || (access === 'range' && cond.kind === 'equal')) {
       const from = cond.kind === 'range' ? cond.from : cond.key;
       const to = cond.kind === 'range' ? cond.to : cond.key;
-      stmt.shapes.push({ kind: 'range', from: from ?? { constant: ix.keyMin }, to: to ?? { constant: ix.keyMax }, rowsPerKeyUnit: table.rows / Math.max(1, ix.keyMax - ix.keyMin + 1), ...base });
+      stmt.shapes.push({
+        kind: 'range',
+        from: from ?? { constant: ix.keyMin },
+        to: to ?? { constant: ix.keyMax },
+        rowsPerKeyUnit: table.rows / Math.max(1, ix.keyMax - ix.keyMin + 1),
+        ...base,
+      });
     } else throw new NotModelled(`access ${access} on ${ix.name} with this condition is not modelled in a workload yet`);
     if (write) {
       stmt.shapes.push({ kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes: [] });
-      stmt.notes.push('A write is modelled as its row lookup, the clustered leaf rewritten and one undo record; secondary-index changes and the change buffer are not modelled.');
+      stmt.notes.push(
+        'A write is modelled as its row lookup, the clustered leaf rewritten and one undo record; secondary-index changes and the change buffer are not modelled.',
+      );
     }
   }
 
@@ -236,7 +262,8 @@ export class InnodbWorkloadModel {
         WHERE s.database_name = DATABASE() AND s.table_name = ? GROUP BY s.index_name`,
       [name],
     );
-    if (stats.length === 0) throw new NotModelled(`no index statistics for ${name} in mysql.innodb_index_stats (run ANALYZE TABLE ${name}, or grant SELECT on it)`);
+    if (stats.length === 0)
+      throw new NotModelled(`no index statistics for ${name} in mysql.innodb_index_stats (run ANALYZE TABLE ${name}, or grant SELECT on it)`);
     const parts = await this.rows<Json>(
       `SELECT s.INDEX_NAME AS i, s.COLUMN_NAME AS c, s.NON_UNIQUE AS nu, c.DATA_TYPE AS type, c.EXTRA AS extra
          FROM information_schema.STATISTICS s JOIN information_schema.COLUMNS c
@@ -263,7 +290,14 @@ export class InnodbWorkloadModel {
       // Node pointers of a numeric key are about 14 bytes (key, child page number, record header, slot):
       // the statistics' size counts reserved extents too, so it cannot tell the levels.
       const fanout = Math.max(2, Math.floor((this.pageSize * 0.9) / 14));
-      const path = btreePath(index, (k) => space * SPACE + FIRST_LEAF + k, (level, k) => space * SPACE + NODE_PAGES + level * 0x10000 + k, leafPages, perLeaf, fanout);
+      const path = btreePath(
+        index,
+        (k) => space * SPACE + FIRST_LEAF + k,
+        (level, k) => space * SPACE + NODE_PAGES + level * 0x10000 + k,
+        leafPages,
+        perLeaf,
+        fanout,
+      );
       indexes.push({
         name: index,
         clustered: index === 'PRIMARY' || index === 'GEN_CLUST_INDEX',
@@ -283,4 +317,3 @@ export class InnodbWorkloadModel {
     return table;
   }
 }
-

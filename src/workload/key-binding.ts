@@ -3,10 +3,7 @@
 // index and which column; the text says which variable feeds it, since the plan only shows the value.
 import type { KeyRef } from './shapes';
 
-export type KeyCondition =
-  | { kind: 'equal'; key: KeyRef }
-  | { kind: 'range'; from?: KeyRef; to?: KeyRef }
-  | { kind: 'none' };
+export type KeyCondition = { kind: 'equal'; key: KeyRef } | { kind: 'range'; from?: KeyRef; to?: KeyRef } | { kind: 'none' };
 
 const operand = String.raw`(?::([A-Za-z_][A-Za-z0-9_]*)|(-?\d+(?:\.\d+)?))`;
 

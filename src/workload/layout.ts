@@ -45,9 +45,16 @@ export function scatter(key: number, j = 0): number {
 }
 
 /** A B-tree laid out as a fresh build lays it out: levels above the leaves with fan-out `fanout`. */
-export function btreePath(name: string, leafPageIds: (k: number) => number, internalPageId: (level: number, k: number) => number, leafPages: number, perLeaf: number, fanout: number): IndexPath {
+export function btreePath(
+  name: string,
+  leafPageIds: (k: number) => number,
+  internalPageId: (level: number, k: number) => number,
+  leafPages: number,
+  perLeaf: number,
+  fanout: number,
+): IndexPath {
   const levels: number[] = []; // pages per level above the leaves, root last
-  for (let n = leafPages; n > 1; ) {
+  for (let n = leafPages; n > 1;) {
     n = Math.ceil(n / fanout);
     levels.push(n);
   }

@@ -50,5 +50,9 @@ export function fixedVariables(pairs: string[]): Map<string, Value> {
 /** Whether any script reads a variable none of its `\set` lines and no fixed value defines. */
 export function usesVariable(scripts: WorkloadScript[], name: string): boolean {
   const re = new RegExp(`(?<!:):${name}\\b`);
-  return scripts.some((s) => s.commands.some((c) => (c.kind === 'sql' ? re.test(c.text) : false)) || s.commands.some((c) => c.kind === 'set' && JSON.stringify(c.expr).includes(`"name":"${name}"`)));
+  return scripts.some(
+    (s) =>
+      s.commands.some((c) => (c.kind === 'sql' ? re.test(c.text) : false)) ||
+      s.commands.some((c) => c.kind === 'set' && JSON.stringify(c.expr).includes(`"name":"${name}"`)),
+  );
 }

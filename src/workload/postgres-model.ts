@@ -75,7 +75,10 @@ export class PostgresWorkloadModel {
       }
       compiled.push({ script, statements });
     }
-    const relations = [...this.tables.values()].flatMap((t) => [{ name: t.name, pages: t.layout.pages }, ...t.indexes.map((i) => ({ name: i.name, pages: i.path.leafPages }))]);
+    const relations = [...this.tables.values()].flatMap((t) => [
+      { name: t.name, pages: t.layout.pages },
+      ...t.indexes.map((i) => ({ name: i.name, pages: i.path.leafPages })),
+    ]);
     return {
       engine: 'postgresql',
       server: String(settings.rows[0].version).split(' on ')[0],
@@ -125,12 +128,19 @@ export class PostgresWorkloadModel {
         const op = String(node.Operation);
         const table = await this.table(String(node['Relation Name']));
         if (op === 'Insert') {
-          stmt.shapes.push({ kind: 'append', table: table.layout, rowsPerPage: table.rowsPerPage, indexes: table.indexes.map((ix) => ({ index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, key: insertedKey(text, ix) })) });
+          stmt.shapes.push({
+            kind: 'append',
+            table: table.layout,
+            rowsPerPage: table.rowsPerPage,
+            indexes: table.indexes.map((ix) => ({ index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, key: insertedKey(text, ix) })),
+          });
           for (const c of children) if (c['Node Type'] !== 'Result') await this.shapesOf(c, text, stmt, undefined, 0);
           return;
         }
         if (op === 'Update' || op === 'Delete') {
-          stmt.notes.push(`${op === 'Update' ? 'An UPDATE' : 'A DELETE'} is modelled as reading and rewriting each row\u2019s heap page and pinning its visibility-map page (a HOT update); a new row version on another page, its index entries and the free-space map are not modelled.`);
+          stmt.notes.push(
+            `${op === 'Update' ? 'An UPDATE' : 'A DELETE'} is modelled as reading and rewriting each row\u2019s heap page and pinning its visibility-map page (a HOT update); a new row version on another page, its index entries and the free-space map are not modelled.`,
+          );
           for (const c of children) await this.shapesOf(c, text, stmt, undefined, 1);
           return;
         }
@@ -148,7 +158,9 @@ export class PostgresWorkloadModel {
       case 'Seq Scan': {
         const table = await this.table(String(node['Relation Name']));
         stmt.shapes.push({ kind: 'scan', table: table.layout, limit, ...(rewrites ? { rewrites, companion: table.vmPage } : {}) });
-        stmt.notes.push(`A sequential scan of ${table.name} reads all ${table.layout.pages.toLocaleString('en-US')} pages${limit ? ' up to its LIMIT' : ''}; its ring buffer (for tables over a quarter of shared buffers) is not modelled in a workload.`);
+        stmt.notes.push(
+          `A sequential scan of ${table.name} reads all ${table.layout.pages.toLocaleString('en-US')} pages${limit ? ' up to its LIMIT' : ''}; its ring buffer (for tables over a quarter of shared buffers) is not modelled in a workload.`,
+        );
         return;
       }
       case 'Result':
@@ -161,7 +173,9 @@ export class PostgresWorkloadModel {
         for (const c of children) await this.shapesOf(c, text, stmt, type === 'LockRows' ? limit : undefined, rewrites);
         return;
       default:
-        throw new NotModelled(`a plan with a ${type} node is not modelled in a workload yet (supported: index, index-only, bitmap and sequential scans, LIMIT, aggregates, sorts, INSERT, UPDATE, DELETE)`);
+        throw new NotModelled(
+          `a plan with a ${type} node is not modelled in a workload yet (supported: index, index-only, bitmap and sequential scans, LIMIT, aggregates, sorts, INSERT, UPDATE, DELETE)`,
+        );
     }
   }
 
@@ -172,18 +186,33 @@ export class PostgresWorkloadModel {
     if (!ix.numeric) throw new NotModelled(`index ${ix.name} is on a non-numeric column (${ix.firstColumn}); only numeric keys are placed on their leaves`);
     const cond = keyCondition(text, ix.firstColumn);
     const correlated = ix.correlation !== null && ix.correlation > 0.9;
-    const rows: RowTarget = { kind: 'heap', table: table.layout, correlated, ...(indexOnly ? { skip: table.allVisible } : {}), ...(rewrites ? { companion: table.vmPage } : {}) };
+    const rows: RowTarget = {
+      kind: 'heap',
+      table: table.layout,
+      correlated,
+      ...(indexOnly ? { skip: table.allVisible } : {}),
+      ...(rewrites ? { companion: table.vmPage } : {}),
+    };
     const base = { index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, rows, rewrites, limit };
     if (cond.kind === 'equal') {
       const rowsPerKey = ix.unique ? 1 : Math.max(1, Math.round(Number(node['Plan Rows']) || 1));
       if (!ix.unique) stmt.notes.push(`${ix.name}: ${rowsPerKey} rows per key, the planner's estimate for the sampled value.`);
       stmt.shapes.push({ kind: 'lookup', key: cond.key, rowsPerKey, ...base });
     } else if (cond.kind === 'range') {
-      stmt.shapes.push({ kind: 'range', from: cond.from ?? { constant: ix.keyMin }, to: cond.to ?? { constant: ix.keyMax }, rowsPerKeyUnit: ix.tuples / Math.max(1, ix.keyMax - ix.keyMin + 1), ...base });
+      stmt.shapes.push({
+        kind: 'range',
+        from: cond.from ?? { constant: ix.keyMin },
+        to: cond.to ?? { constant: ix.keyMax },
+        rowsPerKeyUnit: ix.tuples / Math.max(1, ix.keyMax - ix.keyMin + 1),
+        ...base,
+      });
     } else {
       throw new NotModelled(`the statement's condition on ${ix.firstColumn} (index ${ix.name}) is not a comparison with a :variable or a number`);
     }
-    if (!correlated) stmt.notes.push(`${table.name}'s rows are not in ${ix.firstColumn} order (correlation ${ix.correlation === null ? 'unknown' : ix.correlation.toFixed(2)}): each key's row is placed at a stable pseudo-random block.`);
+    if (!correlated)
+      stmt.notes.push(
+        `${table.name}'s rows are not in ${ix.firstColumn} order (correlation ${ix.correlation === null ? 'unknown' : ix.correlation.toFixed(2)}): each key's row is placed at a stable pseudo-random block.`,
+      );
   }
 
   private async table(name: string): Promise<PgTable> {
@@ -202,7 +231,14 @@ export class PostgresWorkloadModel {
     const tuples = Number(row.tuples) > 0 ? Number(row.tuples) : pages * (await this.rowsPerEmptyPage(Number(row.oid)));
     const layout: TableLayout = { name, pages, rows: tuples, page: (k) => pageId(id, k), correlated: true };
     const vmId = this.relationId(`${name} (visibility map)`);
-    const table: PgTable = { name, layout, vmPage: (k) => pageId(vmId, Math.floor(k / HEAP_BLOCKS_PER_VM_PAGE)), allVisible: Math.min(1, Number(row.all_visible ?? 0)), rowsPerPage: Math.max(1, tuples / pages), indexes: [] };
+    const table: PgTable = {
+      name,
+      layout,
+      vmPage: (k) => pageId(vmId, Math.floor(k / HEAP_BLOCKS_PER_VM_PAGE)),
+      allVisible: Math.min(1, Number(row.all_visible ?? 0)),
+      rowsPerPage: Math.max(1, tuples / pages),
+      indexes: [],
+    };
     const ix = await this.client.query(
       `SELECT ic.relname, i.indisunique AS unique, a.attname, pg_relation_size(ic.oid) / current_setting('block_size')::int AS blocks,
               greatest(ic.reltuples, 0)::float8 AS tuples,
@@ -221,7 +257,9 @@ export class PostgresWorkloadModel {
       let keyMax = 0;
       if (x.numeric) {
         // Two index-endpoint probes: the first and last leaf, not a scan.
-        const m = await this.client.query(`SELECT min(${quoteIdent(x.attname)})::float8 AS lo, max(${quoteIdent(x.attname)})::float8 AS hi FROM ${quoteIdent(name)}`);
+        const m = await this.client.query(
+          `SELECT min(${quoteIdent(x.attname)})::float8 AS lo, max(${quoteIdent(x.attname)})::float8 AS hi FROM ${quoteIdent(name)}`,
+        );
         keyMin = Number(m.rows[0].lo ?? 0);
         keyMax = Number(m.rows[0].hi ?? 0);
       }
@@ -233,7 +271,10 @@ export class PostgresWorkloadModel {
 
   /** Rows a page of a table with no statistics yet holds: tuple header, line pointer, fixed-width columns. */
   private async rowsPerEmptyPage(oid: number): Promise<number> {
-    const r = await this.client.query('SELECT coalesce(sum(CASE WHEN attlen > 0 THEN attlen ELSE 8 END), 0)::int AS bytes FROM pg_attribute WHERE attrelid = $1 AND attnum > 0 AND NOT attisdropped', [oid]);
+    const r = await this.client.query(
+      'SELECT coalesce(sum(CASE WHEN attlen > 0 THEN attlen ELSE 8 END), 0)::int AS bytes FROM pg_attribute WHERE attrelid = $1 AND attnum > 0 AND NOT attisdropped',
+      [oid],
+    );
     const tuple = 24 + Math.ceil(Number(r.rows[0].bytes) / 8) * 8 + 4;
     return Math.max(1, Math.floor((this.blockSize - 24) / tuple));
   }
@@ -247,7 +288,14 @@ export class PostgresWorkloadModel {
     // but only distinct ids matter to the pool, not where they sit.
     const leafPages = Math.max(1, Math.round(blocks * 0.99) - 1);
     const perLeaf = Math.max(2, tuples / leafPages);
-    const path = btreePath(name, (k) => pageId(id, 1 + k), (level, k) => pageId(id, 1 + leafPages + level * (Math.ceil(leafPages / 2) + 1) + k), leafPages, perLeaf, Math.max(2, Math.floor(perLeaf)));
+    const path = btreePath(
+      name,
+      (k) => pageId(id, 1 + k),
+      (level, k) => pageId(id, 1 + leafPages + level * (Math.ceil(leafPages / 2) + 1) + k),
+      leafPages,
+      perLeaf,
+      Math.max(2, Math.floor(perLeaf)),
+    );
     return {
       name,
       unique: x.unique === true,

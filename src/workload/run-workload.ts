@@ -49,7 +49,9 @@ export function checkWorkloadStatements(w: CompiledWorkload, commit: boolean): {
       if (CONTROL.test(st.text)) continue;
       if (statementRole(st.text) === 'write') writes = true;
       else if (!READ.test(st.text)) {
-        throw new WorkloadInputError(`${s.script.name}:${st.line}: a workload runs SELECT, INSERT, UPDATE and DELETE statements; "${st.text.trim().split(/\s+/)[0]}" is none of them${commit ? '' : ', and could not be rolled back if it committed implicitly'}`);
+        throw new WorkloadInputError(
+          `${s.script.name}:${st.line}: a workload runs SELECT, INSERT, UPDATE and DELETE statements; "${st.text.trim().split(/\s+/)[0]}" is none of them${commit ? '' : ', and could not be rolled back if it committed implicitly'}`,
+        );
       }
     }
   }
@@ -102,7 +104,14 @@ async function settledCounters(target: ConnectionTarget): Promise<Counters> {
 }
 
 /** One phase: sessions run transactions until the deadline or the count; returns transactions and errors. */
-async function drive(w: CompiledWorkload, target: ConnectionTarget, o: RunWorkloadOptions, writes: boolean, limit: { seconds: number; transactions?: number }, seed: number): Promise<{ transactions: number; errors: number; seconds: number; firstError?: string }> {
+async function drive(
+  w: CompiledWorkload,
+  target: ConnectionTarget,
+  o: RunWorkloadOptions,
+  writes: boolean,
+  limit: { seconds: number; transactions?: number },
+  seed: number,
+): Promise<{ transactions: number; errors: number; seconds: number; firstError?: string }> {
   const open = target.engine === 'postgresql' ? postgresSession : mysqlSession;
   const sessions: DriverSession[] = [];
   try {
@@ -160,7 +169,9 @@ async function drive(w: CompiledWorkload, target: ConnectionTarget, o: RunWorklo
  */
 async function checkMysqlWriteSet(w: CompiledWorkload, target: ConnectionTarget): Promise<void> {
   const written = new Map<string, string>();
-  for (const s of w.scripts) for (const st of s.statements) if (statementRole(st.text) === 'write') for (const t of writtenTables(st.text)) written.set(t, `${s.script.name.replace(/#\d+$/, '')}:${st.line}`);
+  for (const s of w.scripts)
+    for (const st of s.statements)
+      if (statementRole(st.text) === 'write') for (const t of writtenTables(st.text)) written.set(t, `${s.script.name.replace(/#\d+$/, '')}:${st.line}`);
   if (written.size === 0) return;
   const c = await connectMysql(target);
   try {
@@ -173,8 +184,12 @@ async function checkMysqlWriteSet(w: CompiledWorkload, target: ConnectionTarget)
       );
       const row = (rows as Array<{ engine: string | null; triggers: number }>)[0];
       if (!row) continue; // the server names a missing table when the statement runs
-      if (row.engine && row.engine.toUpperCase() !== 'INNODB') throw new WorkloadInputError(`${where}: ${name} is a ${row.engine} table, which a rollback cannot undo; run the workload on InnoDB tables, or commit on a disposable database`);
-      if (Number(row.triggers) > 0) throw new WorkloadInputError(`${where}: ${name} has triggers, which may write where a rollback cannot undo; commit on a disposable database to run it`);
+      if (row.engine && row.engine.toUpperCase() !== 'INNODB')
+        throw new WorkloadInputError(
+          `${where}: ${name} is a ${row.engine} table, which a rollback cannot undo; run the workload on InnoDB tables, or commit on a disposable database`,
+        );
+      if (Number(row.triggers) > 0)
+        throw new WorkloadInputError(`${where}: ${name} has triggers, which may write where a rollback cannot undo; commit on a disposable database to run it`);
     }
   } finally {
     await c.end();
@@ -193,9 +208,16 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
   const requests = after.requests - before.requests;
   const reads = after.reads - before.reads;
   const notes: string[] = [];
-  if (writes && !o.commit) notes.push(target.engine === 'postgresql' ? 'Every transaction was rolled back; on PostgreSQL each rolled-back write leaves a dead row version until VACUUM.' : 'Every transaction was rolled back.');
+  if (writes && !o.commit)
+    notes.push(
+      target.engine === 'postgresql'
+        ? 'Every transaction was rolled back; on PostgreSQL each rolled-back write leaves a dead row version until VACUUM.'
+        : 'Every transaction was rolled back.',
+    );
   if (run.errors) notes.push(`${run.errors} transactions failed and were rolled back (first: ${run.firstError}).`);
-  notes.push('The counters are the whole server\u2019s (InnoDB) or the whole database\u2019s (PostgreSQL): other sessions\u2019 work during the run is in them.');
+  notes.push(
+    'The counters are the whole server\u2019s (InnoDB) or the whole database\u2019s (PostgreSQL): other sessions\u2019 work during the run is in them.',
+  );
   const poolBytes = w.poolPages * w.pageBytes;
   return {
     poolPages: w.poolPages,
@@ -209,7 +231,10 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
     reads,
     hitRatio: requests > 0 ? 1 - reads / requests : 1,
     readsPerTransaction: run.transactions ? reads / run.transactions : 0,
-    counters: target.engine === 'postgresql' ? 'pg_stat_database blks_hit + blks_read (requests) and blks_read (reads) of this database' : 'Innodb_buffer_pool_read_requests (requests) and Innodb_buffer_pool_reads (reads, read-ahead not counted)',
+    counters:
+      target.engine === 'postgresql'
+        ? 'pg_stat_database blks_hit + blks_read (requests) and blks_read (reads) of this database'
+        : 'Innodb_buffer_pool_read_requests (requests) and Innodb_buffer_pool_reads (reads, read-ahead not counted)',
     committed: writes && o.commit,
     errors: run.errors,
     notes,

@@ -6,9 +6,7 @@
 import { ExpressionError, evaluate, parseExpression, type EvalContext, type Expr, type Value } from './expression';
 
 export type ScriptCommand =
-  | { kind: 'set'; name: string; expr: Expr; line: number }
-  | { kind: 'sleep'; microseconds: Expr; line: number }
-  | { kind: 'sql'; text: string; line: number };
+  { kind: 'set'; name: string; expr: Expr; line: number } | { kind: 'sleep'; microseconds: Expr; line: number } | { kind: 'sql'; text: string; line: number };
 
 export interface WorkloadScript {
   name: string;
@@ -154,7 +152,8 @@ export function parseScript(text: string, source: string, weight = 1): WorkloadS
     }
     scripts = groups.slice(1).map((g, i) => ({ name: `${source}#${i + 1}`, weight: g.weight, commands: [...shared, ...g.commands] }));
     for (let i = 0; i < scripts.length; i++) {
-      if (!scripts[i].commands.some((c) => c.kind === 'sql')) throw new ScriptError('this weight annotation has no SQL command after it', source, groups[i + 1].line);
+      if (!scripts[i].commands.some((c) => c.kind === 'sql'))
+        throw new ScriptError('this weight annotation has no SQL command after it', source, groups[i + 1].line);
     }
   } else {
     scripts = [{ name: source, weight, commands: groups[0].commands }];

@@ -27,9 +27,22 @@ export interface KeyRange {
 }
 
 export type AccessShape =
-  | (KeyRange & { kind: 'lookup'; key: KeyRef; rowsPerKey: number; rows?: RowTarget; /** Each row's page requested again (an UPDATE rewriting it). */ rewrites?: number; limit?: number })
+  | (KeyRange & {
+      kind: 'lookup';
+      key: KeyRef;
+      rowsPerKey: number;
+      rows?: RowTarget;
+      /** Each row's page requested again (an UPDATE rewriting it). */ rewrites?: number;
+      limit?: number;
+    })
   | (KeyRange & { kind: 'range'; from: KeyRef; to: KeyRef; rowsPerKeyUnit: number; rows?: RowTarget; rewrites?: number; limit?: number })
-  | { kind: 'scan'; table: TableLayout; limit?: number; /** The row's page requested again (a small table's UPDATE), then `companion` of it. */ rewrites?: number; companion?: (block: number) => number }
+  | {
+      kind: 'scan';
+      table: TableLayout;
+      limit?: number;
+      /** The row's page requested again (a small table's UPDATE), then `companion` of it. */ rewrites?: number;
+      companion?: (block: number) => number;
+    }
   | { kind: 'append'; table: TableLayout; rowsPerPage: number; indexes: Array<KeyRange & { key: KeyRef | 'ascending' }> }
   | { kind: 'pages'; pages: number[] };
 
@@ -52,7 +65,10 @@ export class ShapeEmitter {
         for (const p of shape.pages) out.push(p);
         return;
       case 'scan': {
-        const n = shape.limit === undefined ? shape.table.pages : Math.min(shape.table.pages, Math.ceil(shape.limit / Math.max(1, shape.table.rows / Math.max(1, shape.table.pages))));
+        const n =
+          shape.limit === undefined
+            ? shape.table.pages
+            : Math.min(shape.table.pages, Math.ceil(shape.limit / Math.max(1, shape.table.rows / Math.max(1, shape.table.pages))));
         for (let k = 0; k < n; k++) out.push(shape.table.page(k));
         if (shape.rewrites && n > 0) {
           for (let r = 0; r < shape.rewrites; r++) out.push(shape.table.page(n - 1));

@@ -22,4 +22,3 @@ export function insertedKey(text: string, ix: { firstColumn: string; ascending: 
   }
   return 'ascending';
 }
-

@@ -21,17 +21,50 @@ export interface WorkloadBenchResult {
 }
 
 export function syntheticWorkload(makePool: CompiledWorkload['makePool']): CompiledWorkload {
-  const index = btreePath('bench_pkey', (k) => 0x1000000 + k, (level, k) => 0x1800000 + level * 0x10000 + k, 2500, 400, 400);
+  const index = btreePath(
+    'bench_pkey',
+    (k) => 0x1000000 + k,
+    (level, k) => 0x1800000 + level * 0x10000 + k,
+    2500,
+    400,
+    400,
+  );
   const heap: TableLayout = { name: 'bench', pages: 200_000, rows: 1_000_000, page: (k) => k, correlated: true };
   const [script] = parseScript('\\set a random(1, 1000000)\nSELECT v FROM bench WHERE id = :a;\n', 'bench.sql');
   return {
     engine: 'postgresql',
     server: 'generated',
-    scripts: [{ script, statements: [{ text: 'SELECT v FROM bench WHERE id = :a', line: 2, role: 'read', notes: [], shapes: [{ kind: 'lookup', index, keyMin: 1, keyMax: 1_000_000, key: { variable: 'a' }, rowsPerKey: 1, rows: { kind: 'heap', table: heap, correlated: false } }] }] }],
+    scripts: [
+      {
+        script,
+        statements: [
+          {
+            text: 'SELECT v FROM bench WHERE id = :a',
+            line: 2,
+            role: 'read',
+            notes: [],
+            shapes: [
+              {
+                kind: 'lookup',
+                index,
+                keyMin: 1,
+                keyMax: 1_000_000,
+                key: { variable: 'a' },
+                rowsPerKey: 1,
+                rows: { kind: 'heap', table: heap, correlated: false },
+              },
+            ],
+          },
+        ],
+      },
+    ],
     fixed: new Map(),
     poolPages: 16_384,
     pageBytes: 8192,
-    relations: [{ name: 'bench', pages: 200_000 }, { name: 'bench_pkey', pages: 2500 }],
+    relations: [
+      { name: 'bench', pages: 200_000 },
+      { name: 'bench_pkey', pages: 2500 },
+    ],
     makePool,
     notes: [],
   };
@@ -64,7 +97,8 @@ export function runWorkloadBench(accesses: number): WorkloadBenchResult[] {
       sizes: sizes.length,
       ...(full ? { sampledError: Math.max(...sampled.points.map((p, i) => Math.abs(p.missRatio - full.points[i].missRatio))) } : {}),
     });
-    if (full) out.push({ model: `${model} (full)`, accesses: trace.accesses.length, traceSeconds, curveSeconds: full.seconds, sampleRate: 1, sizes: sizes.length });
+    if (full)
+      out.push({ model: `${model} (full)`, accesses: trace.accesses.length, traceSeconds, curveSeconds: full.seconds, sampleRate: 1, sizes: sizes.length });
   }
   return out;
 }

@@ -11,8 +11,14 @@ export function workloadReport(w: CompiledWorkload, trace: WorkloadTrace, curve:
   const size = (t: number) => sizeForHitRatio(curve.points, t)?.poolBytes ?? null;
   const notes = [...w.notes];
   const skipped = stmts.filter((x) => x.st.notModelled);
-  if (skipped.length) notes.unshift(`${skipped.length} of ${stmts.length} statements are not modelled and their pages are not on the curve: ${skipped.map((x) => `line ${x.st.line} (${x.st.notModelled})`).join('; ')}.`);
-  if (curve.sampleRate < 1) notes.push(`The curve was replayed by miniature simulation on ${(curve.sampleRate * 100).toFixed(1)} % of the pages (64-page units), with the pool scaled alike.`);
+  if (skipped.length)
+    notes.unshift(
+      `${skipped.length} of ${stmts.length} statements are not modelled and their pages are not on the curve: ${skipped.map((x) => `line ${x.st.line} (${x.st.notModelled})`).join('; ')}.`,
+    );
+  if (curve.sampleRate < 1)
+    notes.push(
+      `The curve was replayed by miniature simulation on ${(curve.sampleRate * 100).toFixed(1)} % of the pages (64-page units), with the pool scaled alike.`,
+    );
   return {
     bufferlensWorkload: 1,
     engine: w.engine,
@@ -29,7 +35,14 @@ export function workloadReport(w: CompiledWorkload, trace: WorkloadTrace, curve:
     })),
     data: { pages, bytes: pages * w.pageBytes, relations: w.relations },
     currentPool: { pages: w.poolPages, bytes: w.poolPages * w.pageBytes },
-    simulation: { warmupTransactions: trace.warmup, transactions: trace.transactions, accesses: trace.accesses.length, sampleRate: curve.sampleRate, seconds: curve.seconds, seed },
+    simulation: {
+      warmupTransactions: trace.warmup,
+      transactions: trace.transactions,
+      accesses: trace.accesses.length,
+      sampleRate: curve.sampleRate,
+      seconds: curve.seconds,
+      seed,
+    },
     curve: curve.points.map((p) => ({
       poolPages: p.poolPages,
       poolBytes: p.poolBytes,
@@ -39,7 +52,11 @@ export function workloadReport(w: CompiledWorkload, trace: WorkloadTrace, curve:
       requestsPerTransaction: trace.transactions ? p.requests / trace.transactions : 0,
       readsPerTransaction: p.readsPerTransaction,
       ...(tps !== undefined ? { readsPerSecond: p.readsPerTransaction * tps } : {}),
-      statements: p.perStatement.map(([r, m], i) => (stmts[i].st.notModelled || stmts[i].st.role === 'control' || !trace.executions[i] ? null : { requestsPerExecution: r / trace.executions[i], readsPerExecution: m / trace.executions[i] })),
+      statements: p.perStatement.map(([r, m], i) =>
+        stmts[i].st.notModelled || stmts[i].st.role === 'control' || !trace.executions[i]
+          ? null
+          : { requestsPerExecution: r / trace.executions[i], readsPerExecution: m / trace.executions[i] },
+      ),
     })),
     sizeFor: { hitRatio95: size(0.95), hitRatio99: size(0.99) },
     notes,

@@ -39,23 +39,83 @@ export function corpusStatements(rand: () => number): CorpusStatement[] {
   const k = id;
   const statements: Array<[string, (t: string) => string]> = [
     ['point select', (t) => `SELECT c FROM ${t} WHERE id = ${id()}`],
-    ['primary range (sysbench simple range, 100 rows)', (t) => { const a = id(100); return `SELECT c FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99}`; }],
-    ['sum over a primary range', (t) => { const a = id(100); return `SELECT SUM(k) FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99}`; }],
-    ['primary range ORDER BY c', (t) => { const a = id(100); return `SELECT c FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99} ORDER BY c`; }],
-    ['DISTINCT over a primary range', (t) => { const a = id(100); return `SELECT DISTINCT c FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99} ORDER BY c`; }],
-    ['wide primary range, 5,000 rows', (t) => { const a = id(5000); return `SELECT COUNT(*), MAX(LENGTH(pad)) FROM ${t} WHERE id BETWEEN ${a} AND ${a + 4999}`; }],
+    [
+      'primary range (sysbench simple range, 100 rows)',
+      (t) => {
+        const a = id(100);
+        return `SELECT c FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99}`;
+      },
+    ],
+    [
+      'sum over a primary range',
+      (t) => {
+        const a = id(100);
+        return `SELECT SUM(k) FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99}`;
+      },
+    ],
+    [
+      'primary range ORDER BY c',
+      (t) => {
+        const a = id(100);
+        return `SELECT c FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99} ORDER BY c`;
+      },
+    ],
+    [
+      'DISTINCT over a primary range',
+      (t) => {
+        const a = id(100);
+        return `SELECT DISTINCT c FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99} ORDER BY c`;
+      },
+    ],
+    [
+      'wide primary range, 5,000 rows',
+      (t) => {
+        const a = id(5000);
+        return `SELECT COUNT(*), MAX(LENGTH(pad)) FROM ${t} WHERE id BETWEEN ${a} AND ${a + 4999}`;
+      },
+    ],
     ['primary range with LIMIT', (t) => `SELECT id, c FROM ${t} WHERE id > ${id(2000)} ORDER BY id LIMIT 1000`],
-    ['secondary range with row lookups', (t) => { const a = k(400); return `SELECT id, c FROM ${t} WHERE k BETWEEN ${a} AND ${a + 399}`; }],
-    ['secondary range, covering index', (t) => { const a = k(20000); return `SELECT COUNT(*) FROM ${t} WHERE k BETWEEN ${a} AND ${a + 19999}`; }],
+    [
+      'secondary range with row lookups',
+      (t) => {
+        const a = k(400);
+        return `SELECT id, c FROM ${t} WHERE k BETWEEN ${a} AND ${a + 399}`;
+      },
+    ],
+    [
+      'secondary range, covering index',
+      (t) => {
+        const a = k(20000);
+        return `SELECT COUNT(*) FROM ${t} WHERE k BETWEEN ${a} AND ${a + 19999}`;
+      },
+    ],
     ['secondary ORDER BY with LIMIT', (t) => `SELECT id, pad FROM ${t} WHERE k > ${k(1000)} ORDER BY k LIMIT 50`],
-    ['aliased join on the primary key', (t) => { const a = id(300); return `SELECT a.id, b.c FROM ${t} a JOIN sbtest${1 + ((Number(t.slice(6)) % TABLES))} b ON b.id = a.id WHERE a.id BETWEEN ${a} AND ${a + 299}`; }],
-    ['aliased join through k (random lookups)', (t) => { const a = id(300); return `SELECT COUNT(b.pad) FROM ${t} AS a JOIN sbtest${1 + ((Number(t.slice(6)) % TABLES))} AS b ON b.id = a.k WHERE a.id BETWEEN ${a} AND ${a + 299}`; }],
+    [
+      'aliased join on the primary key',
+      (t) => {
+        const a = id(300);
+        return `SELECT a.id, b.c FROM ${t} a JOIN sbtest${1 + (Number(t.slice(6)) % TABLES)} b ON b.id = a.id WHERE a.id BETWEEN ${a} AND ${a + 299}`;
+      },
+    ],
+    [
+      'aliased join through k (random lookups)',
+      (t) => {
+        const a = id(300);
+        return `SELECT COUNT(b.pad) FROM ${t} AS a JOIN sbtest${1 + (Number(t.slice(6)) % TABLES)} AS b ON b.id = a.k WHERE a.id BETWEEN ${a} AND ${a + 299}`;
+      },
+    ],
     ['full scan with a filter', (t) => `SELECT COUNT(*) FROM ${t} WHERE c LIKE '%${Math.floor(rand() * 90) + 10}-99%'`],
     ['index update (k = k + 1 by id)', (t) => `UPDATE ${t} SET k = k + 1 WHERE id = ${id()}`],
     ['non-index update (c by id)', (t) => `UPDATE ${t} SET c = '${digits(rand, 10)}' WHERE id = ${id()}`],
     ['delete by id', (t) => `DELETE FROM ${t} WHERE id = ${id()}`],
     ['single-row insert', (t) => `INSERT INTO ${t} (k, c, pad) VALUES (${k()}, '${digits(rand, 10)}', '${digits(rand, 5)}')`],
-    ['batch update of a primary range, 1,000 rows', (t) => { const a = id(1000); return `UPDATE ${t} SET c = CONCAT(LEFT(c, 100), 'x') WHERE id BETWEEN ${a} AND ${a + 999}`; }],
+    [
+      'batch update of a primary range, 1,000 rows',
+      (t) => {
+        const a = id(1000);
+        return `UPDATE ${t} SET c = CONCAT(LEFT(c, 100), 'x') WHERE id BETWEEN ${a} AND ${a + 999}`;
+      },
+    ],
   ];
   return statements.map(([shape, make]) => ({ shape, sql: make(table()) }));
 }
@@ -100,14 +160,14 @@ export interface CorpusResult {
   inputs: Array<{ name: string; input: PredictFixtureInput }>;
 }
 
-export const pagesRead = (r: Report['runs'][number]['measured']): number | null =>
-  r.physicalReads === null ? null : r.physicalReads + (r.readAhead ?? 0);
+export const pagesRead = (r: Report['runs'][number]['measured']): number | null => (r.physicalReads === null ? null : r.physicalReads + (r.readAhead ?? 0));
 
 /** The band of a run's prediction, where the draws disagree. */
 export function bands(range: Report['runs'][number]['predictedRange']): Pick<CorpusRun, 'bandLogical' | 'bandRead'> {
   if (!range) return {};
   const out: Pick<CorpusRun, 'bandLogical' | 'bandRead'> = {};
-  if (range.low.logicalReads !== null && range.high.logicalReads !== null && range.low.logicalReads !== range.high.logicalReads) out.bandLogical = [range.low.logicalReads, range.high.logicalReads];
+  if (range.low.logicalReads !== null && range.high.logicalReads !== null && range.low.logicalReads !== range.high.logicalReads)
+    out.bandLogical = [range.low.logicalReads, range.high.logicalReads];
   const lo = pagesRead(range.low);
   const hi = pagesRead(range.high);
   if (lo !== null && hi !== null && lo !== hi) out.bandRead = [lo, hi];
@@ -120,13 +180,29 @@ export function bands(range: Report['runs'][number]['predictedRange']): Pick<Cor
  */
 export async function measureCorpusStatement(target: ConnectionTarget, result: CorpusResult, pool: string, state: string, s: CorpusStatement): Promise<Report> {
   let input: PredictFixtureInput | undefined;
-  const report = await measure(target, { sql: s.sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false, onPredictionInput: (i) => (input = { ...i, statement: s.sql }) });
+  const report = await measure(target, {
+    sql: s.sql,
+    runs: 3,
+    cold: 'no',
+    commit: false,
+    timing: false,
+    timeoutMs: 120_000,
+    whatIf: false,
+    onPredictionInput: (i) => (input = { ...i, statement: s.sql }),
+  });
   for (const r of report.runs) {
     result.runs.push({
-      pool, state, shape: s.shape, sql: s.sql, run: r.run,
-      measuredLogical: r.measured.logicalReads, predictedLogical: r.predicted.logicalReads,
-      measuredRead: pagesRead(r.measured), predictedRead: pagesRead(r.predicted),
-      measuredReadAhead: r.measured.readAhead, predictedReadAhead: r.predicted.readAhead,
+      pool,
+      state,
+      shape: s.shape,
+      sql: s.sql,
+      run: r.run,
+      measuredLogical: r.measured.logicalReads,
+      predictedLogical: r.predicted.logicalReads,
+      measuredRead: pagesRead(r.measured),
+      predictedRead: pagesRead(r.predicted),
+      measuredReadAhead: r.measured.readAhead,
+      predictedReadAhead: r.predicted.readAhead,
       ...bands(r.predictedRange),
       coldReported: r.cold,
     });
@@ -141,13 +217,17 @@ export async function loadSbtest(server: LocalInnodbServer): Promise<void> {
     await c.query('CREATE DATABASE sbtest');
     await c.query('USE sbtest');
     for (let n = 1; n <= TABLES; n++) {
-      await c.query(`CREATE TABLE sbtest${n} (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '') ENGINE=InnoDB`);
+      await c.query(
+        `CREATE TABLE sbtest${n} (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '') ENGINE=InnoDB`,
+      );
       // sysbench draws k uniformly over the table's ids and fills c and pad with groups of 11 digits. Each
       // RAND(constant) is one seeded sequence over the rows; RAND(seq) would reseed per row, and its first
       // values follow the seed almost linearly, which would tie k to id.
       const group = (seed: number) => `LPAD(FLOOR(RAND(${seed}) * 99999999999), 11, '0')`;
       const groups = (count: number, salt: number) => `CONCAT_WS('-', ${Array.from({ length: count }, (_, g) => group(salt * 100 + g)).join(', ')})`;
-      await c.query(`INSERT INTO sbtest${n} (k, c, pad) SELECT FLOOR(1 + RAND(${n * 7919}) * ${ROWS}), ${groups(10, n)}, ${groups(5, n + 50)} FROM seq_1_to_${ROWS}`);
+      await c.query(
+        `INSERT INTO sbtest${n} (k, c, pad) SELECT FLOOR(1 + RAND(${n * 7919}) * ${ROWS}), ${groups(10, n)}, ${groups(5, n + 50)} FROM seq_1_to_${ROWS}`,
+      );
       await c.query(`CREATE INDEX k_${n} ON sbtest${n} (k)`);
     }
     await c.query(`ANALYZE TABLE ${Array.from({ length: TABLES }, (_, n) => `sbtest${n + 1}`).join(', ')}`);
@@ -157,7 +237,12 @@ export async function loadSbtest(server: LocalInnodbServer): Promise<void> {
 }
 
 /** `seedOffset` draws other tables and parameters (and another warm-up) for a held-out sample of the same classes. */
-export async function innodbCorpus(binaries: InnodbServerBinaries, pools = ['8M', '32M', '128M'], onProgress: (line: string) => void = () => undefined, seedOffset = 0): Promise<CorpusResult> {
+export async function innodbCorpus(
+  binaries: InnodbServerBinaries,
+  pools = ['8M', '32M', '128M'],
+  onProgress: (line: string) => void = () => undefined,
+  seedOffset = 0,
+): Promise<CorpusResult> {
   const engine = `MariaDB ${binaries.version.split('-')[0]}`;
   const server = await LocalInnodbServer.start({ binaries, settings: { 'innodb-buffer-pool-size': '512M' } });
   const result: CorpusResult = { engine, runs: [], inputs: [] };
@@ -166,7 +251,9 @@ export async function innodbCorpus(binaries: InnodbServerBinaries, pools = ['8M'
     const target = parseConnectionUrl(server.url('sbtest'));
     const measureOne = async (pool: string, state: 'cold' | 'warm', s: CorpusStatement) => {
       const report = await measureCorpusStatement(target, result, pool, state, s);
-      onProgress(`${pool} ${state} ${s.shape}: ${report.runs.map((r) => `logical ${r.measured.logicalReads}/${r.predicted.logicalReads} read ${pagesRead(r.measured)}/${pagesRead(r.predicted)} (ahead ${r.measured.readAhead}/${r.predicted.readAhead})`).join(' | ')}`);
+      onProgress(
+        `${pool} ${state} ${s.shape}: ${report.runs.map((r) => `logical ${r.measured.logicalReads}/${r.predicted.logicalReads} read ${pagesRead(r.measured)}/${pagesRead(r.predicted)} (ahead ${r.measured.readAhead}/${r.predicted.readAhead})`).join(' | ')}`,
+      );
     };
     for (const [p, pool] of pools.entries()) {
       const rand = seeded(1000 + p + seedOffset);

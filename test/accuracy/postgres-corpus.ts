@@ -32,23 +32,77 @@ export function pgCorpusStatements(rand: () => number): CorpusStatement[] {
   const other = (t: string) => `sbtest${1 + (Number(t.slice(6)) % PG_TABLES)}`;
   const statements: Array<[string, (t: string) => string]> = [
     ['point select', (t) => `SELECT c FROM ${t} WHERE id = ${id()}`],
-    ['primary range (sysbench simple range, 100 rows)', (t) => { const a = id(100); return `SELECT c FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99}`; }],
-    ['sum over a primary range', (t) => { const a = id(100); return `SELECT SUM(k) FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99}`; }],
-    ['primary range ORDER BY c', (t) => { const a = id(100); return `SELECT c FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99} ORDER BY c`; }],
-    ['wide primary range, 5,000 rows', (t) => { const a = id(5000); return `SELECT count(*), max(length(pad)) FROM ${t} WHERE id BETWEEN ${a} AND ${a + 4999}`; }],
+    [
+      'primary range (sysbench simple range, 100 rows)',
+      (t) => {
+        const a = id(100);
+        return `SELECT c FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99}`;
+      },
+    ],
+    [
+      'sum over a primary range',
+      (t) => {
+        const a = id(100);
+        return `SELECT SUM(k) FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99}`;
+      },
+    ],
+    [
+      'primary range ORDER BY c',
+      (t) => {
+        const a = id(100);
+        return `SELECT c FROM ${t} WHERE id BETWEEN ${a} AND ${a + 99} ORDER BY c`;
+      },
+    ],
+    [
+      'wide primary range, 5,000 rows',
+      (t) => {
+        const a = id(5000);
+        return `SELECT count(*), max(length(pad)) FROM ${t} WHERE id BETWEEN ${a} AND ${a + 4999}`;
+      },
+    ],
     ['primary range with LIMIT', (t) => `SELECT id, c FROM ${t} WHERE id > ${id(2000)} ORDER BY id LIMIT 1000`],
-    ['secondary range with row lookups', (t) => { const a = k(400); return `SELECT id, c FROM ${t} WHERE k BETWEEN ${a} AND ${a + 399}`; }],
-    ['secondary range, covering index', (t) => { const a = k(20000); return `SELECT count(*) FROM ${t} WHERE k BETWEEN ${a} AND ${a + 19999}`; }],
+    [
+      'secondary range with row lookups',
+      (t) => {
+        const a = k(400);
+        return `SELECT id, c FROM ${t} WHERE k BETWEEN ${a} AND ${a + 399}`;
+      },
+    ],
+    [
+      'secondary range, covering index',
+      (t) => {
+        const a = k(20000);
+        return `SELECT count(*) FROM ${t} WHERE k BETWEEN ${a} AND ${a + 19999}`;
+      },
+    ],
     ['secondary ORDER BY with LIMIT', (t) => `SELECT id, pad FROM ${t} WHERE k > ${k(1000)} ORDER BY k LIMIT 50`],
     ['count over most of the secondary index', (t) => `SELECT count(*) FROM ${t} WHERE k > ${k(PG_ROWS / 2)}`],
-    ['aliased join on the primary key', (t) => { const a = id(300); return `SELECT a.id, b.c FROM ${t} a JOIN ${other(t)} b ON b.id = a.id WHERE a.id BETWEEN ${a} AND ${a + 299}`; }],
-    ['aliased join through k (random lookups)', (t) => { const a = id(300); return `SELECT count(b.pad) FROM ${t} AS a JOIN ${other(t)} AS b ON b.id = a.k WHERE a.id BETWEEN ${a} AND ${a + 299}`; }],
+    [
+      'aliased join on the primary key',
+      (t) => {
+        const a = id(300);
+        return `SELECT a.id, b.c FROM ${t} a JOIN ${other(t)} b ON b.id = a.id WHERE a.id BETWEEN ${a} AND ${a + 299}`;
+      },
+    ],
+    [
+      'aliased join through k (random lookups)',
+      (t) => {
+        const a = id(300);
+        return `SELECT count(b.pad) FROM ${t} AS a JOIN ${other(t)} AS b ON b.id = a.k WHERE a.id BETWEEN ${a} AND ${a + 299}`;
+      },
+    ],
     ['full scan with a filter', (t) => `SELECT count(*) FROM ${t} WHERE c LIKE '%${Math.floor(rand() * 90) + 10}-99%'`],
     ['index update (k = k + 1 by id)', (t) => `UPDATE ${t} SET k = k + 1 WHERE id = ${id()}`],
     ['non-index update (c by id)', (t) => `UPDATE ${t} SET c = '${digits(rand, 10)}' WHERE id = ${id()}`],
     ['delete by id', (t) => `DELETE FROM ${t} WHERE id = ${id()}`],
     ['single-row insert', (t) => `INSERT INTO ${t} (k, c, pad) VALUES (${k()}, '${digits(rand, 10)}', '${digits(rand, 5)}')`],
-    ['batch update of a primary range, 1,000 rows', (t) => { const a = id(1000); return `UPDATE ${t} SET c = left(c, 100) || 'x' WHERE id BETWEEN ${a} AND ${a + 999}`; }],
+    [
+      'batch update of a primary range, 1,000 rows',
+      (t) => {
+        const a = id(1000);
+        return `UPDATE ${t} SET c = left(c, 100) || 'x' WHERE id BETWEEN ${a} AND ${a + 999}`;
+      },
+    ],
   ];
   return statements.map(([shape, make]) => ({ shape, sql: make(table()) }));
 }
@@ -81,10 +135,15 @@ export async function loadPgSbtest(url: string): Promise<void> {
   await withClient(url, async (c) => {
     await c.query('CREATE EXTENSION IF NOT EXISTS pg_buffercache');
     for (let n = 1; n <= PG_TABLES; n++) {
-      await c.query(`CREATE TABLE sbtest${n} (id SERIAL NOT NULL, k INTEGER DEFAULT 0 NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))`);
-      const groups = (count: number, salt: number) => `concat_ws('-', ${Array.from({ length: count }, (_, g) => `lpad((abs(hashint4(g * ${salt * 31 + g + 1})) % 99999999999)::text, 11, '0')`).join(', ')})`;
+      await c.query(
+        `CREATE TABLE sbtest${n} (id SERIAL NOT NULL, k INTEGER DEFAULT 0 NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))`,
+      );
+      const groups = (count: number, salt: number) =>
+        `concat_ws('-', ${Array.from({ length: count }, (_, g) => `lpad((abs(hashint4(g * ${salt * 31 + g + 1})) % 99999999999)::text, 11, '0')`).join(', ')})`;
       // k uniform over the ids, not tied to id (a hash of the row number, as sysbench's random draw is).
-      await c.query(`INSERT INTO sbtest${n} (k, c, pad) SELECT 1 + (abs(hashint4(g + ${n * 7919})) % ${PG_ROWS}), ${groups(10, n)}, ${groups(5, n + 50)} FROM generate_series(1, ${PG_ROWS}) g`);
+      await c.query(
+        `INSERT INTO sbtest${n} (k, c, pad) SELECT 1 + (abs(hashint4(g + ${n * 7919})) % ${PG_ROWS}), ${groups(10, n)}, ${groups(5, n + 50)} FROM generate_series(1, ${PG_ROWS}) g`,
+      );
       await c.query(`CREATE INDEX k_${n} ON sbtest${n} (k)`);
     }
     await c.query('VACUUM ANALYZE');
@@ -101,7 +160,11 @@ async function updateEverything(url: string): Promise<void> {
   });
 }
 
-export async function postgresCorpus(binaries: PostgresBinaries, pools = ['16MB', '32MB', '128MB'], onProgress: (line: string) => void = () => undefined): Promise<CorpusResult> {
+export async function postgresCorpus(
+  binaries: PostgresBinaries,
+  pools = ['16MB', '32MB', '128MB'],
+  onProgress: (line: string) => void = () => undefined,
+): Promise<CorpusResult> {
   const engine = `PostgreSQL ${binaries.major}`;
   // Autovacuum off: the states say what was vacuumed, and a worker starting mid-measurement would be another session.
   const server = await LocalPostgres.start({ binaries, settings: { shared_buffers: '256MB', autovacuum: false } });
@@ -112,7 +175,9 @@ export async function postgresCorpus(binaries: PostgresBinaries, pools = ['16MB'
     const target = parseConnectionUrl(url);
     const measureOne = async (pool: string, state: PgCorpusState, s: CorpusStatement) => {
       const report = await measureCorpusStatement(target, result, pool, state, s);
-      onProgress(`${engine} ${pool} ${state} ${s.shape}: ${report.runs.map((r) => `logical ${r.measured.logicalReads}/${r.predicted.logicalReads} read ${pagesRead(r.measured)}/${pagesRead(r.predicted)}`).join(' | ')}`);
+      onProgress(
+        `${engine} ${pool} ${state} ${s.shape}: ${report.runs.map((r) => `logical ${r.measured.logicalReads}/${r.predicted.logicalReads} read ${pagesRead(r.measured)}/${pagesRead(r.predicted)}`).join(' | ')}`,
+      );
     };
     const cold = async (pool: string, state: PgCorpusState, seed: number) => {
       for (const s of pgCorpusStatements(seeded(seed))) {

@@ -56,11 +56,30 @@ function compare(engine: string, name: string, report: Report, tol: Tolerance, r
   const rows: ScenarioRow[] = [];
   for (const r of report.runs) {
     const tolerance = tol(r.run, 'physical reads');
-    rows.push({ engine, scenario: name, run: r.run, metric: 'physical reads', measured: r.measured.physicalReads, predicted: r.predicted.physicalReads, error: relError(r.measured.physicalReads, r.predicted.physicalReads), tolerance });
+    rows.push({
+      engine,
+      scenario: name,
+      run: r.run,
+      metric: 'physical reads',
+      measured: r.measured.physicalReads,
+      predicted: r.predicted.physicalReads,
+      error: relError(r.measured.physicalReads, r.predicted.physicalReads),
+      tolerance,
+    });
     if (!residency) continue;
     for (const rel of r.residency) {
       if (rel.pages === 0) continue;
-      rows.push({ engine, scenario: name, run: r.run, metric: `cached after: ${rel.relation}`, measured: rel.cachedAfter, predicted: rel.predictedAfter, error: bandError(rel.cachedAfter, rel.predictedAfter, rel.predictedAfterRange), tolerance: tol(r.run, 'cached'), ...(rel.predictedAfterRange ? { band: rel.predictedAfterRange } : {}) });
+      rows.push({
+        engine,
+        scenario: name,
+        run: r.run,
+        metric: `cached after: ${rel.relation}`,
+        measured: rel.cachedAfter,
+        predicted: rel.predictedAfter,
+        error: bandError(rel.cachedAfter, rel.predictedAfter, rel.predictedAfterRange),
+        tolerance: tol(r.run, 'cached'),
+        ...(rel.predictedAfterRange ? { band: rel.predictedAfterRange } : {}),
+      });
     }
   }
   return rows;
@@ -102,7 +121,15 @@ export async function postgresScenarios(binaries: PostgresBinaries): Promise<Sce
       await sql(url, s);
     }
     const target = parseConnectionUrl(url);
-    const run = async (name: string, statement: string, tolerance: Tolerance, residency: boolean, setup: string[] = [], reset: string[] = [], runs = 3): Promise<ScenarioResult> => {
+    const run = async (
+      name: string,
+      statement: string,
+      tolerance: Tolerance,
+      residency: boolean,
+      setup: string[] = [],
+      reset: string[] = [],
+      runs = 3,
+    ): Promise<ScenarioResult> => {
       for (const s of setup) await sql(url, s);
       await server.restart(); // a cold pool
       try {
@@ -112,8 +139,18 @@ export async function postgresScenarios(binaries: PostgresBinaries): Promise<Sce
         for (const s of reset) await sql(url, s);
       }
     };
-    const parallel = [`ALTER DATABASE postgres SET max_parallel_workers_per_gather = 2`, `ALTER DATABASE postgres SET parallel_setup_cost = 0`, `ALTER TABLE big SET (parallel_workers = 2)`, `ALTER TABLE small SET (parallel_workers = 2)`];
-    const serial = [`ALTER DATABASE postgres RESET max_parallel_workers_per_gather`, `ALTER DATABASE postgres RESET parallel_setup_cost`, `ALTER TABLE big RESET (parallel_workers)`, `ALTER TABLE small RESET (parallel_workers)`];
+    const parallel = [
+      `ALTER DATABASE postgres SET max_parallel_workers_per_gather = 2`,
+      `ALTER DATABASE postgres SET parallel_setup_cost = 0`,
+      `ALTER TABLE big SET (parallel_workers = 2)`,
+      `ALTER TABLE small SET (parallel_workers = 2)`,
+    ];
+    const serial = [
+      `ALTER DATABASE postgres RESET max_parallel_workers_per_gather`,
+      `ALTER DATABASE postgres RESET parallel_setup_cost`,
+      `ALTER TABLE big RESET (parallel_workers)`,
+      `ALTER TABLE small RESET (parallel_workers)`,
+    ];
     const indexOnly = [`ALTER DATABASE postgres SET enable_bitmapscan = off`, `ALTER DATABASE postgres SET enable_seqscan = off`];
     const indexReset = [`ALTER DATABASE postgres RESET enable_bitmapscan`, `ALTER DATABASE postgres RESET enable_seqscan`];
     const exact: Tolerance = () => 0;
@@ -126,12 +163,39 @@ export async function postgresScenarios(binaries: PostgresBinaries): Promise<Sce
       await run('seq scan above NBuffers/4, serial', 'SELECT sum(length(pad)) FROM big', exact, true),
       await run('seq scan below NBuffers/4, 2 workers', 'SELECT sum(length(pad)) FROM small', exact, true, parallel, serial),
       await run('seq scan above NBuffers/4, 2 workers', 'SELECT sum(length(pad)) FROM big', parallelRings, true, parallel, serial),
-      await run('index range scan, correlated table', 'SELECT sum(length(pad)) FROM corr WHERE id BETWEEN 5000 AND 8000', indexRange, false, indexOnly, indexReset),
-      await run('index range scan, uncorrelated table', 'SELECT sum(length(pad)) FROM uncorr WHERE id BETWEEN 5000 AND 8000', indexRange, false, indexOnly, indexReset),
+      await run(
+        'index range scan, correlated table',
+        'SELECT sum(length(pad)) FROM corr WHERE id BETWEEN 5000 AND 8000',
+        indexRange,
+        false,
+        indexOnly,
+        indexReset,
+      ),
+      await run(
+        'index range scan, uncorrelated table',
+        'SELECT sum(length(pad)) FROM uncorr WHERE id BETWEEN 5000 AND 8000',
+        indexRange,
+        false,
+        indexOnly,
+        indexReset,
+      ),
       // Rolled back: every run inserts the same keys into the same index.
-      await run('20,000 random-key inserts, index larger than the pool', 'INSERT INTO ins (k) SELECT (abs(hashint4(g)::bigint) % 1000000000)::int FROM generate_series(1, 20000) g', () => 0.1, true),
+      await run(
+        '20,000 random-key inserts, index larger than the pool',
+        'INSERT INTO ins (k) SELECT (abs(hashint4(g)::bigint) % 1000000000)::int FROM generate_series(1, 20000) g',
+        () => 0.1,
+        true,
+      ),
       // Run 1 only: a rolled-back update leaves dead versions that later runs' scans visit as well.
-      await run('update of 5,001 rows on full pages (non-HOT: a new entry in every index)', 'UPDATE upd SET v = v + 1 WHERE id BETWEEN 1000 AND 6000', () => 0.1, false, [], [], 1),
+      await run(
+        'update of 5,001 rows on full pages (non-HOT: a new entry in every index)',
+        'UPDATE upd SET v = v + 1 WHERE id BETWEEN 1000 AND 6000',
+        () => 0.1,
+        false,
+        [],
+        [],
+        1,
+      ),
       await run('delete of 5,001 rows', 'DELETE FROM del WHERE id BETWEEN 1000 AND 6000', () => 0.1, false, [], [], 1),
     ];
   } finally {
@@ -177,7 +241,16 @@ export async function mariadbInsertScenarios(binaries: InnodbServerBinaries, poo
     const name = `${inserts.toLocaleString('en-US')} random-key inserts, secondary index larger than the ${pool}B pool, rolled back`;
     for (const mode of ['none', 'all']) {
       for (const r of measured[mode].runs) {
-        rows.push({ engine, scenario: name, run: r.run, metric: `physical reads, change buffering ${mode}`, measured: r.measured.physicalReads, predicted: r.predicted.physicalReads, error: relError(r.measured.physicalReads, r.predicted.physicalReads), tolerance: 0.25 });
+        rows.push({
+          engine,
+          scenario: name,
+          run: r.run,
+          metric: `physical reads, change buffering ${mode}`,
+          measured: r.measured.physicalReads,
+          predicted: r.predicted.physicalReads,
+          error: relError(r.measured.physicalReads, r.predicted.physicalReads),
+          tolerance: 0.25,
+        });
       }
     }
     for (let k = 0; k < measured.none.runs.length; k++) {
@@ -186,7 +259,16 @@ export async function mariadbInsertScenarios(binaries: InnodbServerBinaries, poo
       const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? null : Math.round((a / b) * 1000) / 1000);
       const m = ratio(on.measured.physicalReads, off.measured.physicalReads);
       const p = ratio(on.predicted.physicalReads, off.predicted.physicalReads);
-      rows.push({ engine, scenario: name, run: on.run, metric: 'reads ratio, change buffering all / none', measured: m, predicted: p, error: relError(m, p), tolerance: 0.2 });
+      rows.push({
+        engine,
+        scenario: name,
+        run: on.run,
+        metric: 'reads ratio, change buffering all / none',
+        measured: m,
+        predicted: p,
+        error: relError(m, p),
+        tolerance: 0.2,
+      });
     }
     return [{ name, rows, warnings: [...measured.none.warnings, ...measured.all.warnings] }];
   } finally {
@@ -216,7 +298,16 @@ export async function mariadbScenarios(binaries: InnodbServerBinaries): Promise<
       const report = await measure(target, { sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
       const rows = compare(engine, name, report, tolerance, residency);
       for (const r of report.runs) {
-        rows.push({ engine, scenario: name, run: r.run, metric: 'read-ahead', measured: r.measured.readAhead, predicted: r.predicted.readAhead, error: relError(r.measured.readAhead, r.predicted.readAhead), tolerance: 0.03 });
+        rows.push({
+          engine,
+          scenario: name,
+          run: r.run,
+          metric: 'read-ahead',
+          measured: r.measured.readAhead,
+          predicted: r.predicted.readAhead,
+          error: relError(r.measured.readAhead, r.predicted.readAhead),
+          tolerance: 0.03,
+        });
       }
       return { name, rows };
     };
@@ -228,9 +319,27 @@ export async function mariadbScenarios(binaries: InnodbServerBinaries): Promise<
     return [
       await run('cold full scan (seed 001)', { 'innodb-read-ahead-threshold': 56 }),
       await run('cold full scan, innodb_read_ahead_threshold=0', { 'innodb-read-ahead-threshold': 0 }),
-      await run('secondary-index range, uncorrelated, with clustered lookups', { 'innodb-read-ahead-threshold': 56 }, 'SELECT SUM(LENGTH(pad)) FROM r WHERE k BETWEEN 1000 AND 3000', lookups, false),
-      await run('primary-key range', { 'innodb-read-ahead-threshold': 56 }, 'SELECT SUM(LENGTH(pad)) FROM r WHERE id BETWEEN 1000 AND 9000', rangePosition, false),
-      await run('join: 2,000 eq_ref lookups by primary key', { 'innodb-read-ahead-threshold': 56 }, 'SELECT SUM(LENGTH(r.pad)) FROM s JOIN r ON r.id = s.rid', lookups, false),
+      await run(
+        'secondary-index range, uncorrelated, with clustered lookups',
+        { 'innodb-read-ahead-threshold': 56 },
+        'SELECT SUM(LENGTH(pad)) FROM r WHERE k BETWEEN 1000 AND 3000',
+        lookups,
+        false,
+      ),
+      await run(
+        'primary-key range',
+        { 'innodb-read-ahead-threshold': 56 },
+        'SELECT SUM(LENGTH(pad)) FROM r WHERE id BETWEEN 1000 AND 9000',
+        rangePosition,
+        false,
+      ),
+      await run(
+        'join: 2,000 eq_ref lookups by primary key',
+        { 'innodb-read-ahead-threshold': 56 },
+        'SELECT SUM(LENGTH(r.pad)) FROM s JOIN r ON r.id = s.rid',
+        lookups,
+        false,
+      ),
     ];
   } finally {
     await server.stop();

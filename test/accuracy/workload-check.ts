@@ -84,11 +84,23 @@ async function pgCounters(url: string): Promise<{ hit: number; read: number }> {
   return last;
 }
 
-export async function checkPostgres(binaries: PostgresBinaries, pgbenchBin: string, poolsMb: number[], scale: number, sessions: number, onProgress: (line: string) => void, only?: string[]): Promise<CheckResult[]> {
+export async function checkPostgres(
+  binaries: PostgresBinaries,
+  pgbenchBin: string,
+  poolsMb: number[],
+  scale: number,
+  sessions: number,
+  onProgress: (line: string) => void,
+  only?: string[],
+): Promise<CheckResult[]> {
   // Autovacuum off: its reads are another process's work, counted in the same database statistics.
-  const server = await LocalPostgres.start({ binaries, settings: { shared_buffers: `${poolsMb[0]}MB`, max_parallel_workers_per_gather: 0, autovacuum: 'off' } });
+  const server = await LocalPostgres.start({
+    binaries,
+    settings: { shared_buffers: `${poolsMb[0]}MB`, max_parallel_workers_per_gather: 0, autovacuum: 'off' },
+  });
   const results: CheckResult[] = [];
-  const pgbench = (args: string[]) => execFileSync(pgbenchBin, ['-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres', ...args, 'postgres'], { stdio: 'pipe', maxBuffer: 1 << 26 });
+  const pgbench = (args: string[]) =>
+    execFileSync(pgbenchBin, ['-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres', ...args, 'postgres'], { stdio: 'pipe', maxBuffer: 1 << 26 });
   try {
     const engine = `PostgreSQL ${binaries.version}`;
     for (const w of checkWorkloads(scale).filter((x) => !only || only.some((o) => x.name.startsWith(o)))) {
@@ -98,7 +110,10 @@ export async function checkPostgres(binaries: PostgresBinaries, pgbenchBin: stri
       for (const mb of poolsMb) {
         await server.restart({ shared_buffers: `${mb}MB` });
         const target = parseConnectionUrl(server.url());
-        const options = { scripts: loadScripts(w.file ? [w.file] : [], w.builtin ? [w.builtin] : []), fixed: new Map<string, Value>([['scale', { int: true, v: scale }]]) };
+        const options = {
+          scripts: loadScripts(w.file ? [w.file] : [], w.builtin ? [w.builtin] : []),
+          fixed: new Map<string, Value>([['scale', { int: true, v: scale }]]),
+        };
         const compiled = await compileWorkload(target, options);
         await server.restart();
         pgbench(['-n', ...w.pgbench, '-c', String(sessions), '-t', String(Math.round(w.warmup / sessions))]);
@@ -122,7 +137,9 @@ export async function checkPostgres(binaries: PostgresBinaries, pgbenchBin: stri
         };
         result.points.push(point);
         if (sizes.length > 1) result.curve = report.curve.map((c) => ({ poolMb: c.poolBytes / MB, hit: c.hitRatio }));
-        onProgress(`${engine} ${w.name} ${mb} MB: hit ${(point.measuredHit * 100).toFixed(2)} % measured, ${(point.predictedHit * 100).toFixed(2)} % predicted; reads/tx ${point.measuredReadsPerTx.toFixed(3)} / ${point.predictedReadsPerTx.toFixed(3)}; requests/tx ${point.measuredRequestsPerTx.toFixed(1)} / ${point.predictedRequestsPerTx.toFixed(1)}`);
+        onProgress(
+          `${engine} ${w.name} ${mb} MB: hit ${(point.measuredHit * 100).toFixed(2)} % measured, ${(point.predictedHit * 100).toFixed(2)} % predicted; reads/tx ${point.measuredReadsPerTx.toFixed(3)} / ${point.predictedReadsPerTx.toFixed(3)}; requests/tx ${point.measuredRequestsPerTx.toFixed(1)} / ${point.predictedRequestsPerTx.toFixed(1)}`,
+        );
       }
       results.push(result);
     }
@@ -152,7 +169,14 @@ export async function loadPgbenchInnodb(server: LocalInnodbServer, scale: number
   }
 }
 
-export async function checkInnodb(binaries: InnodbServerBinaries, poolsMb: number[], scale: number, sessions: number, onProgress: (line: string) => void, only?: string[]): Promise<CheckResult[]> {
+export async function checkInnodb(
+  binaries: InnodbServerBinaries,
+  poolsMb: number[],
+  scale: number,
+  sessions: number,
+  onProgress: (line: string) => void,
+  only?: string[],
+): Promise<CheckResult[]> {
   const server = await LocalInnodbServer.start({ binaries, settings: { 'innodb-buffer-pool-size': `${Math.max(...poolsMb)}M` } });
   const results: CheckResult[] = [];
   try {
@@ -163,16 +187,32 @@ export async function checkInnodb(binaries: InnodbServerBinaries, poolsMb: numbe
       for (const mb of poolsMb) {
         await server.restart({ 'innodb-buffer-pool-size': `${mb}M` });
         const target = parseConnectionUrl(server.url('pgbench'));
-        const options = { scripts: loadScripts(w.file ? [w.file] : [], w.builtin ? [w.builtin] : []), fixed: new Map<string, Value>([['scale', { int: true, v: scale }]]) };
+        const options = {
+          scripts: loadScripts(w.file ? [w.file] : [], w.builtin ? [w.builtin] : []),
+          fixed: new Map<string, Value>([['scale', { int: true, v: scale }]]),
+        };
         const compiled = await compileWorkload(target, options);
         await server.restart();
         // Committed, like pgbench: the private database is disposable, and a rollback would double the writes.
-        const m = await runWorkload(compiled, target, { sessions, warmupSeconds: 0, seconds: 0, warmupTransactions: w.warmup, transactions: w.transactions, commit: true });
+        const m = await runWorkload(compiled, target, {
+          sessions,
+          warmupSeconds: 0,
+          seconds: 0,
+          warmupTransactions: w.warmup,
+          transactions: w.transactions,
+          commit: true,
+        });
         const sizes = mb === poolsMb[poolsMb.length - 1] ? [...new Set([...CURVE_MB, ...poolsMb])].sort((x, y) => x - y) : [mb];
         // Sizes count the LRU's pages: the share of the configured size this server gives its LRU list.
         const usable = compiled.poolPages / ((mb * MB) / compiled.pageBytes);
         const lruBytes = (s: number) => Math.round(((s * MB) / compiled.pageBytes) * usable) * compiled.pageBytes;
-        const report = predictCompiled(compiled, { ...options, warmup: m.warmupTransactions, transactions: m.transactions, tps: m.transactionsPerSecond, sizes: sizes.map((s) => (s === mb ? compiled.poolPages * compiled.pageBytes : lruBytes(s))) });
+        const report = predictCompiled(compiled, {
+          ...options,
+          warmup: m.warmupTransactions,
+          transactions: m.transactions,
+          tps: m.transactionsPerSecond,
+          sizes: sizes.map((s) => (s === mb ? compiled.poolPages * compiled.pageBytes : lruBytes(s))),
+        });
         const p = report.curve.find((x) => x.poolPages === compiled.poolPages)!;
         const point: CheckPoint = {
           poolMb: mb,
@@ -185,8 +225,11 @@ export async function checkInnodb(binaries: InnodbServerBinaries, poolsMb: numbe
           missError: missError(1 - m.hitRatio, 1 - p.hitRatio),
         };
         result.points.push(point);
-        if (sizes.length > 1) result.curve = report.curve.map((c) => ({ poolMb: Math.round((c.poolPages * compiled.pageBytes) / usable / MB), hit: c.hitRatio }));
-        onProgress(`${engine} ${w.name} ${mb} MB: hit ${(point.measuredHit * 100).toFixed(2)} % measured, ${(point.predictedHit * 100).toFixed(2)} % predicted; reads/tx ${point.measuredReadsPerTx.toFixed(3)} / ${point.predictedReadsPerTx.toFixed(3)}; requests/tx ${point.measuredRequestsPerTx.toFixed(1)} / ${point.predictedRequestsPerTx.toFixed(1)}`);
+        if (sizes.length > 1)
+          result.curve = report.curve.map((c) => ({ poolMb: Math.round((c.poolPages * compiled.pageBytes) / usable / MB), hit: c.hitRatio }));
+        onProgress(
+          `${engine} ${w.name} ${mb} MB: hit ${(point.measuredHit * 100).toFixed(2)} % measured, ${(point.predictedHit * 100).toFixed(2)} % predicted; reads/tx ${point.measuredReadsPerTx.toFixed(3)} / ${point.predictedReadsPerTx.toFixed(3)}; requests/tx ${point.measuredRequestsPerTx.toFixed(1)} / ${point.predictedRequestsPerTx.toFixed(1)}`,
+        );
       }
       results.push(result);
     }

@@ -29,7 +29,11 @@ function ownBudgets(url: string, file: string, margin: string) {
   return cli('check', '--url', url, file);
 }
 
-const json = (out: string) => JSON.parse(out) as { exitCode: number; statements: Array<{ line: number; bounds: Array<{ budget: string; status: string; measured: number | null; reason?: string; updated?: string }> }> };
+const json = (out: string) =>
+  JSON.parse(out) as {
+    exitCode: number;
+    statements: Array<{ line: number; bounds: Array<{ budget: string; status: string; measured: number | null; reason?: string; updated?: string }> }>;
+  };
 
 describe('bufferlens check on PostgreSQL 18', skipUnless(embeddedPostgres()), () => {
   let server: LocalPostgres;
@@ -55,7 +59,10 @@ describe('bufferlens check on PostgreSQL 18', skipUnless(embeddedPostgres()), ()
 
   test('--update round-trips, twice gives identical numbers, a dropped index breaches with JUnit, restoring it passes', () => {
     const file = join(dir, 'budgets.sql');
-    writeFileSync(file, "-- bufferlens: budget logical(warm) <= 1, physical(cold) <= 1, physical(warm) <= 0\nSELECT count(*) FROM orders WHERE customer = 77;\n");
+    writeFileSync(
+      file,
+      '-- bufferlens: budget logical(warm) <= 1, physical(cold) <= 1, physical(warm) <= 0\nSELECT count(*) FROM orders WHERE customer = 77;\n',
+    );
     const updated = cli('check', '--url', url, '--update', '--margin', '0', '--json', file);
     assert.equal(updated.code, 0, updated.out + updated.err);
     const rewritten = readFileSync(file, 'utf8');
@@ -64,7 +71,11 @@ describe('bufferlens check on PostgreSQL 18', skipUnless(embeddedPostgres()), ()
     const first = json(cli('check', '--url', url, '--json', file).out);
     const second = json(cli('check', '--url', url, '--json', file).out);
     assert.equal(first.exitCode, 0);
-    assert.deepEqual(second.statements[0].bounds.map((b) => b.measured), first.statements[0].bounds.map((b) => b.measured), 'logical(warm) and physical(cold, evicted on 18) are deterministic');
+    assert.deepEqual(
+      second.statements[0].bounds.map((b) => b.measured),
+      first.statements[0].bounds.map((b) => b.measured),
+      'logical(warm) and physical(cold, evicted on 18) are deterministic',
+    );
 
     const junit = join(dir, 'junit.xml');
     return (async () => {
@@ -88,14 +99,20 @@ describe('bufferlens check on PostgreSQL 18', skipUnless(embeddedPostgres()), ()
     writeFileSync(file, '-- bufferlens: budget read-ahead(cold) <= 0, physical <= 10\nSELECT sum(amount) FROM orders;\n');
     const r = json(cli('check', '--url', url, '--json', file).out);
     assert.equal(r.exitCode, 2);
-    assert.deepEqual(r.statements[0].bounds.map((b) => b.status), ['refused', 'refused']);
+    assert.deepEqual(
+      r.statements[0].bounds.map((b) => b.status),
+      ['refused', 'refused'],
+    );
     assert.match(r.statements[0].bounds[0].reason!, /does not report read-ahead reads/);
     assert.match(r.statements[0].bounds[1].reason!, /write physical\(warm\) or physical\(cold\)/);
   });
 
   test('a budgets file for statements kept elsewhere, and budgets that do not parse', () => {
     const file = join(dir, 'budgets.json');
-    writeFileSync(file, JSON.stringify({ budgets: [{ name: 'orders of one customer', sql: 'SELECT count(*) FROM orders WHERE customer = 5', budget: 'logical(warm) <= 1' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ budgets: [{ name: 'orders of one customer', sql: 'SELECT count(*) FROM orders WHERE customer = 5', budget: 'logical(warm) <= 1' }] }),
+    );
     const breach = cli('check', '--url', url, '--budgets', file);
     assert.equal(breach.code, 1);
     assert.match(breach.out, /budgets\.json:1 \(orders of one customer\)/);
@@ -119,7 +136,9 @@ describe('bufferlens check on MariaDB', skipUnless(mariadb()), () => {
     const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
     await c.query('CREATE DATABASE lab');
     await c.query('USE lab');
-    await c.query('CREATE TABLE orders (id INT PRIMARY KEY, customer INT NOT NULL, amount INT NOT NULL, pad VARCHAR(200) NOT NULL, KEY customer (customer)) ENGINE=InnoDB');
+    await c.query(
+      'CREATE TABLE orders (id INT PRIMARY KEY, customer INT NOT NULL, amount INT NOT NULL, pad VARCHAR(200) NOT NULL, KEY customer (customer)) ENGINE=InnoDB',
+    );
     await c.query(`INSERT INTO orders SELECT seq, (seq * 7919) % 2000, seq % 97, REPEAT('o', 120) FROM seq_1_to_60000`);
     await c.query('ANALYZE TABLE orders');
     await c.end();

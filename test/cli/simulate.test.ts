@@ -54,7 +54,7 @@ test('simulate rejects a truncated trace and a missing file with one line', () =
   assert.match(missing.err, /cannot read .*ENOENT/);
 });
 
-test('bench --json prints the contract\'s result shape with a baseline', () => {
+test("bench --json prints the contract's result shape with a baseline", () => {
   const r = cli('bench', '--json', '--accesses', '20000');
   assert.equal(r.code, 0, r.err);
   const out = JSON.parse(r.out);

@@ -33,7 +33,7 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
     await c.query('CREATE DATABASE w');
     await c.end();
     await sql(
-      'CREATE TABLE acct (id INT PRIMARY KEY, v INT NOT NULL, pad CHAR(100) NOT NULL DEFAULT \'\') ENGINE=InnoDB',
+      "CREATE TABLE acct (id INT PRIMARY KEY, v INT NOT NULL, pad CHAR(100) NOT NULL DEFAULT '') ENGINE=InnoDB",
       'INSERT INTO acct (id, v) SELECT seq, 0 FROM seq_1_to_100000',
       'CREATE TABLE legacy (id INT PRIMARY KEY, v INT) ENGINE=MyISAM',
       'INSERT INTO legacy VALUES (1, 0)',
@@ -48,7 +48,10 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
 
   test('a read and write mix: predicted and run, every write rolled back, the measured point beside the prediction', async () => {
     const mix = join(dir, 'mix.sql');
-    writeFileSync(mix, '\\set id random(1, 100000)\n-- bufferlens: weight 9\nSELECT v FROM acct WHERE id = :id;\n-- bufferlens: weight 1\nUPDATE acct SET v = v + 1 WHERE id = :id;\n');
+    writeFileSync(
+      mix,
+      '\\set id random(1, 100000)\n-- bufferlens: weight 9\nSELECT v FROM acct WHERE id = :id;\n-- bufferlens: weight 1\nUPDATE acct SET v = v + 1 WHERE id = :id;\n',
+    );
     const r = cli('workload', 'run', '--url', server.url('w'), mix, '--sessions', '2', '--warmup-transactions', '5000', '--transactions', '5000', '--json');
     assert.equal(r.code, 0, r.err);
     const report = JSON.parse(r.out) as WorkloadReport;
@@ -62,7 +65,10 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
     assert.equal(Number(row.s), 0);
     // The measured requests per transaction are the model's within a fifth (reads: 3 a lookup; the update's undo and leaf).
     const measured = report.measured!.requests / report.measured!.transactions;
-    assert.ok(Math.abs(measured - now.requestsPerTransaction) / measured < 0.2, `${measured} measured, ${now.requestsPerTransaction} predicted: ${JSON.stringify(now.statements)}`);
+    assert.ok(
+      Math.abs(measured - now.requestsPerTransaction) / measured < 0.2,
+      `${measured} measured, ${now.requestsPerTransaction} predicted: ${JSON.stringify(now.statements)}`,
+    );
   });
 
   test('a write to a MyISAM table, or to a table with a trigger, is refused: a rollback could not undo it', async () => {
@@ -98,7 +104,7 @@ describe('bufferlens workload from-stats on MariaDB', skipUnless(availability), 
       await c.query('INSERT INTO acct (id, v) SELECT seq, 0 FROM seq_1_to_50000');
       for (let i = 0; i < 300; i++) await c.query(`SELECT v FROM acct WHERE id = ${1 + ((i * 7919) % 50000)}`);
       for (let i = 0; i < 100; i++) await c.query(`UPDATE acct SET v = v + 1 WHERE id = ${1 + ((i * 104729) % 50000)}`);
-      for (let i = 0; i < 20; i++) await c.query('SELECT COUNT(*) FROM acct WHERE pad = \'x\'');
+      for (let i = 0; i < 20; i++) await c.query("SELECT COUNT(*) FROM acct WHERE pad = 'x'");
       await c.end();
       const file = join(dir, 'from-stats.sql');
       const r = cli('workload', 'from-stats', '--url', server.url('w'), '--top', '5', '--out', file);
@@ -109,7 +115,10 @@ describe('bufferlens workload from-stats on MariaDB', skipUnless(availability), 
       // Weighted by calls: 300 selects against 100 updates.
       assert.match(text, /-- bufferlens: weight 300\n\\set (\w+) random\(1, 50000\)\nSELECT `?v`? FROM `?acct`? WHERE `?id`? = :\1;/i);
       // The value an UPDATE writes decides no page: a constant, said so; its key is drawn.
-      assert.match(text, /-- bufferlens: weight 100\n-- :(\w+): a value written, which decides no page \(set to 1\)\n\\set \1 1\n\\set (\w+) random\(1, 50000\)\nUPDATE `?acct`? SET `?v`? = `?v`? \+ :\1 WHERE `?id`? = :\2;/i);
+      assert.match(
+        text,
+        /-- bufferlens: weight 100\n-- :(\w+): a value written, which decides no page \(set to 1\)\n\\set \1 1\n\\set (\w+) random\(1, 50000\)\nUPDATE `?acct`? SET `?v`? = `?v`? \+ :\1 WHERE `?id`? = :\2;/i,
+      );
       // A filter on a column with no index cannot be drawn: left out with the reason.
       assert.match(text, /left out \([^)]*\): SELECT COUNT/i);
       // The file is a workload the predictor takes.

@@ -34,7 +34,10 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
   let dir: string;
   before(async () => {
     // 16 MB of shared buffers against about 30 MB of accounts: the pool size matters.
-    server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '16MB', autovacuum: 'off', shared_preload_libraries: 'pg_stat_statements' } });
+    server = await LocalPostgres.start({
+      binaries: need(availability),
+      settings: { shared_buffers: '16MB', autovacuum: 'off', shared_preload_libraries: 'pg_stat_statements' },
+    });
     const c = new Client({ connectionString: server.url() });
     await c.connect();
     for (const q of PGBENCH_INIT) await c.query(q);
@@ -82,7 +85,21 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
   });
 
   test('run: the measured hit ratio at the pool now within 10 % (on the miss ratio) of the prediction for the same transactions', () => {
-    const r = cli('workload', 'run', '--url', server.url(), '--builtin', 'select-only', '--sessions', '2', '--warmup-transactions', '30000', '--transactions', '30000', '--json');
+    const r = cli(
+      'workload',
+      'run',
+      '--url',
+      server.url(),
+      '--builtin',
+      'select-only',
+      '--sessions',
+      '2',
+      '--warmup-transactions',
+      '30000',
+      '--transactions',
+      '30000',
+      '--json',
+    );
     assert.equal(r.code, 0, r.err);
     const report = JSON.parse(r.out) as WorkloadReport;
     const m = report.measured!;
@@ -97,7 +114,21 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
 
   test('run: a writing script is rolled back, every transaction, and says what that leaves', async () => {
     const before = await query('SELECT sum(abalance)::int AS s, (SELECT count(*)::int FROM pgbench_history) AS h FROM pgbench_accounts');
-    const r = cli('workload', 'run', '--url', server.url(), '--builtin', 'tpcb-like', '--sessions', '2', '--warmup-transactions', '200', '--transactions', '500', '--json');
+    const r = cli(
+      'workload',
+      'run',
+      '--url',
+      server.url(),
+      '--builtin',
+      'tpcb-like',
+      '--sessions',
+      '2',
+      '--warmup-transactions',
+      '200',
+      '--transactions',
+      '500',
+      '--json',
+    );
     assert.equal(r.code, 0, r.err);
     const report = JSON.parse(r.out) as WorkloadReport;
     assert.equal(report.measured!.committed, false);
@@ -124,11 +155,17 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
 
   test('a statement the model cannot reduce is named as not modelled, and the curve says it covers the others', () => {
     const mix = join(dir, 'mix.sql');
-    writeFileSync(mix, '\\set aid random(1, 100000 * :scale)\n-- bufferlens: weight 3\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n-- bufferlens: weight 1\nSELECT count(*) FROM pgbench_accounts a JOIN pgbench_branches b USING (bid) WHERE a.aid = :aid;\n');
+    writeFileSync(
+      mix,
+      '\\set aid random(1, 100000 * :scale)\n-- bufferlens: weight 3\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n-- bufferlens: weight 1\nSELECT count(*) FROM pgbench_accounts a JOIN pgbench_branches b USING (bid) WHERE a.aid = :aid;\n',
+    );
     const r = cli('workload', 'predict', '--url', server.url(), mix, '--json');
     assert.equal(r.code, 0, r.err);
     const report = JSON.parse(r.out) as WorkloadReport;
-    assert.deepEqual(report.scripts.map((s) => s.weight), [3, 1]);
+    assert.deepEqual(
+      report.scripts.map((s) => s.weight),
+      [3, 1],
+    );
     assert.equal(report.statements[0].notModelled, undefined);
     assert.match(report.statements[1].notModelled ?? '', /not modelled/);
     assert.match(report.notes[0], /1 of 2 statements are not modelled/);
@@ -136,7 +173,7 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
     assert.equal(at.statements[1], null);
   });
 
-  test('from-stats: the server\'s top statements by calls become a weighted workload, parameters over their columns\' ranges', async () => {
+  test("from-stats: the server's top statements by calls become a weighted workload, parameters over their columns' ranges", async () => {
     await query('SELECT pg_stat_statements_reset()');
     for (let i = 1; i <= 30; i++) await query(`SELECT abalance FROM pgbench_accounts WHERE aid = ${i * 1000}`);
     for (let i = 1; i <= 10; i++) await query(`SELECT count(*) FROM pgbench_accounts WHERE aid BETWEEN ${i * 100} AND ${i * 100 + 50}`);
@@ -146,7 +183,10 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
     assert.equal(r.code, 0, r.err);
     const text = readFileSync(file, 'utf8');
     assert.match(text, /-- bufferlens: weight 30\n\\set s\d_p1 random\(1, 200000\)\nSELECT abalance FROM pgbench_accounts WHERE aid = :s\d_p1;/);
-    assert.match(text, /-- bufferlens: weight 10\n\\set s\d_p1 random\(1, 200000\)\n\\set s\d_p2 random\(1, 200000\)\nSELECT count\(\*\) FROM pgbench_accounts WHERE aid BETWEEN :s\d_p1 AND :s\d_p2;/);
+    assert.match(
+      text,
+      /-- bufferlens: weight 10\n\\set s\d_p1 random\(1, 200000\)\n\\set s\d_p2 random\(1, 200000\)\nSELECT count\(\*\) FROM pgbench_accounts WHERE aid BETWEEN :s\d_p1 AND :s\d_p2;/,
+    );
     assert.match(text, /left out \(pgbench_history.delta is not a numeric column with an index/);
     // A monitoring call is no statement of the workload: not even listed as left out.
     assert.doesNotMatch(text, /pg_stat_statements_reset/);
@@ -154,7 +194,13 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
     const p = cli('workload', 'predict', '--url', server.url(), file, '--json');
     assert.equal(p.code, 0, p.err);
     const report = JSON.parse(p.out) as WorkloadReport;
-    assert.deepEqual(report.scripts.map((s) => s.weight).sort((a, b) => b - a).slice(0, 2), [30, 10]);
+    assert.deepEqual(
+      report.scripts
+        .map((s) => s.weight)
+        .sort((a, b) => b - a)
+        .slice(0, 2),
+      [30, 10],
+    );
   });
 
   test('from-stats without pg_stat_statements says what to set up', async () => {

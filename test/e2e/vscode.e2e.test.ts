@@ -67,7 +67,13 @@ async function findInFrames(page: Page, selector: string, ms: number): Promise<F
   const deadline = Date.now() + ms;
   for (;;) {
     for (const f of page.frames()) {
-      if (await f.locator(selector).count().catch(() => 0)) return f;
+      if (
+        await f
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return f;
     }
     if (Date.now() > deadline) throw new Error(`no frame with ${selector}`);
     await sleep(300);
@@ -122,7 +128,24 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     writeFileSync(join(workspace, 'q.sql'), '-- orders\n-- bufferlens: budget logical <= 10\nSELECT count(*), max(note) FROM orders;\n');
     execFileSync(server.node, [server.entry, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix], { stdio: 'pipe' });
     port = await freePort();
-    cs = spawn(server.node, [server.entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--user-data-dir', userData, '--extensions-dir', extensions, workspace], { stdio: 'ignore' });
+    cs = spawn(
+      server.node,
+      [
+        server.entry,
+        '--auth',
+        'none',
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--user-data-dir',
+        userData,
+        '--extensions-dir',
+        extensions,
+        workspace,
+      ],
+      { stdio: 'ignore' },
+    );
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
     browser = await launch(chromium);
   });
@@ -210,7 +233,8 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
           await bufferlensCommand(page, 'Compare Reports');
           const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' });
           await rows.nth(1).waitFor({ timeout: 15_000 });
-          for (const i of [0, 1]) await rows.nth(i).locator('.quick-input-list-checkbox, input[type=checkbox], .monaco-checkbox').first().click({ timeout: 5_000 });
+          for (const i of [0, 1])
+            await rows.nth(i).locator('.quick-input-list-checkbox, input[type=checkbox], .monaco-checkbox').first().click({ timeout: 5_000 });
           assert.match(await page.locator('.quick-input-widget').innerText({ timeout: 5_000 }), /2 Selected/);
           break;
         } catch (e) {
@@ -227,7 +251,14 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       const frame = await (async () => {
         const deadline = Date.now() + 60_000;
         for (;;) {
-          for (const f of page.frames()) if (await f.locator('h1', { hasText: 'Compare reports' }).count().catch(() => 0)) return f;
+          for (const f of page.frames())
+            if (
+              await f
+                .locator('h1', { hasText: 'Compare reports' })
+                .count()
+                .catch(() => 0)
+            )
+              return f;
           if (Date.now() > deadline) throw new Error('no comparison view');
           await sleep(300);
         }
@@ -277,7 +308,9 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     const contrast = (a: string, b: string) => {
       const rgb = (c: string) => (c.startsWith('#') ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)) : (c.match(/\d+/g) ?? []).slice(0, 3).map(Number));
       const lum = (c: string) => {
-        const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+        const [r, g, b] = rgb(c)
+          .map((v) => v / 255)
+          .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
         return 0.2126 * r + 0.7152 * g + 0.0722 * b;
       };
       const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
@@ -289,7 +322,11 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       await lens.waitFor({ timeout: 90_000 });
       await lens.click();
       const frame = await findInFrames(page, '#runs-table', 90_000);
-      for (const [theme, kind] of [['Light Modern', 'light'], ['Dark Modern', 'dark'], ['Dark High Contrast', 'high-contrast']] as const) {
+      for (const [theme, kind] of [
+        ['Light Modern', 'light'],
+        ['Dark Modern', 'dark'],
+        ['Dark High Contrast', 'high-contrast'],
+      ] as const) {
         await page.locator('.monaco-editor .view-lines').first().click();
         await colorTheme(theme);
         const deadline = Date.now() + 15_000;
@@ -300,7 +337,12 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
             const css = getComputedStyle(document.body);
             return { body: document.body.className, fg: css.getPropertyValue('--vscode-foreground').trim(), bg: css.getPropertyValue('--vscode-editor-background').trim(), labels: [...document.querySelectorAll('canvas')].map((c) => c.dataset.labelColor ?? '') };
           })()`)) as { body: string; fg: string; bg: string; labels: string[] };
-          if (seen.body.includes(kind === 'high-contrast' ? 'vscode-high-contrast' : `vscode-${kind}`) && seen.labels.length > 0 && seen.labels.every((l) => l === seen!.fg)) break;
+          if (
+            seen.body.includes(kind === 'high-contrast' ? 'vscode-high-contrast' : `vscode-${kind}`) &&
+            seen.labels.length > 0 &&
+            seen.labels.every((l) => l === seen!.fg)
+          )
+            break;
           if (Date.now() > deadline) assert.fail(`${theme}: the charts were not redrawn in its colours: ${JSON.stringify(seen)}`);
           await sleep(300);
         }
@@ -311,7 +353,11 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       // The plan tree closes and opens again with the keyboard alone.
       const summary = frame.locator('details.plan-node > summary').first();
       await summary.focus();
-      const open = () => frame.locator('details.plan-node').first().evaluate((d) => (d as unknown as { open: boolean }).open);
+      const open = () =>
+        frame
+          .locator('details.plan-node')
+          .first()
+          .evaluate((d) => (d as unknown as { open: boolean }).open);
       const before = await open();
       await page.keyboard.press('Enter');
       assert.equal(await open(), !before, 'Enter toggles the node');
@@ -343,85 +389,95 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       await page.close();
     }
   });
-  test('a MariaDB connection added for a second file: that file follows MySQL rules and measures on InnoDB, the PostgreSQL file keeps its own', { ...skipUnless(mariadb()) }, async () => {
-    const maria = await LocalInnodbServer.start({ binaries: need(mariadb()), settings: { 'innodb-buffer-pool-size': '16M' } });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    try {
-      const m = await createConnection({ host: '127.0.0.1', port: maria.port, user: 'root' });
-      await m.query('CREATE DATABASE shop');
-      await m.query('USE shop');
-      await m.query('CREATE TABLE items (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB');
-      await m.query('INSERT INTO items SELECT seq, seq FROM seq_1_to_20000');
-      await m.end();
-      const ws = join(dir, 'workspace');
-      // Each file splits only under its own dialect's rules: a DELIMITER block, a $$ body.
-      writeFileSync(join(ws, 'm.sql'), 'DELIMITER //\nCREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END //\nDELIMITER ;\nSELECT v FROM items WHERE id BETWEEN 100 AND 200;\n');
-      writeFileSync(join(ws, 'p.sql'), "CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; SELECT 2; $$ LANGUAGE sql;\nSELECT count(*) FROM orders;\n");
-      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).waitFor({ timeout: 60_000 });
-      const lenses = page.locator('.monaco-editor .codelens-decoration');
-      // Go to File (the quick open), as a keyboard user opens a file.
-      const open = async (file: string) => {
-        const tab = page.locator('.tab', { hasText: file });
-        if (await tab.count()) {
-          await tab.first().click();
-          await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: 15_000 });
-          return;
-        }
-        await page.keyboard.press('Control+P');
-        await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
-        await page.keyboard.type(file);
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 30_000 });
-        await page.keyboard.press('Enter');
-        await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: 15_000 }).catch(async (e: unknown) => {
-          await page.screenshot({ path: join('test-output', `e2e-open-${file}.png`) });
-          throw e;
-        });
-      };
-      const lensCount = async (n: number, what: string) => {
+  test(
+    'a MariaDB connection added for a second file: that file follows MySQL rules and measures on InnoDB, the PostgreSQL file keeps its own',
+    { ...skipUnless(mariadb()) },
+    async () => {
+      const maria = await LocalInnodbServer.start({ binaries: need(mariadb()), settings: { 'innodb-buffer-pool-size': '16M' } });
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      try {
+        const m = await createConnection({ host: '127.0.0.1', port: maria.port, user: 'root' });
+        await m.query('CREATE DATABASE shop');
+        await m.query('USE shop');
+        await m.query('CREATE TABLE items (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB');
+        await m.query('INSERT INTO items SELECT seq, seq FROM seq_1_to_20000');
+        await m.end();
+        const ws = join(dir, 'workspace');
+        // Each file splits only under its own dialect's rules: a DELIMITER block, a $$ body.
+        writeFileSync(
+          join(ws, 'm.sql'),
+          'DELIMITER //\nCREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END //\nDELIMITER ;\nSELECT v FROM items WHERE id BETWEEN 100 AND 200;\n',
+        );
+        writeFileSync(join(ws, 'p.sql'), 'CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; SELECT 2; $$ LANGUAGE sql;\nSELECT count(*) FROM orders;\n');
+        await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+        await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+        await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).waitFor({ timeout: 60_000 });
+        const lenses = page.locator('.monaco-editor .codelens-decoration');
+        // Go to File (the quick open), as a keyboard user opens a file.
+        const open = async (file: string) => {
+          const tab = page.locator('.tab', { hasText: file });
+          if (await tab.count()) {
+            await tab.first().click();
+            await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: 15_000 });
+            return;
+          }
+          await page.keyboard.press('Control+P');
+          await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
+          await page.keyboard.type(file);
+          await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 30_000 });
+          await page.keyboard.press('Enter');
+          await page
+            .locator('.tab.active', { hasText: file })
+            .waitFor({ timeout: 15_000 })
+            .catch(async (e: unknown) => {
+              await page.screenshot({ path: join('test-output', `e2e-open-${file}.png`) });
+              throw e;
+            });
+        };
+        const lensCount = async (n: number, what: string) => {
+          for (const deadline = Date.now() + 30_000; ; await sleep(300)) {
+            const c = await lenses.count();
+            if (c === n) return;
+            if (Date.now() > deadline) assert.fail(`${what}: ${c} lens lines, ${n} expected: ${(await lenses.allInnerTexts()).join(' | ')}`);
+          }
+        };
+        await open('p.sql');
+        await lensCount(2, 'p.sql on PostgreSQL: the function with its $$ body, then the SELECT');
+        await open('m.sql');
+        await page.locator('.codelens-decoration a').first().waitFor({ timeout: 60_000 });
+        const answer = (title: string, text: string | null) => answerPrompt(page, title, text);
+        await bufferlensCommand(page, 'Add Connection');
+        await answer('engine', 'MySQL or MariaDB');
+        await answer('a name', 'maria');
+        await answer('host', null);
+        await answer('port', String(maria.port));
+        await answer('user@database', 'root@shop');
+        await answer('password', null);
+        // The new connection is m.sql's: its statements split by MySQL's rules, the procedure refused, the SELECT measurable.
+        await page.locator('.statusbar-item', { hasText: 'maria' }).first().waitFor({ timeout: 30_000 });
+        await lensCount(2, 'm.sql on MariaDB: the procedure, then the SELECT');
+        // Split by MySQL's rules (PostgreSQL's would cut the procedure at its first semicolon): the procedure
+        // refused with the reason, the SELECT after DELIMITER ; measurable.
         for (const deadline = Date.now() + 30_000; ; await sleep(300)) {
-          const c = await lenses.count();
-          if (c === n) return;
-          if (Date.now() > deadline) assert.fail(`${what}: ${c} lens lines, ${n} expected: ${(await lenses.allInnerTexts()).join(' | ')}`);
+          const texts = await lenses.allInnerTexts();
+          if (texts.length === 2 && /^Not measured: CREATE PROCEDURE/.test(texts[0]) && /Measure buffer I\/O/.test(texts[1])) break;
+          if (Date.now() > deadline) assert.fail(`m.sql's lenses: ${texts.join(' | ')}`);
         }
-      };
-      await open('p.sql');
-      await lensCount(2, 'p.sql on PostgreSQL: the function with its $$ body, then the SELECT');
-      await open('m.sql');
-      await page.locator('.codelens-decoration a').first().waitFor({ timeout: 60_000 });
-      const answer = (title: string, text: string | null) => answerPrompt(page, title, text);
-      await bufferlensCommand(page, 'Add Connection');
-      await answer('engine', 'MySQL or MariaDB');
-      await answer('a name', 'maria');
-      await answer('host', null);
-      await answer('port', String(maria.port));
-      await answer('user@database', 'root@shop');
-      await answer('password', null);
-      // The new connection is m.sql's: its statements split by MySQL's rules, the procedure refused, the SELECT measurable.
-      await page.locator('.statusbar-item', { hasText: 'maria' }).first().waitFor({ timeout: 30_000 });
-      await lensCount(2, 'm.sql on MariaDB: the procedure, then the SELECT');
-      // Split by MySQL's rules (PostgreSQL's would cut the procedure at its first semicolon): the procedure
-      // refused with the reason, the SELECT after DELIMITER ; measurable.
-      for (const deadline = Date.now() + 30_000; ; await sleep(300)) {
-        const texts = await lenses.allInnerTexts();
-        if (texts.length === 2 && /^Not measured: CREATE PROCEDURE/.test(texts[0]) && /Measure buffer I\/O/.test(texts[1])) break;
-        if (Date.now() > deadline) assert.fail(`m.sql's lenses: ${texts.join(' | ')}`);
+        await lenses.nth(1).locator('a', { hasText: 'Measure buffer I/O' }).click();
+        const frame = await findInFrames(page, '#runs-table', 90_000);
+        assert.match(await frame.locator('main').innerText(), /SELECT v FROM items WHERE id BETWEEN 100 AND 200/);
+        assert.match(await frame.locator('#runs-table thead').innerText(), /read-ahead/i, 'an InnoDB report counts read-ahead');
+        // The PostgreSQL file kept its connection and its rules.
+        await open('p.sql');
+        await page.locator('.statusbar-item', { hasText: 'harness' }).first().waitFor({ timeout: 30_000 });
+        await lensCount(2, 'p.sql after the MariaDB connection was added');
+        await page.screenshot({ path: join('test-output', 'e2e-two-dialects.png') });
+      } finally {
+        await page.close();
+        await maria.stop();
       }
-      await lenses.nth(1).locator('a', { hasText: 'Measure buffer I/O' }).click();
-      const frame = await findInFrames(page, '#runs-table', 90_000);
-      assert.match(await frame.locator('main').innerText(), /SELECT v FROM items WHERE id BETWEEN 100 AND 200/);
-      assert.match(await frame.locator('#runs-table thead').innerText(), /read-ahead/i, 'an InnoDB report counts read-ahead');
-      // The PostgreSQL file kept its connection and its rules.
-      await open('p.sql');
-      await page.locator('.statusbar-item', { hasText: 'harness' }).first().waitFor({ timeout: 30_000 });
-      await lensCount(2, 'p.sql after the MariaDB connection was added');
-      await page.screenshot({ path: join('test-output', 'e2e-two-dialects.png') });
-    } finally {
-      await page.close();
-      await maria.stop();
-    }
-  });
+    },
+  );
   test('Add Connection from the palette with a wrong password: nothing is saved until it connects, and Re-enter Password fixes it', async () => {
     // A server that checks passwords (the harness one trusts loopback).
     const secure = await LocalPostgres.start({ binaries: pgBinaries, hostAuth: 'scram-sha-256' });
@@ -451,7 +507,10 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
       const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Connections' }) });
       await pane.locator('.monaco-list-row', { hasText: 'secure' }).first().waitFor({ timeout: 30_000 });
-      await page.locator('.notifications-toasts', { hasText: /secure/ }).first().waitFor({ timeout: 30_000 });
+      await page
+        .locator('.notifications-toasts', { hasText: /secure/ })
+        .first()
+        .waitFor({ timeout: 30_000 });
       assert.doesNotMatch(await page.locator('.notifications-toasts').innerText(), /does not connect/);
     } finally {
       await page.close();

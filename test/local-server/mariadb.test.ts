@@ -25,9 +25,7 @@ describe('MariaDB harness smoke', skipUnless(availability), () => {
 
   test('starts with the chosen pool size and the load at startup off', async () => {
     const rows = await withConn(server.port, async (c) => {
-      const [r] = await c.query(
-        `SELECT @@innodb_buffer_pool_size AS bp, @@innodb_buffer_pool_load_at_startup AS load_at_start, @@version AS v`,
-      );
+      const [r] = await c.query(`SELECT @@innodb_buffer_pool_size AS bp, @@innodb_buffer_pool_load_at_startup AS load_at_start, @@version AS v`);
       return r as Array<{ bp: number; load_at_start: number; v: string }>;
     });
     assert.equal(Number(rows[0].bp), 32 * 1024 * 1024);
@@ -36,13 +34,11 @@ describe('MariaDB harness smoke', skipUnless(availability), () => {
   });
 
   const cachedPages = async (c: Connection) => {
-    const [rows] = await c.query(
-      `SELECT count(*) AS n FROM information_schema.INNODB_BUFFER_PAGE WHERE TABLE_NAME = '\`smoke\`.\`t\`'`,
-    );
+    const [rows] = await c.query(`SELECT count(*) AS n FROM information_schema.INNODB_BUFFER_PAGE WHERE TABLE_NAME = '\`smoke\`.\`t\`'`);
     return Number((rows as Array<{ n: number }>)[0].n);
   };
 
-  test('keeps data across a restart, with the table\'s pages gone from the pool', async () => {
+  test("keeps data across a restart, with the table's pages gone from the pool", async () => {
     const before = await withConn(server.port, async (c) => {
       await c.query('CREATE DATABASE smoke');
       await c.query('CREATE TABLE smoke.t (id int primary key, v varchar(200)) ENGINE=InnoDB');

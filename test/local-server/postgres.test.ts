@@ -26,7 +26,9 @@ function smoke(label: string, availability: Availability<PostgresBinaries>, expe
     test('starts on loopback with the chosen settings and the expected version', async () => {
       assert.ok(server.port > 0);
       const row = await withClient(server.url(), async (c) => {
-        const r = await c.query(`SELECT current_setting('shared_buffers') AS sb, current_setting('server_version_num')::int AS v, inet_server_addr()::text AS addr`);
+        const r = await c.query(
+          `SELECT current_setting('shared_buffers') AS sb, current_setting('server_version_num')::int AS v, inet_server_addr()::text AS addr`,
+        );
         return r.rows[0];
       });
       assert.equal(row.sb, '16MB');

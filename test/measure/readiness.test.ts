@@ -23,12 +23,21 @@ describe('Test Connection on PostgreSQL: pg_buffercache and pg_monitor', skipUnl
     const plain = parseConnectionUrl(server.url('postgres', 'plain'));
     let needs = await serverNeeds(plain);
     const missing = needs.filter((n) => !n.ok && !n.note);
-    assert.deepEqual(missing.map((n) => n.fix), ['CREATE EXTENSION pg_buffercache;', 'GRANT pg_monitor TO "plain";']);
-    assert.ok(needs.some((n) => n.note && /cannot evict one relation/.test(n.what)), 'PostgreSQL 15 says it cannot evict');
+    assert.deepEqual(
+      missing.map((n) => n.fix),
+      ['CREATE EXTENSION pg_buffercache;', 'GRANT pg_monitor TO "plain";'],
+    );
+    assert.ok(
+      needs.some((n) => n.note && /cannot evict one relation/.test(n.what)),
+      'PostgreSQL 15 says it cannot evict',
+    );
     await pgQuery(server.url(), 'CREATE EXTENSION pg_buffercache');
     await pgQuery(server.url(), 'GRANT pg_monitor TO plain');
     needs = await serverNeeds(plain);
-    assert.deepEqual(needs.filter((n) => !n.ok && !n.note), []);
+    assert.deepEqual(
+      needs.filter((n) => !n.ok && !n.note),
+      [],
+    );
   });
 });
 
@@ -45,15 +54,24 @@ describe('Test Connection on MariaDB: PROCESS and the index statistics', skipUnl
   test('a user with no grants is told which GRANTs measuring needs; with them nothing is missing', async () => {
     const probe = parseConnectionUrl(`mysql://probe:pw@127.0.0.1:${server.port}/`);
     const missing = (await serverNeeds(probe)).filter((n) => !n.ok && !n.note);
-    assert.deepEqual(missing.map((n) => n.fix), ["GRANT PROCESS ON *.* TO 'probe'@'127.0.0.1';", "GRANT SELECT ON mysql.innodb_index_stats TO 'probe'@'127.0.0.1';"]);
+    assert.deepEqual(
+      missing.map((n) => n.fix),
+      ["GRANT PROCESS ON *.* TO 'probe'@'127.0.0.1';", "GRANT SELECT ON mysql.innodb_index_stats TO 'probe'@'127.0.0.1';"],
+    );
     const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
     for (const fix of missing) await c.query(fix.fix!);
     await c.end();
-    assert.deepEqual((await serverNeeds(probe)).filter((n) => !n.ok && !n.note), []);
+    assert.deepEqual(
+      (await serverNeeds(probe)).filter((n) => !n.ok && !n.note),
+      [],
+    );
   });
 
   test('a wrong MariaDB password is an authentication failure the editor offers to re-enter', async () => {
-    const err = await serverNeeds(parseConnectionUrl(`mysql://probe:wrong@127.0.0.1:${server.port}/`)).then(() => undefined, (e: unknown) => e);
+    const err = await serverNeeds(parseConnectionUrl(`mysql://probe:wrong@127.0.0.1:${server.port}/`)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.equal(isAuthFailure(err), true, String(err));
   });
 });

@@ -12,11 +12,22 @@ test('the draw nearest the median is shown, not a guess the other draws reject',
 });
 
 test('every run counts, and a tie goes to the earlier draw', () => {
-  const draws = [[run(10, 5), run(10, 9)], [run(10, 5), run(10, 1)], [run(10, 5), run(10, 5)]];
+  const draws = [
+    [run(10, 5), run(10, 9)],
+    [run(10, 5), run(10, 1)],
+    [run(10, 5), run(10, 5)],
+  ];
   assert.equal(centralDraw(draws), 2, 'the second run decides: 5 is the median of 9, 1 and 5');
   assert.equal(centralDraw([[run(10, 5)], [run(10, 5)]]), 0);
 });
 
 test('numbers a draw does not have (not reported) are left out of the choice', () => {
-  assert.equal(centralDraw([[{ logicalReads: 12, physicalReads: null, readAhead: null }], [{ logicalReads: 10, physicalReads: null, readAhead: null }], [{ logicalReads: 11, physicalReads: null, readAhead: null }]]), 2);
+  assert.equal(
+    centralDraw([
+      [{ logicalReads: 12, physicalReads: null, readAhead: null }],
+      [{ logicalReads: 10, physicalReads: null, readAhead: null }],
+      [{ logicalReads: 11, physicalReads: null, readAhead: null }],
+    ]),
+    2,
+  );
 });

@@ -19,7 +19,10 @@ function leavesWithEarlierRows(draw: number, leaves: number): ChurnedLeaves {
 test('the shown draw takes each such leaf whole, 85 % of them as keeping no posting list', () => {
   const c = leavesWithEarlierRows(0, 127);
   const marked = Array.from({ length: 127 }, (_, l) => c.killed(1 + l * perLeaf + apart));
-  assert.ok(marked.every((m) => m === 0 || m === 1), 'each leaf is one case or the other');
+  assert.ok(
+    marked.every((m) => m === 0 || m === 1),
+    'each leaf is one case or the other',
+  );
   const share = marked.reduce<number>((a, b) => a + b, 0) / marked.length;
   assert.ok(Math.abs(share - PLAIN_AFTER_EARLIER_UPDATE) <= 1 / 127, `share ${share}`);
   assert.deepEqual(marked.slice(0, 3), [1, 1, 1], 'a scan over one to three such leaves takes the usual case for none');

@@ -6,7 +6,17 @@ import assert from 'node:assert/strict';
 import { beforeCommitted, betweenLoadedAndLive, earlierRuns } from '../../src/predict/postgres/earlier-measurements';
 import type { PgRelationFacts } from '../../src/predict/postgres/facts';
 
-const accounts = (over: Partial<PgRelationFacts>): PgRelationFacts => ({ planName: 'a', reportName: 'a', kind: 'table', pages: 32948, tuples: 2_000_000, rowBytes: 97, fillfactor: 100, cachedBefore: [], ...over });
+const accounts = (over: Partial<PgRelationFacts>): PgRelationFacts => ({
+  planName: 'a',
+  reportName: 'a',
+  kind: 'table',
+  pages: 32948,
+  tuples: 2_000_000,
+  rowBytes: 97,
+  fillfactor: 100,
+  cachedBefore: [],
+  ...over,
+});
 // One measurement (6,003 rolled back) and 4,000 committed updates, 230 of them HOT: 32,787 pages as loaded.
 const warm = accounts({ rowsUpdated: { all: 10_003, hot: 230 }, changedSinceAnalyze: 4000 });
 
@@ -38,5 +48,9 @@ test("after a table-wide update, one block in five of each measurement's runs, o
   assert.equal(between.visitedOnRun2.length, 2 * 10, 'and 10 more of each on run 2');
   assert.equal(new Set([...between.visited, ...between.visitedOnRun2]).size, 60, "run 2's blocks are not run 1's");
   assert.ok(between.visited.every((b) => b >= between.first && b < between.first + between.blocks));
-  assert.equal(betweenLoadedAndLive(accounts({ pages: 65771, rowsUpdated: { all: 2_000_000, hot: 0 }, changedSinceAnalyze: 2_000_000 }), 2001, 8192), undefined, 'no earlier measurement');
+  assert.equal(
+    betweenLoadedAndLive(accounts({ pages: 65771, rowsUpdated: { all: 2_000_000, hot: 0 }, changedSinceAnalyze: 2_000_000 }), 2001, 8192),
+    undefined,
+    'no earlier measurement',
+  );
 });

@@ -17,5 +17,8 @@ export interface PredictFixtureInput {
 export function predictFixture(input: PredictFixtureInput, options: { whatIf: boolean } = { whatIf: true }): ReportPrediction {
   return input.engine === 'postgresql'
     ? predictPostgres({ ...(input.facts as Omit<PgPredictionInput, 'runs'>), runs: input.runs as PgPredictionInput['runs'] }, options)
-    : predictInnodb({ ...(input.facts as Omit<InnodbPredictionInput, 'runs'>), runs: input.runs as InnodbPredictionInput['runs'] }, { ...options, ...(input.statement ? { statement: input.statement } : {}) });
+    : predictInnodb(
+        { ...(input.facts as Omit<InnodbPredictionInput, 'runs'>), runs: input.runs as InnodbPredictionInput['runs'] },
+        { ...options, ...(input.statement ? { statement: input.statement } : {}) },
+      );
 }

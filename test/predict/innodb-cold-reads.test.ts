@@ -18,13 +18,14 @@ const availability = mariadb();
 describe('MariaDB: cold reads', skipUnless(availability), () => {
   // sysbench's row: about 2,070 pages for 150,000 rows.
   const server = labServer(() => need(availability), '128M', { rows: 150_000, k: 'random', index: true });
-  const status = async (name: string): Promise<number> => Number((await mariadbQuery<{ Value: string }>(server().port, `SHOW GLOBAL STATUS LIKE '${name}'`))[0].Value);
+  const status = async (name: string): Promise<number> =>
+    Number((await mariadbQuery<{ Value: string }>(server().port, `SHOW GLOBAL STATUS LIKE '${name}'`))[0].Value);
 
   test('a full scan in a pool smaller than the table, cold, then warm: every run reads the table once, predicted within 5 %', async () => {
     await server().restart({ 'innodb-buffer-pool-size': '32M' });
     const evictedBefore = await status('Innodb_buffer_pool_read_ahead_evicted');
     const report = await measureLab(server(), "SELECT COUNT(*) FROM s WHERE c LIKE '%77-99%'", { runs: 3, cold: 'no' });
-    assert.equal(await status('Innodb_buffer_pool_read_ahead_evicted') - evictedBefore, 0, 'the premise: the server evicted no page it read ahead');
+    assert.equal((await status('Innodb_buffer_pool_read_ahead_evicted')) - evictedBefore, 0, 'the premise: the server evicted no page it read ahead');
     for (const r of report.runs) {
       const measured = pagesRead(r.measured)!;
       const predicted = pagesRead(r.predicted)!;
@@ -37,9 +38,15 @@ describe('MariaDB: cold reads', skipUnless(availability), () => {
     await server().restart({ 'innodb-buffer-pool-size': '128M' });
     const report = await measureLab(server(), 'SELECT COUNT(*) FROM s WHERE k BETWEEN 50000 AND 69999', { runs: 2, cold: 'no' });
     const [cold, warm] = report.runs;
-    assert.ok(cold.measured.logicalReads! - warm.measured.logicalReads! > 25, `the premise: run 1 costs more than the table open (${cold.measured.logicalReads} against ${warm.measured.logicalReads})`);
+    assert.ok(
+      cold.measured.logicalReads! - warm.measured.logicalReads! > 25,
+      `the premise: run 1 costs more than the table open (${cold.measured.logicalReads} against ${warm.measured.logicalReads})`,
+    );
     for (const r of report.runs) {
-      assert.ok(Math.abs(r.predicted.logicalReads! - r.measured.logicalReads!) <= 0.05 * r.measured.logicalReads!, `run ${r.run}: ${r.predicted.logicalReads} gets predicted against ${r.measured.logicalReads}`);
+      assert.ok(
+        Math.abs(r.predicted.logicalReads! - r.measured.logicalReads!) <= 0.05 * r.measured.logicalReads!,
+        `run ${r.run}: ${r.predicted.logicalReads} gets predicted against ${r.measured.logicalReads}`,
+      );
     }
   });
 });

@@ -22,7 +22,11 @@ const sizes = [6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 1024].map((m) => m * 
 test('the corpus is there: statements of every class, cold and warm, at three pool sizes', () => {
   const files = readdirSync(DIR);
   assert.ok(files.length >= 90, `${files.length} inputs`);
-  for (const kind of ['cold', 'warm']) assert.ok(files.some((f) => f.includes(`-${kind}-`)), kind);
+  for (const kind of ['cold', 'warm'])
+    assert.ok(
+      files.some((f) => f.includes(`-${kind}-`)),
+      kind,
+    );
 });
 
 test('property: predicted reads never increase when only the pool grows, on every corpus statement', () => {
@@ -31,7 +35,8 @@ test('property: predicted reads never increase when only the pool grows, on ever
     const input = { ...(fx.facts as Omit<InnodbPredictionInput, 'runs'>), runs: fx.runs as InnodbPredictionInput['runs'] };
     const got = predictInnodb(input, { whatIf: true, poolBytes: sizes, ...(fx.statement ? { statement: fx.statement } : {}) });
     const pool = got.whatIf!.series.find((s) => s.setting === 'innodb_buffer_pool_size')!;
-    const show = () => `${file}: ${pool.points.map((p) => `${p.label} ${p.physicalReads} (${Math.round(p.missRatio * p.logicalReads)} synchronous)`).join(' → ')}`;
+    const show = () =>
+      `${file}: ${pool.points.map((p) => `${p.label} ${p.physicalReads} (${Math.round(p.missRatio * p.logicalReads)} synchronous)`).join(' → ')}`;
     for (let k = 1; k < pool.points.length; k++) {
       const [a, b] = [pool.points[k - 1], pool.points[k]];
       if (a.value * 16384 < 32 * MiB) continue;
@@ -41,12 +46,17 @@ test('property: predicted reads never increase when only the pool grows, on ever
 });
 
 test('docs/accuracy.md shows what the model predicts now for every recorded corpus run (npm run accuracy:corpus -- --regenerate)', () => {
-  const saved = JSON.parse(readFileSync('test/fixtures/corpus/innodb-runs.json', 'utf8')) as { runs: Array<{ predictedLogical: number | null; predictedRead: number | null }> };
+  const saved = JSON.parse(readFileSync('test/fixtures/corpus/innodb-runs.json', 'utf8')) as {
+    runs: Array<{ predictedLogical: number | null; predictedRead: number | null }>;
+  };
   const files = readdirSync(DIR).sort();
   assert.equal(saved.runs.length, files.length * 3);
   files.forEach((file, k) => {
     const fx = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as PredictFixtureInput;
-    const got = predictInnodb({ ...(fx.facts as Omit<InnodbPredictionInput, 'runs'>), runs: fx.runs as InnodbPredictionInput['runs'] }, { whatIf: false, ...(fx.statement ? { statement: fx.statement } : {}) });
+    const got = predictInnodb(
+      { ...(fx.facts as Omit<InnodbPredictionInput, 'runs'>), runs: fx.runs as InnodbPredictionInput['runs'] },
+      { whatIf: false, ...(fx.statement ? { statement: fx.statement } : {}) },
+    );
     got.runs.forEach((p, i) => {
       const r = saved.runs[k * 3 + i];
       const read = p.predicted.physicalReads === null ? null : p.predicted.physicalReads + (p.predicted.readAhead ?? 0);

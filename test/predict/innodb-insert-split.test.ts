@@ -22,8 +22,18 @@ describe('MariaDB: a single-row insert that splits a leaf', skipUnless(availabil
     const report = await measureLab(server(), "INSERT INTO s (k, c, pad) VALUES (40000, 'a', 'b')", { runs: 3, cold: 'no' });
     const [one, two, three] = report.runs;
     assert.equal(two.measured.logicalReads, three.measured.logicalReads, 'the premise: runs 2 and 3 cost the same');
-    assert.ok(one.measured.logicalReads! - two.measured.logicalReads! >= 2, `the premise: run 1 ${one.measured.logicalReads}, run 2 ${two.measured.logicalReads}`);
-    assert.ok(one.predicted.logicalReads! - two.predicted.logicalReads! >= 3, `predicted: run 1 ${one.predicted.logicalReads}, run 2 ${two.predicted.logicalReads}`);
-    for (const r of report.runs) assert.ok(Math.abs(r.predicted.logicalReads! - r.measured.logicalReads!) <= 0.05 * r.measured.logicalReads!, `run ${r.run}: ${r.predicted.logicalReads} predicted against ${r.measured.logicalReads}`);
+    assert.ok(
+      one.measured.logicalReads! - two.measured.logicalReads! >= 2,
+      `the premise: run 1 ${one.measured.logicalReads}, run 2 ${two.measured.logicalReads}`,
+    );
+    assert.ok(
+      one.predicted.logicalReads! - two.predicted.logicalReads! >= 3,
+      `predicted: run 1 ${one.predicted.logicalReads}, run 2 ${two.predicted.logicalReads}`,
+    );
+    for (const r of report.runs)
+      assert.ok(
+        Math.abs(r.predicted.logicalReads! - r.measured.logicalReads!) <= 0.05 * r.measured.logicalReads!,
+        `run ${r.run}: ${r.predicted.logicalReads} predicted against ${r.measured.logicalReads}`,
+      );
   });
 });

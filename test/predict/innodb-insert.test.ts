@@ -9,13 +9,47 @@ import { LeafSplits } from '../../src/predict/innodb/leaf-splits';
 function facts(unique: boolean): InnodbIndexFacts[] {
   const common = { table: 't', spacePages: 3200, cachedBefore: [] as Array<[number, number]>, rows: 1_000_000 };
   return [
-    { ...common, reportName: 'lab.t', index: 'PRIMARY', clustered: true, leafPages: 1743, sizePages: 1763, unique: true, keyBytes: 4, entryBytes: 26, autoIncrementKey: true },
-    { ...common, reportName: 'lab.t.k', index: 'k', clustered: false, leafPages: 1030, sizePages: 1187, unique, keyBytes: 8, entryBytes: 13, autoIncrementKey: false },
+    {
+      ...common,
+      reportName: 'lab.t',
+      index: 'PRIMARY',
+      clustered: true,
+      leafPages: 1743,
+      sizePages: 1763,
+      unique: true,
+      keyBytes: 4,
+      entryBytes: 26,
+      autoIncrementKey: true,
+    },
+    {
+      ...common,
+      reportName: 'lab.t.k',
+      index: 'k',
+      clustered: false,
+      leafPages: 1030,
+      sizePages: 1187,
+      unique,
+      keyBytes: 8,
+      entryBytes: 13,
+      autoIncrementKey: false,
+    },
   ];
 }
 
 function settings(changeBuffering: 'none' | 'all'): InnodbPredictionSettings {
-  return { product: 'mariadb', poolPages: 1014, pageSize: 16384, oldBlocksPct: 37, oldBlocksTime: 1000, readAheadThreshold: 56, randomReadAhead: false, otherPagesUsed: 0, changeBuffering, changeBufferMaxPct: 25, lruScanDepth: 1536 };
+  return {
+    product: 'mariadb',
+    poolPages: 1014,
+    pageSize: 16384,
+    oldBlocksPct: 37,
+    oldBlocksTime: 1000,
+    readAheadThreshold: 56,
+    randomReadAhead: false,
+    otherPagesUsed: 0,
+    changeBuffering,
+    changeBufferMaxPct: 25,
+    lruScanDepth: 1536,
+  };
 }
 
 function reads(changeBuffering: 'none' | 'all', rolledBack: boolean, unique = false): number {
@@ -53,7 +87,13 @@ test('the prediction states the rows, the key order assumed and the settings; wh
   const w = p.whatIf([run]);
   const series = w.series.find((s) => s.setting === 'innodb_change_buffering');
   assert.ok(series, 'a change-buffering series');
-  assert.deepEqual(series.points.map((x) => [x.label, x.current]), [['none', false], ['all', true]]);
+  assert.deepEqual(
+    series.points.map((x) => [x.label, x.current]),
+    [
+      ['none', false],
+      ['all', true],
+    ],
+  );
   assert.ok(series.points[1].physicalReads < series.points[0].physicalReads * 0.6);
   const pool = w.series.find((s) => s.setting === 'innodb_buffer_pool_size')!;
   // ¼ of 1,014 pages is under MariaDB's 6 MiB minimum (384 pages): the sweep starts there instead.

@@ -24,7 +24,11 @@ describe('constant bounds of a statement', () => {
 
   test('no bounds where they belong to another table, another column, or a disjunction', () => {
     assert.equal(constantBounds('SELECT a.id, b.c FROM t1 a JOIN t2 b ON b.id = a.id WHERE a.id BETWEEN 10 AND 20', 't2', 'id'), undefined);
-    assert.equal(constantBounds('SELECT * FROM t1 a JOIN t2 b ON b.id = a.id WHERE id > 5', 't1', 'id'), undefined, 'unqualified in a join: whose id is not said');
+    assert.equal(
+      constantBounds('SELECT * FROM t1 a JOIN t2 b ON b.id = a.id WHERE id > 5', 't1', 'id'),
+      undefined,
+      'unqualified in a join: whose id is not said',
+    );
     assert.equal(constantBounds('SELECT * FROM t WHERE k BETWEEN 1 AND 9', 't', 'id'), undefined);
     assert.equal(constantBounds('SELECT * FROM t WHERE id < 5 OR id > 100', 't', 'id'), undefined);
     assert.deepEqual(constantBounds('UPDATE t SET id = 5 WHERE id BETWEEN 7 AND 9', 't', 'id'), { from: 7, to: 9 }, 'an assignment is no condition');
@@ -34,8 +38,20 @@ describe('constant bounds of a statement', () => {
 
 describe('the leaf an ascending AUTO_INCREMENT key puts a row in', () => {
   const sbtest: InnodbIndexFacts = {
-    reportName: 'sbtest.sbtest3', table: 'sbtest3', index: 'PRIMARY', clustered: true, leafPages: 2056, sizePages: 2084, spacePages: 9000,
-    cachedBefore: [], rows: 148_032, unique: true, keyBytes: 4, entryBytes: 206, autoIncrementKey: true, keyColumns: ['id'],
+    reportName: 'sbtest.sbtest3',
+    table: 'sbtest3',
+    index: 'PRIMARY',
+    clustered: true,
+    leafPages: 2056,
+    sizePages: 2084,
+    spacePages: 9000,
+    cachedBefore: [],
+    rows: 148_032,
+    unique: true,
+    keyBytes: 4,
+    entryBytes: 206,
+    autoIncrementKey: true,
+    keyColumns: ['id'],
   };
 
   test('73 rows a leaf, 36 in the first, as probed on the server', () => {
@@ -57,11 +73,18 @@ describe('the leaf an ascending AUTO_INCREMENT key puts a row in', () => {
   // The rows come from sampled statistics: a 100,000-row table analysed 15 times said 98,712 fourteen times
   // and 96,175 once, 4 % under the leaves an ascending fill implies. The key's ends, read after the runs,
   // give the rows exactly; before, that one analysis left a join's lookups drawn (280 pages read against 14).
-  test('looked-up keys are placed on the exact rows the key\'s ends give, not the sampled estimate', () => {
+  test("looked-up keys are placed on the exact rows the key's ends give, not the sampled estimate", () => {
     const sampled = { ...sbtest, rows: 143_800 };
     assert.equal(placeKeys(sampled, 16384, [75000], {}), undefined, 'the premise: the estimate alone fails the check');
-    assert.deepEqual(placeKeys(sampled, 16384, [75000, 131999], { 'sbtest3.id': [1, 150_000] })?.map((p) => p.leaf), [1027, 1808]);
-    assert.deepEqual(placeKeys(sampled, 16384, [75100], { 'sbtest3.id': [101, 150_100] })?.map((p) => p.leaf), [1027], 'ids counted from the lowest');
+    assert.deepEqual(
+      placeKeys(sampled, 16384, [75000, 131999], { 'sbtest3.id': [1, 150_000] })?.map((p) => p.leaf),
+      [1027, 1808],
+    );
+    assert.deepEqual(
+      placeKeys(sampled, 16384, [75100], { 'sbtest3.id': [101, 150_100] })?.map((p) => p.leaf),
+      [1027],
+      'ids counted from the lowest',
+    );
     assert.equal(placeKeys(sampled, 16384, [75000], { 'sbtest3.id': [1, 400_000] }), undefined, 'ids with gaps fail the check, as they should');
   });
 });
@@ -87,21 +110,39 @@ describe('MariaDB: a primary range placed by its key', skipUnless(availability),
   });
 
   // Starting 5 rows into leaf 501, the 100 rows end in leaf 502; starting 60 rows into leaf 1001, in leaf 1003.
-  for (const [from, leaves] of [[37 + 73 * 500 + 5, 2], [37 + 73 * 1000 + 60, 3]] as const) {
+  for (const [from, leaves] of [
+    [37 + 73 * 500 + 5, 2],
+    [37 + 73 * 1000 + 60, 3],
+  ] as const) {
     test(`100 rows from id ${from}: ${leaves} leaves, predicted as measured`, async () => {
       const report = await measureLab(server(), `SELECT c FROM s WHERE id BETWEEN ${from} AND ${from + 99}`, { runs: 3, cold: 'no' });
       const warm = report.runs.slice(1);
-      assert.ok(warm.every((r) => r.measured.logicalReads === warm[0].measured.logicalReads), 'the premise: warm runs cost the same');
-      for (const r of warm) assert.equal(r.predicted.logicalReads, r.measured.logicalReads, `run ${r.run}: ${r.predicted.logicalReads} gets predicted against ${r.measured.logicalReads}`);
-      assert.ok(report.runs.some((r) => (r.prediction?.assumptions ?? []).some((a) => /the range starts at id = /.test(a))), 'the report says where it placed the range');
+      assert.ok(
+        warm.every((r) => r.measured.logicalReads === warm[0].measured.logicalReads),
+        'the premise: warm runs cost the same',
+      );
+      for (const r of warm)
+        assert.equal(
+          r.predicted.logicalReads,
+          r.measured.logicalReads,
+          `run ${r.run}: ${r.predicted.logicalReads} gets predicted against ${r.measured.logicalReads}`,
+        );
+      assert.ok(
+        report.runs.some((r) => (r.prediction?.assumptions ?? []).some((a) => /the range starts at id = /.test(a))),
+        'the report says where it placed the range',
+      );
     });
   }
 
   // A unique search looks for the first record ≥ its key through node pointers that hold each child's
   // first key: a leaf's first key is reached from the leaf before, and on its last key the search steps on.
-  test('point selects of a leaf\'s first, middle and last key: 4, 3 and 4 gets, predicted so', async () => {
+  test("point selects of a leaf's first, middle and last key: 4, 3 and 4 gets, predicted so", async () => {
     const first = 37 + 73 * 499;
-    for (const [id, gets] of [[first, 4], [first + 30, 3], [first + 72, 4]] as const) {
+    for (const [id, gets] of [
+      [first, 4],
+      [first + 30, 3],
+      [first + 72, 4],
+    ] as const) {
       const report = await measureLab(server(), `SELECT c FROM s WHERE id = ${id}`, { runs: 2, cold: 'no' });
       const r = report.runs[1];
       assert.equal(r.measured.logicalReads, gets, `the premise: id ${id} measured ${r.measured.logicalReads}`);
@@ -115,7 +156,10 @@ describe('MariaDB: a primary range placed by its key', skipUnless(availability),
     for (const from of [10_000, 60_000, 140_000]) {
       const report = await measureLab(server(), `SELECT id, c FROM s WHERE id > ${from} ORDER BY id LIMIT 1000`, { runs: 2, cold: 'no' });
       const r = report.runs[1];
-      assert.ok(Math.abs(r.predicted.logicalReads! - r.measured.logicalReads!) <= 0.05 * r.measured.logicalReads!, `from ${from}: ${r.predicted.logicalReads} gets predicted against ${r.measured.logicalReads}`);
+      assert.ok(
+        Math.abs(r.predicted.logicalReads! - r.measured.logicalReads!) <= 0.05 * r.measured.logicalReads!,
+        `from ${from}: ${r.predicted.logicalReads} gets predicted against ${r.measured.logicalReads}`,
+      );
     }
   });
 });

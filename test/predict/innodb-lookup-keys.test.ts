@@ -12,7 +12,11 @@ const availability = mariadb();
 const within = (measured: number, predicted: number) => Math.abs(measured - predicted) <= Math.max(1, 0.05 * measured);
 
 describe('MariaDB: lookups placed by their keys', skipUnless(availability), () => {
-  const server = labServer(() => need(availability), '32M', { rows: 100_000, k: 'id', index: true }, ['CREATE TABLE lab.t LIKE lab.s', 'INSERT INTO lab.t SELECT * FROM lab.s', 'ANALYZE TABLE lab.t']);
+  const server = labServer(() => need(availability), '32M', { rows: 100_000, k: 'id', index: true }, [
+    'CREATE TABLE lab.t LIKE lab.s',
+    'INSERT INTO lab.t SELECT * FROM lab.s',
+    'ANALYZE TABLE lab.t',
+  ]);
 
   test('a cold secondary range on a key that follows the primary key reads the few clustered leaves its rows share', async () => {
     await server().restart();
@@ -20,9 +24,19 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     const [run1, run2] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
     assert.ok(pagesRead(run1.measured)! < 30, `the premise: the rows share few leaves (${pagesRead(run1.measured)} pages read)`);
-    assert.ok(within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!), `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`);
-    for (const r of [run1, run2]) assert.ok(within(r.measured.logicalReads!, r.predicted.logicalReads!), `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`);
-    assert.ok(run1.prediction?.assumptions.some((x) => x.includes('placed by its key')), 'the assumptions say the lookups were placed');
+    assert.ok(
+      within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!),
+      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
+    );
+    for (const r of [run1, run2])
+      assert.ok(
+        within(r.measured.logicalReads!, r.predicted.logicalReads!),
+        `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`,
+      );
+    assert.ok(
+      run1.prediction?.assumptions.some((x) => x.includes('placed by its key')),
+      'the assumptions say the lookups were placed',
+    );
   });
 
   test('a cold join through k looks up the consecutive ids k holds: the leaves they share, as measured', async () => {
@@ -32,20 +46,36 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     const [run1, run2] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
     assert.ok(pagesRead(run1.measured)! < 40, `the premise: the lookups share few leaves (${pagesRead(run1.measured)} pages read)`);
-    assert.ok(within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!), `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`);
-    for (const r of [run1, run2]) assert.ok(within(r.measured.logicalReads!, r.predicted.logicalReads!), `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`);
+    assert.ok(
+      within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!),
+      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
+    );
+    for (const r of [run1, run2])
+      assert.ok(
+        within(r.measured.logicalReads!, r.predicted.logicalReads!),
+        `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`,
+      );
   });
 
   // ANALYZE samples the rows: on this table it said 98,712 most times and 96,175 now and then, and the
   // layout's check then failed and the lookups were drawn (280 pages read predicted where 14 were read).
   // The clustered key's ends, read after the runs, give the rows exactly.
   test('the lookups stay placed when the sampled row count is 4 % low', async () => {
-    await mariadbQuery(server().port, "UPDATE mysql.innodb_index_stats SET stat_value = 96175 WHERE database_name = 'lab' AND table_name = 's' AND index_name = 'PRIMARY' AND stat_name = 'n_diff_pfx01'");
+    await mariadbQuery(
+      server().port,
+      "UPDATE mysql.innodb_index_stats SET stat_value = 96175 WHERE database_name = 'lab' AND table_name = 's' AND index_name = 'PRIMARY' AND stat_name = 'n_diff_pfx01'",
+    );
     await server().restart();
     const report = await measureLab(server(), 'SELECT c FROM s WHERE k BETWEEN 50000 AND 50399', { runs: 1, cold: 'try' });
     const [run1] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
-    assert.ok(within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!), `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`);
-    assert.ok(run1.prediction?.assumptions.some((x) => x.includes('placed by its key')), 'the assumptions say the lookups were placed');
+    assert.ok(
+      within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!),
+      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
+    );
+    assert.ok(
+      run1.prediction?.assumptions.some((x) => x.includes('placed by its key')),
+      'the assumptions say the lookups were placed',
+    );
   });
 });

@@ -7,9 +7,35 @@ import { InnodbPredictor } from '../../src/predict/innodb/predictor';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from '../../src/predict/innodb/facts';
 
 const facts: InnodbIndexFacts[] = [
-  { reportName: 'lab.t', table: 't', index: 'PRIMARY', clustered: true, leafPages: 2036, sizePages: 2040, spacePages: 2044, cachedBefore: [], rows: 150_000, unique: true, keyBytes: 4, entryBytes: 206, autoIncrementKey: true, keyColumns: ['id'] },
+  {
+    reportName: 'lab.t',
+    table: 't',
+    index: 'PRIMARY',
+    clustered: true,
+    leafPages: 2036,
+    sizePages: 2040,
+    spacePages: 2044,
+    cachedBefore: [],
+    rows: 150_000,
+    unique: true,
+    keyBytes: 4,
+    entryBytes: 206,
+    autoIncrementKey: true,
+    keyColumns: ['id'],
+  },
 ];
-const settings: InnodbPredictionSettings = { product: 'mysql', poolPages: 2048, pageSize: 16384, oldBlocksPct: 37, oldBlocksTime: 1000, readAheadThreshold: 56, randomReadAhead: false, otherPagesUsed: 0, changeBuffering: 'none', changeBufferMaxPct: 25 };
+const settings: InnodbPredictionSettings = {
+  product: 'mysql',
+  poolPages: 2048,
+  pageSize: 16384,
+  oldBlocksPct: 37,
+  oldBlocksTime: 1000,
+  readAheadThreshold: 56,
+  randomReadAhead: false,
+  otherPagesUsed: 0,
+  changeBuffering: 'none',
+  changeBufferMaxPct: 25,
+};
 const scan: InnodbRunInput = { accesses: [{ table: 't', accessType: 'ALL', rows: 150_000, loops: 1, usingIndex: false, executed: true }] };
 
 const secondScanReads = (s: InnodbPredictionSettings): number => {

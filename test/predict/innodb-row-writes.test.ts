@@ -11,10 +11,45 @@ import { fullLeafShare } from '../../src/predict/innodb/index-pages';
 
 const common = { table: 'sbtest1', spacePages: 2400, cachedBefore: [] as Array<[number, number]>, rows: 148_032, autoIncrementKey: false };
 const facts: InnodbIndexFacts[] = [
-  { ...common, reportName: 'sbtest.sbtest1', index: 'PRIMARY', clustered: true, leafPages: 2056, sizePages: 2084, unique: true, keyBytes: 4, entryBytes: 215, autoIncrementKey: true, keyColumns: ['id'] },
-  { ...common, reportName: 'sbtest.sbtest1.k_1', index: 'k_1', clustered: false, leafPages: 125, sizePages: 161, unique: false, keyBytes: 8, entryBytes: 13, keyColumns: ['k'] },
+  {
+    ...common,
+    reportName: 'sbtest.sbtest1',
+    index: 'PRIMARY',
+    clustered: true,
+    leafPages: 2056,
+    sizePages: 2084,
+    unique: true,
+    keyBytes: 4,
+    entryBytes: 215,
+    autoIncrementKey: true,
+    keyColumns: ['id'],
+  },
+  {
+    ...common,
+    reportName: 'sbtest.sbtest1.k_1',
+    index: 'k_1',
+    clustered: false,
+    leafPages: 125,
+    sizePages: 161,
+    unique: false,
+    keyBytes: 8,
+    entryBytes: 13,
+    keyColumns: ['k'],
+  },
 ];
-const settings: InnodbPredictionSettings = { product: 'mariadb', poolPages: 32768, pageSize: 16384, oldBlocksPct: 37, oldBlocksTime: 1000, readAheadThreshold: 56, randomReadAhead: false, otherPagesUsed: 0, changeBuffering: 'none', changeBufferMaxPct: 25, lruScanDepth: 1536 };
+const settings: InnodbPredictionSettings = {
+  product: 'mariadb',
+  poolPages: 32768,
+  pageSize: 16384,
+  oldBlocksPct: 37,
+  oldBlocksTime: 1000,
+  readAheadThreshold: 56,
+  randomReadAhead: false,
+  otherPagesUsed: 0,
+  changeBuffering: 'none',
+  changeBufferMaxPct: 25,
+  lruScanDepth: 1536,
+};
 const warm = (): InnodbPredictor => {
   const p = new InnodbPredictor(facts, settings);
   // Every page cached first, as in the measurements (a 512 MB pool after the load).
@@ -27,8 +62,10 @@ function table(o: Record<string, unknown>) {
 }
 const logical = (p: InnodbPredictor, run: InnodbRunInput) => p.predictRun(run).predicted.logicalReads;
 
-test('a range is dived before it runs: one shared path, both bounds\' leaves and up to 9 between', () => {
-  const range = (rows: number, estimated: number) => ({ accesses: parseInnodbPlan(table({ access_type: 'range', key: 'PRIMARY', rows: estimated, r_rows: rows })).accesses });
+test("a range is dived before it runs: one shared path, both bounds' leaves and up to 9 between", () => {
+  const range = (rows: number, estimated: number) => ({
+    accesses: parseInnodbPlan(table({ access_type: 'range', key: 'PRIMARY', rows: estimated, r_rows: rows })).accesses,
+  });
   // Measured (dive + execution): 2 rows 3 + 3; 100 rows 4 + 4; 1,000 rows 13 + 17; 5,000 rows 13 + 72.
   const p = warm();
   assert.equal(logical(p, range(2, 2)), 3 + 3);
@@ -52,7 +89,14 @@ test('run 1 opens a table that was not open: 12 gets for two indexes at height 3
 
 const write = (statement: 'UPDATE' | 'DELETE', rows: number, setColumns?: string[], selfRelative?: string[]): InnodbRunInput => ({
   accesses: parseInnodbPlan(table({ access_type: rows === 1 ? 'const' : 'range', key: 'PRIMARY', rows, r_rows: rows })).accesses,
-  otherWrite: { statement, table: 'sbtest1', rows, rowsFrom: 'Handler_update', rolledBack: true, ...(setColumns ? { setColumns, selfRelative: selfRelative ?? [] } : {}) },
+  otherWrite: {
+    statement,
+    table: 'sbtest1',
+    rows,
+    rowsFrom: 'Handler_update',
+    rolledBack: true,
+    ...(setColumns ? { setColumns, selfRelative: selfRelative ?? [] } : {}),
+  },
 });
 
 test('single-row writes with their rollback, as measured (statement + rollback)', () => {
@@ -76,7 +120,10 @@ test('a 1,000-row UPDATE of a 120-byte column: its undo log grows by 10 pages, 1
   const wide = facts.map((f) => (f.clustered ? { ...f, columnBytes: { id: 4, k: 4, c: 120, pad: 60 } } : f));
   const p = new InnodbPredictor(wide, settings);
   p.predictRun({ accesses: parseInnodbPlan(table({ access_type: 'ALL', r_rows: 148_032 })).accesses });
-  const r = p.predictRun({ accesses: parseInnodbPlan(table({ access_type: 'range', key: 'PRIMARY', rows: 1000, r_rows: 1000 })).accesses, otherWrite: { statement: 'UPDATE', table: 'sbtest1', rows: 1000, rowsFrom: 'Handler_update', setColumns: ['c'], selfRelative: [], rolledBack: true } });
+  const r = p.predictRun({
+    accesses: parseInnodbPlan(table({ access_type: 'range', key: 'PRIMARY', rows: 1000, r_rows: 1000 })).accesses,
+    otherWrite: { statement: 'UPDATE', table: 'sbtest1', rows: 1000, rowsFrom: 'Handler_update', setColumns: ['c'], selfRelative: [], rolledBack: true },
+  });
   const measured = 1070 + 4083;
   assert.ok(Math.abs(r.predicted.logicalReads! - measured) / measured < 0.01, `predicted ${r.predicted.logicalReads}`);
   assert.match(r.assumptions.join('\n'), /107 to an undo page/);
@@ -88,7 +135,10 @@ test('a write without its row count (older fixtures) keeps its changes named as 
 });
 
 test('one value of a unique key is not dived: a single-table UPDATE by id shows as a 1-row range', () => {
-  const byId = { accesses: parseInnodbPlan(table({ access_type: 'range', key: 'PRIMARY', rows: 1, r_rows: 1 })).accesses, otherWrite: { statement: 'UPDATE' as const, table: 'sbtest1', rows: 1, rolledBack: true, setColumns: ['c'], selfRelative: [] } };
+  const byId = {
+    accesses: parseInnodbPlan(table({ access_type: 'range', key: 'PRIMARY', rows: 1, r_rows: 1 })).accesses,
+    otherWrite: { statement: 'UPDATE' as const, table: 'sbtest1', rows: 1, rolledBack: true, setColumns: ['c'], selfRelative: [] },
+  };
   // Measured 8 + 6 for UPDATE sbtest1 SET c = … WHERE id = 5002.
   assert.equal(logical(warm(), byId), 3 + 3 + 1 + (2 + 4));
 });

@@ -14,7 +14,7 @@ test('a sorted build is told from inserts whatever the sampled row count', () =>
   assert.ok(leafFill(k(144_228), PAGE) < 0.96, 'the premise: the fill alone takes the low count for inserts');
 });
 
-test('an index filled in its table\'s own order, or by random inserts, is not a sorted build', () => {
+test("an index filled in its table's own order, or by random inserts, is not a sorted build", () => {
   const rows = 148_032;
   // As full as the table (ascending, 15/16): the same fill ratio.
   const ascending = { rows, leafPages: Math.round((2056 * 13.33) / 206.33), entryBytes: 13 };

@@ -9,7 +9,15 @@ import type { UndoState } from '../../src/predict/innodb/facts';
 const BASE = 0x3000000;
 const reads = (pool: InnodbPool) => pool.counters().Innodb_buffer_pool_reads;
 const requests = (pool: InnodbPool) => pool.counters().Innodb_buffer_pool_read_requests;
-const afterRestart = (cached: number): UndoState => ({ writesSinceStartup: 0, spaces: 1, systemPagesCached: cached, logPagesCached: cached ? 15 : 0, spaceHeadersCached: 1, bitmapsCached: 1, inodePagesCached: 1 });
+const afterRestart = (cached: number): UndoState => ({
+  writesSinceStartup: 0,
+  spaces: 1,
+  systemPagesCached: cached,
+  logPagesCached: cached ? 15 : 0,
+  spaceHeadersCached: 1,
+  bitmapsCached: 1,
+  inodePagesCached: 1,
+});
 
 function poolWith(undo: UndoLogs): InnodbPool {
   const pool = new InnodbPool(1000);
@@ -26,8 +34,11 @@ describe('InnoDB undo logs', () => {
     assert.equal(reusesLog(7, { writesSinceStartup: 3 }), true);
   });
 
-  test('a pool that lost the segments\' headers reads each run\'s own header and reused log; one that kept them reads none', () => {
-    for (const [cached, perRun] of [[0, 2], [130, 0]] as const) {
+  test("a pool that lost the segments' headers reads each run's own header and reused log; one that kept them reads none", () => {
+    for (const [cached, perRun] of [
+      [0, 2],
+      [130, 0],
+    ] as const) {
       const undo = new UndoLogs(afterRestart(cached), BASE, 0);
       const pool = poolWith(undo);
       for (let run = 0; run < 3; run++) {
@@ -68,7 +79,16 @@ describe('InnoDB undo logs', () => {
 
 test('after a restart, run k reuses where segment 3 + k kept a log; otherwise it creates', () => {
   const state = (kept: number[]): UndoState => ({ writesSinceStartup: 0, keptLogSlots: kept });
-  assert.deepEqual([0, 1, 2].map((run) => reusesLog(0, state([3, 4, 5]), run)), [true, true, true]);
-  assert.deepEqual([0, 1, 2].map((run) => reusesLog(0, state([4, 5, 6, 7]), run)), [false, true, true]);
-  assert.deepEqual([0, 1, 2].map((run) => reusesLog(0, state([]), run)), [false, false, false]);
+  assert.deepEqual(
+    [0, 1, 2].map((run) => reusesLog(0, state([3, 4, 5]), run)),
+    [true, true, true],
+  );
+  assert.deepEqual(
+    [0, 1, 2].map((run) => reusesLog(0, state([4, 5, 6, 7]), run)),
+    [false, true, true],
+  );
+  assert.deepEqual(
+    [0, 1, 2].map((run) => reusesLog(0, state([]), run)),
+    [false, false, false],
+  );
 });

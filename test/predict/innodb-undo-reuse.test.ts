@@ -43,7 +43,7 @@ describe('MariaDB: a restart in a small pool leaves the rollback segments out of
   const server = labServer(() => need(availability), '8M', { rows: 100_000, k: 'id', index: false });
   const update = async (): Promise<Report['runs']> => (await measureLab(server(), UPDATE_BY_ID, { cold: 'try' })).runs;
 
-  test('8 MiB after a restart: runs 2–3 each read their segment\'s header and the log they reuse, as predicted', async () => {
+  test("8 MiB after a restart: runs 2–3 each read their segment's header and the log they reuse, as predicted", async () => {
     await server().restart();
     await update();
     await server().restart();

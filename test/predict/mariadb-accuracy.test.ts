@@ -12,7 +12,8 @@ describe('prediction accuracy: MariaDB', skipUnless(availability), () => {
     assert.equal(results.length, 5);
     for (const r of results) {
       assert.ok(r.rows.length >= 6, r.name);
-      for (const row of r.rows) assert.ok(row.error <= row.tolerance, `${r.name}, run ${row.run}, ${row.metric}: measured ${row.measured}, predicted ${row.predicted}`);
+      for (const row of r.rows)
+        assert.ok(row.error <= row.tolerance, `${r.name}, run ${row.run}, ${row.metric}: measured ${row.measured}, predicted ${row.predicted}`);
     }
   });
 

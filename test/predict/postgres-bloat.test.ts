@@ -36,18 +36,36 @@ describe('PostgreSQL heap density after a table-wide update', skipUnless(availab
       const statement = 'SELECT sum(v) FROM acc WHERE id BETWEEN 20000 AND 60000';
       const run = async () => {
         await server.restart();
-        await sql("ALTER DATABASE postgres SET enable_bitmapscan = off", "ALTER DATABASE postgres SET enable_seqscan = off");
+        await sql('ALTER DATABASE postgres SET enable_bitmapscan = off', 'ALTER DATABASE postgres SET enable_seqscan = off');
         await server.restart();
-        const report = await measure(parseConnectionUrl(server.url()), { sql: statement, runs: 1, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+        const report = await measure(parseConnectionUrl(server.url()), {
+          sql: statement,
+          runs: 1,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 60_000,
+          whatIf: false,
+        });
         const [m, p] = [report.runs[0].measured.physicalReads!, report.runs[0].predicted.physicalReads!];
         const band = report.runs[0].predictedRange;
         const logical = { m: report.runs[0].measured.logicalReads!, p: report.runs[0].predicted.logicalReads! };
-        return { m, p, logical, low: band?.low.physicalReads ?? p, high: band?.high.physicalReads ?? p, assumptions: report.runs[0].prediction!.assumptions.join('\n') };
+        return {
+          m,
+          p,
+          logical,
+          low: band?.low.physicalReads ?? p,
+          high: band?.high.physicalReads ?? p,
+          assumptions: report.runs[0].prediction!.assumptions.join('\n'),
+        };
       };
       const bloated = await run();
       assert.ok(Math.abs(bloated.p - bloated.m) <= 0.1 * bloated.m, `after the update: measured ${bloated.m}, predicted ${bloated.p}`);
       // The index points at both versions of every key, on pages apart: each version is a request.
-      assert.ok(Math.abs(bloated.logical.p - bloated.logical.m) <= 0.05 * bloated.logical.m, `after the update, logical: measured ${bloated.logical.m}, predicted ${bloated.logical.p}`);
+      assert.ok(
+        Math.abs(bloated.logical.p - bloated.logical.m) <= 0.05 * bloated.logical.m,
+        `after the update, logical: measured ${bloated.logical.m}, predicted ${bloated.logical.p}`,
+      );
       assert.match(bloated.assumptions, /dead row versions not yet vacuumed, [\d.]+ per live row reached through its index entries/);
       await sql('VACUUM (ANALYZE) acc', 'CHECKPOINT');
       const vacuumed = await run();
@@ -56,21 +74,46 @@ describe('PostgreSQL heap density after a table-wide update', skipUnless(availab
       assert.ok(Math.abs(vacuumed.p - vacuumed.m) <= 0.1 * vacuumed.m, `packed: measured ${vacuumed.m}, predicted ${vacuumed.p}`);
       assert.ok(vacuumed.high <= vacuumed.m * 1.1, `the rows' blocks known: measured ${vacuumed.m}, band ${vacuumed.low}–${vacuumed.high}`);
       assert.match(vacuumed.assumptions, /rows' heap blocks as the scan found them \(read after the last run\)/);
-      assert.match(vacuumed.assumptions, /live: where they are is drawn, spread over all [\d,]+ pages .* or packed into the last [\d,]+ .*the prediction shown takes them packed, since [\d,]+ rows were updated off their pages/);
+      assert.match(
+        vacuumed.assumptions,
+        /live: where they are is drawn, spread over all [\d,]+ pages .* or packed into the last [\d,]+ .*the prediction shown takes them packed, since [\d,]+ rows were updated off their pages/,
+      );
       // A single-row update on the vacuumed table (its pages all-visible, its free-space map there): the
       // visibility-map pin and the free-space map's search count too (16 gets measured, 12 without them).
-      const update = await measure(parseConnectionUrl(server.url()), { sql: 'UPDATE acc SET v = v + 1 WHERE id = 4242', runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const update = await measure(parseConnectionUrl(server.url()), {
+        sql: 'UPDATE acc SET v = v + 1 WHERE id = 4242',
+        runs: 3,
+        cold: 'no',
+        commit: false,
+        timing: false,
+        timeoutMs: 60_000,
+        whatIf: false,
+      });
       // Runs 2–3 meet the version run 1 left, unless run 1's visit had already marked its entry dead: which,
       // no view tells (14 and 16 gets both measured), so the band holds both.
       for (const r of update.runs.slice(1)) {
         const [low, high] = [r.predictedRange?.low.logicalReads ?? r.predicted.logicalReads!, r.predictedRange?.high.logicalReads ?? r.predicted.logicalReads!];
-        assert.ok(r.measured.logicalReads! >= low - 1 && r.measured.logicalReads! <= high + 1, `run ${r.run}: measured ${r.measured.logicalReads}, predicted ${r.predicted.logicalReads} (${low}–${high})`);
+        assert.ok(
+          r.measured.logicalReads! >= low - 1 && r.measured.logicalReads! <= high + 1,
+          `run ${r.run}: measured ${r.measured.logicalReads}, predicted ${r.predicted.logicalReads} (${low}–${high})`,
+        );
         assert.ok(high - low <= 3, `run ${r.run}: a band of ${low}–${high} says nothing`);
       }
-      assert.match(update.runs[0].prediction!.assumptions.join('\n'), /the first update of each such page pins its visibility-map page and clears the page's bit, which a rollback leaves cleared; a free-space map of \d+ page\(s\), searched from its root/);
+      assert.match(
+        update.runs[0].prediction!.assumptions.join('\n'),
+        /the first update of each such page pins its visibility-map page and clears the page's bit, which a rollback leaves cleared; a free-space map of \d+ page\(s\), searched from its root/,
+      );
       // A batch update there: the free-space map offers the pages VACUUM emptied, which are read, new ones
       // each run (the earlier ones are full of the rolled-back versions); before, the model added pages and read none.
-      const batch = await measure(parseConnectionUrl(server.url()), { sql: 'UPDATE acc SET v = v + 1 WHERE id BETWEEN 100000 AND 100999', runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const batch = await measure(parseConnectionUrl(server.url()), {
+        sql: 'UPDATE acc SET v = v + 1 WHERE id BETWEEN 100000 AND 100999',
+        runs: 3,
+        cold: 'no',
+        commit: false,
+        timing: false,
+        timeoutMs: 60_000,
+        whatIf: false,
+      });
       for (const r of batch.runs.slice(1)) {
         const [m, p] = [r.measured.physicalReads!, r.predicted.physicalReads!];
         assert.ok(m >= 5 && Math.abs(p - m) <= Math.max(2, 0.15 * m), `batch run ${r.run}: measured ${m} pages read, predicted ${p}`);

@@ -15,7 +15,9 @@ for (const major of [15, 18]) {
     for (const state of PG_STATES) assert.ok(files.filter((f) => f.includes(`-${state}-`)).length >= 3 * 17, `${state}: ${files.length} inputs`);
   });
   test(`docs/accuracy.md shows what the model predicts now for every recorded PostgreSQL ${major} corpus run (npm run accuracy:corpus:pg -- --regenerate)`, () => {
-    const saved = JSON.parse(readFileSync(`test/fixtures/corpus/postgres-${major}-runs.json`, 'utf8')) as { runs: Array<{ predictedLogical: number | null; predictedRead: number | null }> };
+    const saved = JSON.parse(readFileSync(`test/fixtures/corpus/postgres-${major}-runs.json`, 'utf8')) as {
+      runs: Array<{ predictedLogical: number | null; predictedRead: number | null }>;
+    };
     const files = readdirSync(dir).sort();
     assert.equal(saved.runs.length, files.length * 3);
     files.forEach((file, k) => {

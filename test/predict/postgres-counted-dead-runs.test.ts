@@ -13,10 +13,16 @@ import { createPgAccounts } from '../support/sql';
 
 const RANGE = 'SELECT sum(abalance) FROM acc WHERE aid BETWEEN 30000 AND 50000';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`later runs meet the dead entries counted after them: ${name}`, skipUnless(availability), () => {
     test('runs 2 and 3 of a range after a table-wide update within 5 %', async () => {
-      const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false, max_parallel_workers_per_gather: 0 } });
+      const server = await LocalPostgres.start({
+        binaries: need(availability),
+        settings: { shared_buffers: '32MB', autovacuum: false, max_parallel_workers_per_gather: 0 },
+      });
       try {
         await createPgAccounts(server.url(), [
           // 2,000 scattered updates, as a workload leaves them (1 % of the rows), then every row once.
@@ -24,14 +30,28 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
           'UPDATE acc SET abalance = abalance + 1',
         ]);
         await server.restart();
-        const report = await measure(parseConnectionUrl(server.url()), { sql: RANGE, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false });
+        const report = await measure(parseConnectionUrl(server.url()), {
+          sql: RANGE,
+          runs: 3,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 120_000,
+          whatIf: false,
+        });
         const [first, ...later] = report.runs;
-        assert.ok(first.measured.logicalReads! > 3 * later[0].measured.logicalReads!, `the premise: run 1 marked most dead entries (${first.measured.logicalReads} logical reads, then ${later[0].measured.logicalReads})`);
+        assert.ok(
+          first.measured.logicalReads! > 3 * later[0].measured.logicalReads!,
+          `the premise: run 1 marked most dead entries (${first.measured.logicalReads} logical reads, then ${later[0].measured.logicalReads})`,
+        );
         for (const r of later) {
           const [m, p] = [r.measured.logicalReads!, r.predicted.logicalReads!];
           assert.ok(Math.abs(p - m) <= 0.05 * m, `run ${r.run}: ${m} logical reads, ${p} predicted`);
         }
-        assert.match(later[0].prediction!.assumptions.join('\n'), /dead entries under the scan's keys left unmarked by the run before \(counted after the last run/);
+        assert.match(
+          later[0].prediction!.assumptions.join('\n'),
+          /dead entries under the scan's keys left unmarked by the run before \(counted after the last run/,
+        );
       } finally {
         await server.stop();
       }

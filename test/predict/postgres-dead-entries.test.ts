@@ -12,14 +12,28 @@ import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { createPgAccounts } from '../support/sql';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`dead entries an earlier rolled-back write left: ${name}`, skipUnless(availability), () => {
     test('a count over their keys: every run within its band, the shown draw within 10 %', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });
       try {
-        await createPgAccounts(server.url(), Array.from({ length: 3 }, () => 'BEGIN; UPDATE acc SET abalance = abalance - 1 WHERE aid BETWEEN 50000 AND 52000; ROLLBACK'));
+        await createPgAccounts(
+          server.url(),
+          Array.from({ length: 3 }, () => 'BEGIN; UPDATE acc SET abalance = abalance - 1 WHERE aid BETWEEN 50000 AND 52000; ROLLBACK'),
+        );
         await server.restart();
-        const report = await measure(parseConnectionUrl(server.url()), { sql: 'SELECT count(*) FROM acc WHERE aid < 60000', runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false });
+        const report = await measure(parseConnectionUrl(server.url()), {
+          sql: 'SELECT count(*) FROM acc WHERE aid < 60000',
+          runs: 3,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 120_000,
+          whatIf: false,
+        });
         const text = report.runs[0].prediction!.assumptions.join('\n');
         assert.match(text, /dead entries under the scan's keys that no scan can mark/);
         for (const r of report.runs) {

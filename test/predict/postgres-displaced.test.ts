@@ -13,7 +13,7 @@ import { predictFixture, type PredictFixtureInput } from './fixture-loop';
 const DIR = join(__dirname, '..', 'fixtures', 'corpus', 'postgres-15');
 const runs = (JSON.parse(readFileSync(join(DIR, '..', 'postgres-15-runs.json'), 'utf8')) as { runs: Array<{ measuredRead: number | null }> }).runs;
 
-test('updated, run 1: a 5,000-row range\'s pages read within 5 % in every pool', () => {
+test("updated, run 1: a 5,000-row range's pages read within 5 % in every pool", () => {
   const files = readdirSync(DIR).sort();
   const wide = files.map((f, k) => ({ f, k })).filter(({ f }) => f.includes('-updated-wide-primary-range'));
   assert.equal(wide.length, 3, 'one per pool');

@@ -17,7 +17,10 @@ import { pagesRead } from '../accuracy/innodb-corpus';
 import { pgQuery } from '../support/sql';
 import { ACC_RANGE_UPDATE, asMeasured, startWithAccounts } from '../support/pg-accounts';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a range UPDATE measured again after committed updates: ${name}`, skipUnless(availability), () => {
     test('run 1 reads the leaves the earlier measurement split; pages read within the range', async () => {
       const server = await startWithAccounts(need(availability));

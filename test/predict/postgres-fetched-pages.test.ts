@@ -12,7 +12,10 @@ import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
 import { createPgAccounts, pgQuery } from '../support/sql';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`an index-only scan fetching some pages of its range: ${name}`, skipUnless(availability), () => {
     test('run 1 pages read within 5 % (or 3 pages)', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '128MB', autovacuum: false } });
@@ -22,7 +25,15 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
         // One row in 300, committed, found through the index (so only their pages are read): each page is no
         // longer all-visible, and it stays cached dirty.
         await pgQuery(server.url(), 'UPDATE acc SET abalance = abalance + 1 WHERE aid = ANY (ARRAY(SELECT generate_series(300, 200000, 300)))');
-        const report = await measure(parseConnectionUrl(server.url()), { sql: 'SELECT count(*) FROM acc WHERE aid < 100000', runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false });
+        const report = await measure(parseConnectionUrl(server.url()), {
+          sql: 'SELECT count(*) FROM acc WHERE aid < 100000',
+          runs: 2,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 120_000,
+          whatIf: false,
+        });
         const first = report.runs[0];
         assert.match(first.prediction!.assumptions.join('\n'), /the heap fetches go to about [\d,]+ of the [\d,]+ pages of the scan's range/);
         const [measured, predicted] = [pagesRead(first.measured)!, pagesRead(first.predicted)!];

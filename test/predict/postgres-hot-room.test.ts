@@ -11,7 +11,10 @@ import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { createPgAccounts } from '../support/sql';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a single-row update where pruning left room: ${name}`, skipUnless(availability), () => {
     test('every run within the range, which says why', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });
@@ -19,7 +22,15 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
         // One row of every page of 61 moved (the page too full for its new version), then a scan prunes the old ones.
         await createPgAccounts(server.url(), ['UPDATE acc SET abalance = 1 WHERE aid % 61 = 30', 'SELECT count(*) FROM acc']);
         await server.restart();
-        const report = await measure(parseConnectionUrl(server.url()), { sql: 'UPDATE acc SET abalance = abalance + 1 WHERE aid = 4242', runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+        const report = await measure(parseConnectionUrl(server.url()), {
+          sql: 'UPDATE acc SET abalance = abalance + 1 WHERE aid = 4242',
+          runs: 3,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 60_000,
+          whatIf: false,
+        });
         for (const r of report.runs) {
           const measured = r.measured.logicalReads!;
           assert.ok(measured <= 8, `the premise: run ${r.run} updated the row on its page (${measured} logical reads)`);
@@ -27,7 +38,10 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
           const high = r.predictedRange?.high.logicalReads ?? r.predicted.logicalReads!;
           assert.ok(measured >= low - 1 && measured <= high, `run ${r.run}: ${measured} logical reads, the range ${low}-${high}`);
         }
-        assert.match(report.runs[0].prediction!.assumptions.join('\n'), /where pruning removed one from a row's page, that page has room for the row's new version \(HOT/);
+        assert.match(
+          report.runs[0].prediction!.assumptions.join('\n'),
+          /where pruning removed one from a row's page, that page has room for the row's new version \(HOT/,
+        );
       } finally {
         await server.stop();
       }

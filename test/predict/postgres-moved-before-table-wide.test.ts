@@ -11,16 +11,36 @@ import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { createPgAccounts } from '../support/sql';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`an index-only count over rows moved before a table-wide update: ${name}`, skipUnless(availability), () => {
     test('run 1 within 5 %, logical and physical; later runs within the range', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });
       try {
-        await createPgAccounts(server.url(), ['UPDATE acc SET abalance = 1 WHERE abs(hashint4(aid)) % 50 = 0', 'SELECT count(*) FROM acc', 'UPDATE acc SET abalance = abalance + 1', 'ANALYZE acc']);
+        await createPgAccounts(server.url(), [
+          'UPDATE acc SET abalance = 1 WHERE abs(hashint4(aid)) % 50 = 0',
+          'SELECT count(*) FROM acc',
+          'UPDATE acc SET abalance = abalance + 1',
+          'ANALYZE acc',
+        ]);
         await server.restart();
-        const report = await measure(parseConnectionUrl(server.url()), { sql: 'SELECT count(*) FROM acc WHERE aid BETWEEN 20001 AND 60000', runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false });
+        const report = await measure(parseConnectionUrl(server.url()), {
+          sql: 'SELECT count(*) FROM acc WHERE aid BETWEEN 20001 AND 60000',
+          runs: 3,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 120_000,
+          whatIf: false,
+        });
         const [first, ...later] = report.runs;
-        assert.match(first.prediction!.assumptions.join('\n'), /of the 40,000 rows scanned were moved by an update/, 'the premise: an index-only scan whose moved rows were read');
+        assert.match(
+          first.prediction!.assumptions.join('\n'),
+          /of the 40,000 rows scanned were moved by an update/,
+          'the premise: an index-only scan whose moved rows were read',
+        );
         for (const k of ['logicalReads', 'physicalReads'] as const) {
           const [m, p] = [first.measured[k]!, first.predicted[k]!];
           assert.ok(Math.abs(p - m) <= 0.05 * m, `run 1, ${k}: measured ${m}, predicted ${p}`);

@@ -18,7 +18,8 @@ const accounts = (table: string) => [
   `VACUUM (FREEZE, ANALYZE) ${table}`,
 ];
 /** 3,000 accounts in hashed order. */
-const update = (table: string) => `UPDATE ${table} SET abalance = abalance + 1 WHERE aid IN (SELECT (abs(hashint4(g)::bigint) % 300000)::int + 1 FROM generate_series(1, 3000) g)`;
+const update = (table: string) =>
+  `UPDATE ${table} SET abalance = abalance + 1 WHERE aid IN (SELECT (abs(hashint4(g)::bigint) % 300000)::int + 1 FROM generate_series(1, 3000) g)`;
 
 function suite(label: string, availability: Availability<PostgresBinaries>) {
   describe(`index-only scans over rows an update moved: ${label}`, skipUnless(availability), () => {
@@ -55,7 +56,15 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
         // A plain index scan among other scans (a hash join's outer side): asked again by its index condition.
         // Its run 1, the first scan over those rows since the updates, re-reads each leaf whose entries of
         // the moved rows' old versions it marks dead.
-        const join = await measure(target, { sql: 'SELECT sum(a.abalance) FROM acc a JOIN (VALUES (0), (1)) v(x) ON v.x = a.abalance % 2 WHERE a.aid > 250000', runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+        const join = await measure(target, {
+          sql: 'SELECT sum(a.abalance) FROM acc a JOIN (VALUES (0), (1)) v(x) ON v.x = a.abalance % 2 WHERE a.aid > 250000',
+          runs: 2,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 60_000,
+          whatIf: false,
+        });
         assert.match(join.runs[0].prediction!.assumptions.join('\n'), /of the 50,000 rows scanned were moved by an update/);
         assert.match(join.runs[0].prediction!.assumptions.join('\n'), /run 1 marks the old entries/);
         for (const r of join.runs) {
@@ -75,7 +84,15 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
           await d.query(q);
         }
         await d.end();
-        const after = await measure(target, { sql: 'SELECT count(*) FROM undone WHERE aid <= 200000', runs: 1, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+        const after = await measure(target, {
+          sql: 'SELECT count(*) FROM undone WHERE aid <= 200000',
+          runs: 1,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 60_000,
+          whatIf: false,
+        });
         assert.doesNotMatch(after.runs[0].prediction!.assumptions.join('\n'), /moved by an update/);
         const [um, up] = [after.runs[0].measured.logicalReads!, after.runs[0].predicted.logicalReads!];
         assert.ok(Math.abs(up - um) / um <= 0.05, `rolled back, logical: measured ${um}, predicted ${up}`);

@@ -36,7 +36,10 @@ test('lookup order: sorted from an index scan on the column, heap order through 
   assert.equal(lookupOrder(outer, inner('(id = z.id)'), facts), undefined);
 });
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`nested-loop lookups: ${name}`, skipUnless(availability), () => {
     test('cold joins through the key in order and through an uncorrelated column: logical and physical reads within 5 %', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0 } });
@@ -55,7 +58,15 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
           ['through k', 'SELECT count(b.pad) FROM ta AS a JOIN tb AS b ON b.id = a.k WHERE a.id BETWEEN 20001 AND 20300'],
         ]) {
           await server.restart();
-          const report = await measure(parseConnectionUrl(server.url()), { sql, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+          const report = await measure(parseConnectionUrl(server.url()), {
+            sql,
+            runs: 2,
+            cold: 'no',
+            commit: false,
+            timing: false,
+            timeoutMs: 60_000,
+            whatIf: false,
+          });
           const plan = JSON.stringify(report.runs[0].plan ?? {});
           assert.match(plan, /Nested Loop/, `${what}: the planner chose a nested loop`);
           assertRunsWithin(report, what, 1);

@@ -11,7 +11,10 @@ import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
 import { ACC_RANGE_UPDATE, asMeasured, startWithAccounts } from '../support/pg-accounts';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a range UPDATE measured after a single-row UPDATE: ${name}`, skipUnless(availability), () => {
     test("run 1 meets no other write's versions", async () => {
       const server = await startWithAccounts(need(availability));

@@ -15,7 +15,15 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
     test('cold count(*) through a parallel index-only scan: logical and physical reads within 3 % on both runs', async () => {
       const server = await LocalPostgres.start({
         binaries: need(availability),
-        settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 2, parallel_setup_cost: 0, parallel_tuple_cost: 0, min_parallel_index_scan_size: 0, enable_seqscan: 'off', enable_bitmapscan: 'off' },
+        settings: {
+          shared_buffers: '32MB',
+          max_parallel_workers_per_gather: 2,
+          parallel_setup_cost: 0,
+          parallel_tuple_cost: 0,
+          min_parallel_index_scan_size: 0,
+          enable_seqscan: 'off',
+          enable_bitmapscan: 'off',
+        },
       });
       try {
         const c = new Client({ connectionString: server.url() });
@@ -32,7 +40,15 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
         }
         await c.end();
         await server.restart();
-        const report = await measure(parseConnectionUrl(server.url()), { sql: 'SELECT count(*) FROM t WHERE k >= 0', runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+        const report = await measure(parseConnectionUrl(server.url()), {
+          sql: 'SELECT count(*) FROM t WHERE k >= 0',
+          runs: 2,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 60_000,
+          whatIf: false,
+        });
         const scan = (n: PlanNode): PlanNode | undefined => (n.nodeType === 'Index Only Scan' ? n : n.children.map(scan).find(Boolean));
         const ios = scan(report.runs[0].plan!);
         assert.ok(ios?.parallelAware && (ios.actualLoops ?? 1) > 1, 'the plan is a parallel index-only scan');

@@ -13,10 +13,16 @@ import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
 import { pgQuery } from '../support/sql';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`the first scan after a table-wide update: ${name}`, skipUnless(availability), () => {
     test('run 2 finds the pruned half cached: predicted within 10 %, the band within 5 %', async () => {
-      const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '128MB', autovacuum: false, max_parallel_workers_per_gather: 0 } });
+      const server = await LocalPostgres.start({
+        binaries: need(availability),
+        settings: { shared_buffers: '128MB', autovacuum: false, max_parallel_workers_per_gather: 0 },
+      });
       try {
         for (const q of [
           'CREATE TABLE s (id serial PRIMARY KEY, k int NOT NULL, c char(120) NOT NULL, pad char(60) NOT NULL)',
@@ -26,9 +32,18 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
           "UPDATE s SET pad = left(pad, 59) || 'u'",
           'ANALYZE s',
           'CHECKPOINT',
-        ]) await pgQuery(server.url(), q);
+        ])
+          await pgQuery(server.url(), q);
         await server.restart({ shared_buffers: '32MB' });
-        const report = await measure(parseConnectionUrl(server.url()), { sql: "SELECT count(*) FROM s WHERE c LIKE '%77-99%'", runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false });
+        const report = await measure(parseConnectionUrl(server.url()), {
+          sql: "SELECT count(*) FROM s WHERE c LIKE '%77-99%'",
+          runs: 2,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 120_000,
+          whatIf: false,
+        });
         const [first, second] = report.runs;
         const pages = pagesRead(first.measured)!;
         const again = pagesRead(second.measured)!;
@@ -40,7 +55,10 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
         assert.ok(Math.abs(predicted - again) <= 0.1 * again, `run 2: ${again} pages read, ${predicted} predicted`);
         const low = pagesRead(second.predictedRange?.low ?? second.predicted)!;
         assert.ok(low <= again * 1.05, `run 2: ${again} pages read, the band's low end ${low}`);
-        assert.match(first.prediction!.assumptions.join('\n'), /run 1's scan dirtied [\d,]+ blocks, so it pruned the [\d,]+ pages of dead versions as it read them/);
+        assert.match(
+          first.prediction!.assumptions.join('\n'),
+          /run 1's scan dirtied [\d,]+ blocks, so it pruned the [\d,]+ pages of dead versions as it read them/,
+        );
       } finally {
         await server.stop();
       }

@@ -14,13 +14,22 @@ import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
 import { pgQuery } from '../support/sql';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a ring scan after scattered updates: ${name}`, skipUnless(availability), () => {
     for (const workers of [0, 2]) {
       test(`run 2 finds the pages run 1 pruned cached (${workers ? 'parallel' : 'serial'}): within 5 %`, async () => {
         const server = await LocalPostgres.start({
           binaries: need(availability),
-          settings: { shared_buffers: '128MB', autovacuum: false, max_parallel_workers_per_gather: workers, parallel_setup_cost: 0, min_parallel_table_scan_size: 0 },
+          settings: {
+            shared_buffers: '128MB',
+            autovacuum: false,
+            max_parallel_workers_per_gather: workers,
+            parallel_setup_cost: 0,
+            min_parallel_table_scan_size: 0,
+          },
         });
         try {
           for (const q of [
@@ -31,10 +40,19 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
             // One row in 50, spread over the table; full pages send each new version to the table's end.
             "UPDATE s SET pad = left(pad, 59) || 'u' WHERE id % 50 = 7",
             'CHECKPOINT',
-          ]) await pgQuery(server.url(), q);
+          ])
+            await pgQuery(server.url(), q);
           // A pool a quarter of the table's size, so the scan takes a ring; restarted, nothing is cached.
           await server.restart({ shared_buffers: '16MB' });
-          const report = await measure(parseConnectionUrl(server.url()), { sql: "SELECT count(*) FROM s WHERE c LIKE '%77-99%'", runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false });
+          const report = await measure(parseConnectionUrl(server.url()), {
+            sql: "SELECT count(*) FROM s WHERE c LIKE '%77-99%'",
+            runs: 2,
+            cold: 'no',
+            commit: false,
+            timing: false,
+            timeoutMs: 120_000,
+            whatIf: false,
+          });
           const [first, second] = report.runs;
           const pages = pagesRead(first.measured)!;
           const again = pagesRead(second.measured)!;

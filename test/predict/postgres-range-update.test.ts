@@ -18,7 +18,10 @@ import { pagesRead } from '../accuracy/innodb-corpus';
 import { pgQuery } from '../support/sql';
 import { ACC_RANGE_UPDATE, asMeasured, startWithAccounts } from '../support/pg-accounts';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a range UPDATE through the primary key: ${name}`, skipUnless(availability), () => {
     test('cold and warm, run 1 pages read within 5 % (or 2 pages); measured again, run 1 within the range', async () => {
       const server = await startWithAccounts(need(availability));
@@ -44,8 +47,14 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
         // what one measurement leaves (before, it took none: 16,688 measured, 14,153 predicted).
         const [warmLogical, warmLow] = [warm.measured.logicalReads!, warm.predictedRange?.low.logicalReads ?? warm.predicted.logicalReads!];
         assert.ok(warmLogical > 1.1 * warmLow, `the premise: run 1 met earlier versions (${warmLogical} logical reads, ${warmLow} without them)`);
-        assert.ok(Math.abs(warm.predicted.logicalReads! - warmLogical) <= 0.05 * warmLogical, `warm run 1: ${warmLogical} logical reads, ${warm.predicted.logicalReads} predicted`);
-        assert.match(warm.prediction!.assumptions.join('\n'), /the prediction takes [\d,]+ entries as under these keys \(what one earlier measurement of this write leaves\)/);
+        assert.ok(
+          Math.abs(warm.predicted.logicalReads! - warmLogical) <= 0.05 * warmLogical,
+          `warm run 1: ${warmLogical} logical reads, ${warm.predicted.logicalReads} predicted`,
+        );
+        assert.match(
+          warm.prediction!.assumptions.join('\n'),
+          /the prediction takes [\d,]+ entries as under these keys \(what one earlier measurement of this write leaves\)/,
+        );
 
         // Measured again: run 1 now meets the dead entries the earlier measurements' runs left under its
         // keys, which no view shows before it. The range takes all those a bitmap scan counts after the runs.
@@ -55,7 +64,10 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
         const [logical, read] = [again.measured.logicalReads!, pagesRead(again.measured)!];
         const [low, high] = [again.predictedRange?.low ?? again.predicted, again.predictedRange?.high ?? again.predicted];
         assert.ok(logical > 1.1 * low.logicalReads!, `the premise: run 1 met earlier versions (${logical} logical reads, ${low.logicalReads} without them)`);
-        assert.ok(within(logical, low.logicalReads!, high.logicalReads!), `again, run 1: ${logical} logical reads, the range ${low.logicalReads}–${high.logicalReads}`);
+        assert.ok(
+          within(logical, low.logicalReads!, high.logicalReads!),
+          `again, run 1: ${logical} logical reads, the range ${low.logicalReads}–${high.logicalReads}`,
+        );
         // Pages read the range takes further, by the blocks the counted entries point to; it stays below the
         // measurement: deleting dead entries to make room visits heap pages of entries already marked, which
         // no count shows (measured 130 read, the range 49–85).

@@ -15,10 +15,16 @@ import type { PgPredictionInput } from '../../src/predict/postgres/facts';
 import { assertRunsWithin } from '../support/runs';
 import { WINDOW_MARGIN } from '../../src/measure/postgres/index-window';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`later runs through a secondary index after a table-wide update: ${name}`, skipUnless(availability), () => {
     test('ORDER BY k with LIMIT: every run within 5 %, the rows around the scan read after the last run', async () => {
-      const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0, autovacuum: false } });
+      const server = await LocalPostgres.start({
+        binaries: need(availability),
+        settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0, autovacuum: false },
+      });
       try {
         const c = new Client({ connectionString: server.url() });
         await c.connect();
@@ -36,16 +42,31 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
           await server.restart();
           let facts: Omit<PgPredictionInput, 'runs'> | undefined;
           const report = await measure(parseConnectionUrl(server.url()), {
-            sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false,
+            sql,
+            runs: 3,
+            cold: 'no',
+            commit: false,
+            timing: false,
+            timeoutMs: 60_000,
+            whatIf: false,
             onPredictionInput: (i) => (facts = (i as unknown as { facts: Omit<PgPredictionInput, 'runs'> }).facts),
           });
           const window = facts?.settings.indexWindows?.sk_k;
           assert.ok(window, `${sql}: the rows around the scan were read`);
           assert.equal(window.first, WINDOW_MARGIN);
-          assert.ok(window.keys.every((k, r) => r === 0 || window.keys[r - 1] <= k), 'in index order');
-          assert.ok(window.keys[window.first] > Number(/k > (\d+)/.exec(sql)![1]) && window.keys[window.first - 1] <= Number(/k > (\d+)/.exec(sql)![1]), 'the scan starts at the first row past the bound');
+          assert.ok(
+            window.keys.every((k, r) => r === 0 || window.keys[r - 1] <= k),
+            'in index order',
+          );
+          assert.ok(
+            window.keys[window.first] > Number(/k > (\d+)/.exec(sql)![1]) && window.keys[window.first - 1] <= Number(/k > (\d+)/.exec(sql)![1]),
+            'the scan starts at the first row past the bound',
+          );
           const [first, second] = report.runs;
-          assert.ok(second.measured.logicalReads! < 0.85 * first.measured.logicalReads!, `${sql}: run 2 skipped the entries run 1 marked (${first.measured.logicalReads} then ${second.measured.logicalReads})`);
+          assert.ok(
+            second.measured.logicalReads! < 0.85 * first.measured.logicalReads!,
+            `${sql}: run 2 skipped the entries run 1 marked (${first.measured.logicalReads} then ${second.measured.logicalReads})`,
+          );
           assertRunsWithin(report, sql, 1);
         }
         const open = new Client({ connectionString: server.url() });

@@ -11,9 +11,12 @@ import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { assertRunsWithin } from '../support/runs';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a range sorted on another column: ${name}`, skipUnless(availability), () => {
-    test('cold, ORDER BY c with and without LIMIT: logical and physical reads within 5 %, the rows\' blocks read in the scan\'s order', async () => {
+    test("cold, ORDER BY c with and without LIMIT: logical and physical reads within 5 %, the rows' blocks read in the scan's order", async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0 } });
       try {
         const c = new Client({ connectionString: server.url() });
@@ -24,9 +27,20 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
         await c.query('VACUUM ANALYZE');
         await c.query('ALTER DATABASE postgres SET enable_bitmapscan = off');
         await c.end();
-        for (const sql of ['SELECT c FROM ts WHERE id BETWEEN 20001 AND 21000 ORDER BY c', 'SELECT c FROM ts WHERE id BETWEEN 30001 AND 31000 ORDER BY c DESC LIMIT 5']) {
+        for (const sql of [
+          'SELECT c FROM ts WHERE id BETWEEN 20001 AND 21000 ORDER BY c',
+          'SELECT c FROM ts WHERE id BETWEEN 30001 AND 31000 ORDER BY c DESC LIMIT 5',
+        ]) {
           await server.restart();
-          const report = await measure(parseConnectionUrl(server.url()), { sql, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+          const report = await measure(parseConnectionUrl(server.url()), {
+            sql,
+            runs: 2,
+            cold: 'no',
+            commit: false,
+            timing: false,
+            timeoutMs: 60_000,
+            whatIf: false,
+          });
           assert.match(JSON.stringify(report.runs[0].plan ?? {}), /"Sort".*"Index Scan"/, `${sql}: a sort over the index scan`);
           assert.match(report.runs[0].prediction!.assumptions.join('\n'), /1,000 rows' heap blocks as the scan found them/, sql);
           assertRunsWithin(report, sql);

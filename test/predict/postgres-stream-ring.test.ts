@@ -33,7 +33,15 @@ describe('a parallel seq scan through read streams as deep as their rings: embed
         await server.restart();
         pgbench(['-b', 'tpcb-like', '-t', '2000', '-c', '2', '-n']);
       }
-      const report = await measure(parseConnectionUrl(server.url()), { sql: 'SELECT count(*) FROM pgbench_accounts WHERE bid = 3', runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false });
+      const report = await measure(parseConnectionUrl(server.url()), {
+        sql: 'SELECT count(*) FROM pgbench_accounts WHERE bid = 3',
+        runs: 3,
+        cold: 'no',
+        commit: false,
+        timing: false,
+        timeoutMs: 120_000,
+        whatIf: false,
+      });
       const read = report.runs.map((r) => pagesRead(r.measured)!);
       const predicted = report.runs.map((r) => pagesRead(r.predicted)!);
       // The premise: run 1 left far more cached than its three rings (3 × 94 blocks).

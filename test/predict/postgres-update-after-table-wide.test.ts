@@ -19,16 +19,31 @@ import { createPgAccounts } from '../support/sql';
 
 const UPDATE = 'UPDATE acc SET abalance = abalance - 1 WHERE aid BETWEEN 50000 AND 52000';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a range UPDATE after a table-wide update: ${name}`, skipUnless(availability), () => {
-    test('run 1 pages read and every run\'s logical reads within 5 %', async () => {
+    test("run 1 pages read and every run's logical reads within 5 %", async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });
       try {
         await createPgAccounts(server.url(), ['UPDATE acc SET abalance = abalance + 1']);
         await server.restart();
-        const report = await measure(parseConnectionUrl(server.url()), { sql: UPDATE, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 120_000, whatIf: false });
+        const report = await measure(parseConnectionUrl(server.url()), {
+          sql: UPDATE,
+          runs: 3,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 120_000,
+          whatIf: false,
+        });
         const run = report.runs[0];
-        assert.match(run.prediction!.assumptions.join('\n'), /dead row versions not yet vacuumed, 1\.00 per live row/, 'the premise: every row has a dead version');
+        assert.match(
+          run.prediction!.assumptions.join('\n'),
+          /dead row versions not yet vacuumed, 1\.00 per live row/,
+          'the premise: every row has a dead version',
+        );
         const [read, predictedRead] = [pagesRead(run.measured)!, pagesRead(run.predicted)!];
         assert.ok(read >= 60, `the premise: run 1 read the range's live and dead versions' pages (${read})`);
         assert.ok(Math.abs(predictedRead - read) <= 0.05 * read, `run 1: ${read} pages read, ${predictedRead} predicted`);

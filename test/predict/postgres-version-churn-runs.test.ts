@@ -14,10 +14,16 @@ import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { assertRunsWithin } from '../support/runs';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`later runs after a table-wide update: ${name}`, skipUnless(availability), () => {
     test('a primary-key range and a join on the primary key: every run within 5 %, logical and physical', async () => {
-      const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0, autovacuum: false } });
+      const server = await LocalPostgres.start({
+        binaries: need(availability),
+        settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0, autovacuum: false },
+      });
       try {
         const c = new Client({ connectionString: server.url() });
         await c.connect();
@@ -38,9 +44,20 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
           'SELECT a.id, b.c FROM ua a JOIN ub b ON b.id = a.id WHERE a.id BETWEEN 30001 AND 30300',
         ]) {
           await server.restart();
-          const report = await measure(parseConnectionUrl(server.url()), { sql, runs: 3, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+          const report = await measure(parseConnectionUrl(server.url()), {
+            sql,
+            runs: 3,
+            cold: 'no',
+            commit: false,
+            timing: false,
+            timeoutMs: 60_000,
+            whatIf: false,
+          });
           const [first, second] = report.runs;
-          assert.ok(second.measured.logicalReads! < 0.8 * first.measured.logicalReads!, `${sql}: run 2 skipped the entries run 1 marked (${first.measured.logicalReads} then ${second.measured.logicalReads})`);
+          assert.ok(
+            second.measured.logicalReads! < 0.8 * first.measured.logicalReads!,
+            `${sql}: run 2 skipped the entries run 1 marked (${first.measured.logicalReads} then ${second.measured.logicalReads})`,
+          );
           assertRunsWithin(report, sql, 1);
         }
       } finally {

@@ -8,7 +8,7 @@ import { firstKey } from '../../src/predict/postgres/key-bounds';
 
 function runs(posting: Uint8Array): string {
   const out: string[] = [];
-  for (let k = 0; k < posting.length; ) {
+  for (let k = 0; k < posting.length;) {
     let e = k;
     while (e < posting.length && posting[e] === posting[k]) e++;
     out.push(`${posting[k] ? 'posting' : 'plain'} ${e - k}`);

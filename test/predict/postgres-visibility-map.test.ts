@@ -33,14 +33,25 @@ describe('PostgreSQL index-only scans and the visibility map', skipUnless(availa
       }
       await c.end();
       await server.restart();
-      const report = await measure(parseConnectionUrl(server.url()), { sql: 'SELECT count(*) FROM v WHERE k BETWEEN 100000 AND 120000', runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+      const report = await measure(parseConnectionUrl(server.url()), {
+        sql: 'SELECT count(*) FROM v WHERE k BETWEEN 100000 AND 120000',
+        runs: 2,
+        cold: 'no',
+        commit: false,
+        timing: false,
+        timeoutMs: 60_000,
+        whatIf: false,
+      });
       for (const r of report.runs) {
         const m = r.measured.logicalReads!;
         const p = r.predicted.logicalReads!;
         assert.ok(Math.abs(p - m) / m <= 0.05, `run ${r.run} logical: measured ${m}, predicted ${p}`);
       }
       const [r1] = report.runs;
-      assert.ok(Math.abs(r1.predicted.physicalReads! - r1.measured.physicalReads!) / r1.measured.physicalReads! <= 0.1, `run 1 physical: ${r1.measured.physicalReads} vs ${r1.predicted.physicalReads}`);
+      assert.ok(
+        Math.abs(r1.predicted.physicalReads! - r1.measured.physicalReads!) / r1.measured.physicalReads! <= 0.1,
+        `run 1 physical: ${r1.measured.physicalReads} vs ${r1.predicted.physicalReads}`,
+      );
       assert.ok((r1.prediction?.assumptions ?? []).some((a) => /visibility map of 2 page\(s\)/.test(a)));
     } finally {
       await server.stop();

@@ -38,9 +38,21 @@ describe('PostgreSQL warm pool: the starting state follows pg_buffercache', skip
       await w.query('SELECT count(*) FROM o');
       for (let i = 0; i < 300; i++) await w.query(`SELECT pad FROM u WHERE id = ${(i * 7919) % 60000}`);
       await w.end();
-      for (const sql of ['SELECT sum(length(pad)) FROM u WHERE id BETWEEN 10000 AND 12000', 'SELECT sum(length(pad)) FROM u WHERE id BETWEEN 30000 AND 31500']) {
+      for (const sql of [
+        'SELECT sum(length(pad)) FROM u WHERE id BETWEEN 10000 AND 12000',
+        'SELECT sum(length(pad)) FROM u WHERE id BETWEEN 30000 AND 31500',
+      ]) {
         let input: { facts: unknown; runs: unknown[] } | undefined;
-        const report = await measure(parseConnectionUrl(server.url()), { sql, runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false, onPredictionInput: (i) => (input = i) });
+        const report = await measure(parseConnectionUrl(server.url()), {
+          sql,
+          runs: 2,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 60_000,
+          whatIf: false,
+          onPredictionInput: (i) => (input = i),
+        });
         const facts = input!.facts as Omit<PgPredictionInput, 'runs'>;
         assert.ok(facts.settings.bufferSeed, 'the seed was read');
         const { bufferSeed: _, ...blockOrder } = facts.settings;

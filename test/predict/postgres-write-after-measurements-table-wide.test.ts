@@ -15,7 +15,10 @@ import { pagesRead } from '../accuracy/innodb-corpus';
 import { pgQuery } from '../support/sql';
 import { ACC_RANGE_UPDATE, asMeasured, startWithAccounts } from '../support/pg-accounts';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`a range UPDATE after earlier measurements and a table-wide update: ${name}`, skipUnless(availability), () => {
     test("run 1's pages read within the range, which takes the earlier measurements' versions", async () => {
       const server = await startWithAccounts(need(availability));
@@ -34,7 +37,10 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
         const [low, high] = [pagesRead(run1.predictedRange?.low ?? run1.predicted)!, pagesRead(run1.predictedRange?.high ?? run1.predicted)!];
         assert.ok(read >= 100, `the premise: run 1 read the range's old and new pages and more (${read})`);
         assert.ok(read >= 0.95 * low && read <= 1.05 * high, `run 1: ${read} pages read, the range ${low}–${high}`);
-        assert.ok(pagesRead(run1.predicted)! > low, `the shown draw takes some of the earlier versions' pages (${pagesRead(run1.predicted)}, the range from ${low})`);
+        assert.ok(
+          pagesRead(run1.predicted)! > low,
+          `the shown draw takes some of the earlier versions' pages (${pagesRead(run1.predicted)}, the range from ${low})`,
+        );
         assert.match(run1.prediction!.assumptions.join('\n'), /2 earlier measurement\(s\) of this write, taken as 3 runs each/);
       } finally {
         await server.stop();

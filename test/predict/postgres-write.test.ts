@@ -6,13 +6,47 @@ import { PostgresPredictor } from '../../src/predict/postgres/predictor';
 import type { PgPredictionSettings, PgRelationFacts } from '../../src/predict/postgres/facts';
 import type { BufferCounters, PlanNode } from '../../src/shared/report';
 
-const zero: BufferCounters = { sharedHit: 0, sharedRead: 0, sharedDirtied: 0, sharedWritten: 0, localHit: 0, localRead: 0, localDirtied: 0, localWritten: 0, tempRead: 0, tempWritten: 0, readTimeMs: null, writeTimeMs: null };
+const zero: BufferCounters = {
+  sharedHit: 0,
+  sharedRead: 0,
+  sharedDirtied: 0,
+  sharedWritten: 0,
+  localHit: 0,
+  localRead: 0,
+  localDirtied: 0,
+  localWritten: 0,
+  tempRead: 0,
+  tempWritten: 0,
+  readTimeMs: null,
+  writeTimeMs: null,
+};
 const facts: PgRelationFacts[] = [
   { planName: 'ins', reportName: 'ins', kind: 'table', pages: 4425, tuples: 1_000_000, cachedBefore: [] },
-  { planName: 'ins_pkey', reportName: 'ins_pkey', kind: 'index', pages: 2745, tuples: 1_000_000, table: 'ins', correlation: 1, ascending: true, cachedBefore: [] },
+  {
+    planName: 'ins_pkey',
+    reportName: 'ins_pkey',
+    kind: 'index',
+    pages: 2745,
+    tuples: 1_000_000,
+    table: 'ins',
+    correlation: 1,
+    ascending: true,
+    cachedBefore: [],
+  },
   { planName: 'ins_k', reportName: 'ins_k', kind: 'index', pages: 3820, tuples: 1_000_000, table: 'ins', correlation: 0, ascending: false, cachedBefore: [] },
 ];
-const settings: PgPredictionSettings = { major: 15, nbuffers: 2048, blockSize: 8192, effectiveIoConcurrency: 1, ioCombineLimit: 16, maxConnections: 100, maxWorkerProcesses: 8, maxWalSenders: 10, autovacuumWorkerSlots: 3, otherBuffersUsed: 0 };
+const settings: PgPredictionSettings = {
+  major: 15,
+  nbuffers: 2048,
+  blockSize: 8192,
+  effectiveIoConcurrency: 1,
+  ioCombineLimit: 16,
+  maxConnections: 100,
+  maxWorkerProcesses: 8,
+  maxWalSenders: 10,
+  autovacuumWorkerSlots: 3,
+  otherBuffersUsed: 0,
+};
 
 function modify(operation: string, rows: number): PlanNode {
   const input: PlanNode = { nodeType: 'Function Scan', actualRows: rows, actualLoops: 1, total: zero, self: zero, children: [] };
@@ -51,7 +85,10 @@ function updateOf(rows: number, scanIndex = 'ins_pkey'): PlanNode {
 }
 
 test('UPDATE of an unindexed column on full pages: a new block per page of rows and an entry in every index', () => {
-  const p = new PostgresPredictor(facts.map((f) => ({ ...f, columns: f.planName === 'ins_k' ? ['k'] : f.planName === 'ins_pkey' ? ['id'] : undefined, unique: f.planName === 'ins_pkey' })), { ...settings, updatedColumns: ['v'] });
+  const p = new PostgresPredictor(
+    facts.map((f) => ({ ...f, columns: f.planName === 'ins_k' ? ['k'] : f.planName === 'ins_pkey' ? ['id'] : undefined, unique: f.planName === 'ins_pkey' })),
+    { ...settings, updatedColumns: ['v'] },
+  );
   const r = p.predictRun(updateOf(5_000));
   const text = r.assumptions.join('\n');
   assert.match(text, /fillfactor 100: a full page has no room for a new version/);
@@ -60,14 +97,19 @@ test('UPDATE of an unindexed column on full pages: a new block per page of rows 
 });
 
 test('with fillfactor room and no indexed column changed, updates stay on their page (HOT) and touch no index', () => {
-  const withRoom = facts.map((f) => (f.kind === 'table' ? { ...f, fillfactor: 90, tuples: 900_000 } : { ...f, columns: f.planName === 'ins_k' ? ['k'] : ['id'] }));
+  const withRoom = facts.map((f) =>
+    f.kind === 'table' ? { ...f, fillfactor: 90, tuples: 900_000 } : { ...f, columns: f.planName === 'ins_k' ? ['k'] : ['id'] },
+  );
   // Rows reached through the uncorrelated index land one or two per page: each fits in its page's reserve.
   const hot = new PostgresPredictor(withRoom, { ...settings, updatedColumns: ['v'] }).predictRun(updateOf(2_000, 'ins_k'));
   assert.match(hot.assumptions.join('\n'), /leaves room for \d+ new version\(s\) per page \(HOT\)/);
   const indexed = new PostgresPredictor(withRoom, { ...settings, updatedColumns: ['k'] }).predictRun(updateOf(2_000, 'ins_k'));
   assert.match(indexed.assumptions.join('\n'), /an indexed column changes, so no update is HOT/);
   // HOT: the scan's requests and one pinned hit per row; otherwise also a new block and 3 indexes per row.
-  assert.ok(indexed.predicted.logicalReads! - hot.predicted.logicalReads! > 2_000 * 6, `HOT ${hot.predicted.logicalReads}, indexed ${indexed.predicted.logicalReads}`);
+  assert.ok(
+    indexed.predicted.logicalReads! - hot.predicted.logicalReads! > 2_000 * 6,
+    `HOT ${hot.predicted.logicalReads}, indexed ${indexed.predicted.logicalReads}`,
+  );
 });
 
 test('DELETE requests only the pages its scan holds; MERGE is named as not modelled', () => {

@@ -14,10 +14,16 @@ import { parseConnectionUrl } from '../../src/db/connection-url';
 import type { PgPredictionInput } from '../../src/predict/postgres/facts';
 import { assertRunsWithin } from '../support/runs';
 
-for (const [name, availability] of [['installed server', systemPostgres()], ['embedded PostgreSQL 18', embeddedPostgres()]] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of [
+  ['installed server', systemPostgres()],
+  ['embedded PostgreSQL 18', embeddedPostgres()],
+] as Array<[string, Availability<PostgresBinaries>]>) {
   describe(`index-only scans over pages written since VACUUM: ${name}`, skipUnless(availability), () => {
     test('the cached dirty pages are the fetched ones: pages read within 5 %', async () => {
-      const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0, autovacuum: false, checkpoint_timeout: '1h' } });
+      const server = await LocalPostgres.start({
+        binaries: need(availability),
+        settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0, autovacuum: false, checkpoint_timeout: '1h' },
+      });
       try {
         const setup = async (queries: string[]) => {
           const c = new Client({ connectionString: server.url() });
@@ -38,17 +44,32 @@ for (const [name, availability] of [['installed server', systemPostgres()], ['em
         await setup(['UPDATE w SET c = md5(c) WHERE id % 150 = 7']);
         let facts: Omit<PgPredictionInput, 'runs'> | undefined;
         const report = await measure(parseConnectionUrl(server.url()), {
-          sql: 'SELECT count(*) FROM w WHERE k BETWEEN 1 AND 20000', runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false,
+          sql: 'SELECT count(*) FROM w WHERE k BETWEEN 1 AND 20000',
+          runs: 2,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 60_000,
+          whatIf: false,
           onPredictionInput: (i) => (facts = (i as unknown as { facts: Omit<PgPredictionInput, 'runs'> }).facts),
         });
         assert.match(JSON.stringify(report.runs[0].plan), /Index Only Scan/);
-        assert.ok((facts?.settings.bufferSeed?.dirty?.length ?? 0) >= 400, `dirty cached blocks read before run 1: ${facts?.settings.bufferSeed?.dirty?.length}`);
+        assert.ok(
+          (facts?.settings.bufferSeed?.dirty?.length ?? 0) >= 400,
+          `dirty cached blocks read before run 1: ${facts?.settings.bufferSeed?.dirty?.length}`,
+        );
         assertRunsWithin(report, 'covering count', 2);
         // A VACUUM since the last checkpoint dirtied the pages it marked all-visible: their dirtiness is not used.
         await setup(['VACUUM w']);
         let after: Omit<PgPredictionInput, 'runs'> | undefined;
         await measure(parseConnectionUrl(server.url()), {
-          sql: 'SELECT count(*) FROM w WHERE k BETWEEN 1 AND 20000', runs: 1, cold: 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false,
+          sql: 'SELECT count(*) FROM w WHERE k BETWEEN 1 AND 20000',
+          runs: 1,
+          cold: 'no',
+          commit: false,
+          timing: false,
+          timeoutMs: 60_000,
+          whatIf: false,
           onPredictionInput: (i) => (after = (i as unknown as { facts: Omit<PgPredictionInput, 'runs'> }).facts),
         });
         const heap = after!.relations.findIndex((r) => r.planName === 'w');

@@ -25,11 +25,14 @@ test('a sorted build fills each leaf to 90 %: 366 int4 keys a leaf', () => {
 
 test('rows the update did not move keep one live entry: none alone, no leaf split', () => {
   const r = replayWindow({ rows: keyOrdered(2000, false), first: 0 }, OLD_PAGES, 4, 0);
-  assert.equal(r.alone.reduce((a, b) => a + b, 0), 0);
+  assert.equal(
+    r.alone.reduce((a, b) => a + b, 0),
+    0,
+  );
   assert.equal(r.leavesAfter, r.leavesBefore);
 });
 
-test('an update in key order gives the unique index\'s pattern, leaf by leaf (version-churn.ts)', () => {
+test("an update in key order gives the unique index's pattern, leaf by leaf (version-churn.ts)", () => {
   const churn = keyOrderChurn(4);
   const r = replayWindow({ rows: keyOrdered(churn.keysPerLeaf * 3), first: 0 }, OLD_PAGES, 4, 0);
   assert.equal(r.leavesAfter, 3 * churn.leavesPerLeaf);
@@ -58,25 +61,34 @@ test('dead versions alone in their entries after a table-wide update in heap ord
     const mean = c.alone.reduce((a, b) => a + b, 0);
     const perStart = c.perStart.map((p) => p.reduce((a, b) => a + b, 0));
     assert.ok(Math.abs(mean - truth) <= 2, `k > ${w.scanFrom}: ${mean.toFixed(1)} predicted alone, ${truth} measured`);
-    assert.ok(truth >= Math.min(...perStart) && truth <= Math.max(...perStart), `k > ${w.scanFrom}: ${truth} within ${Math.min(...perStart)}–${Math.max(...perStart)}`);
+    assert.ok(
+      truth >= Math.min(...perStart) && truth <= Math.max(...perStart),
+      `k > ${w.scanFrom}: ${truth} within ${Math.min(...perStart)}–${Math.max(...perStart)}`,
+    );
     // Per row too: where every start agrees, pageinspect does.
     c.alone.forEach((p, k) => {
       if (p === 0 || p === 1) assert.equal(p, w.alone[k], `k > ${w.scanFrom}, row ${k}`);
     });
-    assert.ok(Math.abs(c.leavesPerRow * 150_000 - f.leavesAfter) <= 0.05 * f.leavesAfter, `${(c.leavesPerRow * 150_000).toFixed(0)} leaves against ${f.leavesAfter}`);
+    assert.ok(
+      Math.abs(c.leavesPerRow * 150_000 - f.leavesAfter) <= 0.05 * f.leavesAfter,
+      `${(c.leavesPerRow * 150_000).toFixed(0)} leaves against ${f.leavesAfter}`,
+    );
   }
 });
 
-test('the leaves holding 5,000 scanned rows\' live entries after the update, against pageinspect', () => {
+test("the leaves holding 5,000 scanned rows' live entries after the update, against pageinspect", () => {
   const f = fixture();
   const w = f.wide;
   const rows = w.keys.map((key, r) => ({ key, block: w.blocks[r], offset: w.offsets[r] }));
   const c = secondaryChurn({ rows, first: w.first }, f.firstNewBlock, 4, w.scanned);
-  assert.ok(Math.min(...c.leaves) <= w.leaves && w.leaves <= Math.max(...c.leaves), `${w.leaves} leaves within ${Math.min(...c.leaves)}–${Math.max(...c.leaves)}`);
+  assert.ok(
+    Math.min(...c.leaves) <= w.leaves && w.leaves <= Math.max(...c.leaves),
+    `${w.leaves} leaves within ${Math.min(...c.leaves)}–${Math.max(...c.leaves)}`,
+  );
   assert.ok(Math.abs(c.leaves.reduce((a, b) => a + b, 0) / c.leaves.length - w.leaves) <= 1);
 });
 
-test('a scan near the index\'s first key: one start where the rows begin with it, and never a start past the scan', () => {
+test("a scan near the index's first key: one start where the rows begin with it, and never a start past the scan", () => {
   const churn = keyOrderChurn(4);
   const rows = keyOrdered(churn.keysPerLeaf * 3);
   const fromStart = secondaryChurn({ rows, first: 100, startsIndex: true }, OLD_PAGES, 4, 50);
@@ -86,5 +98,8 @@ test('a scan near the index\'s first key: one start where the rows begin with it
   const unknown = secondaryChurn({ rows, first: 20 }, OLD_PAGES, 4, 50);
   assert.equal(unknown.perStart.length, 10);
   const farStart = replayWindow({ rows, first: 20 }, OLD_PAGES, 4, 300);
-  assert.ok(farStart.leafOf.slice(20, 70).every((l) => l >= 0), 'the scanned rows are in the replay');
+  assert.ok(
+    farStart.leafOf.slice(20, 70).every((l) => l >= 0),
+    'the scanned rows are in the replay',
+  );
 });

@@ -2,7 +2,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection, type CodeLens } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+  type CodeLens,
+} from 'vscode-languageserver-protocol/node';
 import { ResultsNotification, SettingsNotification, StatementAtRequest } from '../../src/shared/lsp';
 
 let server: ChildProcess;
@@ -14,7 +20,12 @@ before(async () => {
   conn = createProtocolConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
   conn.onRequest('workspace/codeLens/refresh', () => null);
   conn.listen();
-  await conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { codeLens: { refreshSupport: true } } }, initializationOptions: { dialect: 'postgresql', hasConnection: true, codeLensEnabled: true } });
+  await conn.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: { workspace: { codeLens: { refreshSupport: true } } },
+    initializationOptions: { dialect: 'postgresql', hasConnection: true, codeLensEnabled: true },
+  });
   await conn.sendNotification('initialized', {});
 });
 after(() => {
@@ -74,7 +85,9 @@ test('without a connection the lens invites to add one; the setting turns lenses
 test('the MySQL dialect follows DELIMITER', async () => {
   await conn.sendNotification(SettingsNotification, { dialect: 'mysql', hasConnection: true, codeLensEnabled: true });
   const u2 = 'file:///work/m.sql';
-  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: u2, languageId: 'sql', version: 1, text: 'DELIMITER //\ncreate procedure p() begin select 1; end//\nDELIMITER ;\nselect 2;' } });
+  await conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: u2, languageId: 'sql', version: 1, text: 'DELIMITER //\ncreate procedure p() begin select 1; end//\nDELIMITER ;\nselect 2;' },
+  });
   const l = (await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: u2 } })) as CodeLens[];
   assert.equal(l.length, 2);
 });
@@ -82,13 +95,18 @@ test('the MySQL dialect follows DELIMITER', async () => {
 test('a selection measured with its semicolon is the same statement: its result lens follows', async () => {
   await conn.sendNotification(ResultsNotification, { uri, results: [{ statement: 'select 0;\n', summary: 'from a selection', reportId: 'r2' }] });
   const l = await lenses();
-  assert.ok(l.some((x) => x.command?.title === 'from a selection'), l.map((x) => x.command?.title).join(' | '));
+  assert.ok(
+    l.some((x) => x.command?.title === 'from a selection'),
+    l.map((x) => x.command?.title).join(' | '),
+  );
 });
 
 test('a statement BufferLens would refuse gets a lens that says why, not a measure action; a typo keeps its measure lens', async () => {
   const other = 'file:///work/refused.sql';
   await conn.sendNotification(SettingsNotification, { dialect: 'postgresql', hasConnection: true, codeLensEnabled: true });
-  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: other, languageId: 'sql', version: 1, text: 'VACUUM orders;\nSELEC 1;\nselect 2;\n' } });
+  await conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: other, languageId: 'sql', version: 1, text: 'VACUUM orders;\nSELEC 1;\nselect 2;\n' },
+  });
   const l = (await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: other } })) as CodeLens[];
   assert.equal(l.length, 3);
   assert.match(l[0].command!.title, /^Not measured: VACUUM cannot run inside a transaction block/);
@@ -97,7 +115,10 @@ test('a statement BufferLens would refuse gets a lens that says why, not a measu
   assert.equal(l[2].command?.title, 'Measure buffer I/O');
   // On MariaDB DDL commits implicitly: said in the editor's words, without the command line's flag.
   await conn.sendNotification(SettingsNotification, { dialect: 'mysql', hasConnection: true, codeLensEnabled: true });
-  await conn.sendNotification('textDocument/didChange', { textDocument: { uri: other, version: 2 }, contentChanges: [{ text: 'ALTER TABLE t ADD COLUMN c INT;\nSELECT 1;\n' }] });
+  await conn.sendNotification('textDocument/didChange', {
+    textDocument: { uri: other, version: 2 },
+    contentChanges: [{ text: 'ALTER TABLE t ADD COLUMN c INT;\nSELECT 1;\n' }],
+  });
   const m = (await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: other } })) as CodeLens[];
   assert.match(m[0].command!.title, /^Not measured: ALTER TABLE commits implicitly, so BufferLens could not roll it back$/);
   assert.equal(m[1].command?.title, 'Measure buffer I/O');
@@ -107,7 +128,12 @@ test('a connection belongs to a document: a file on a MariaDB connection is spli
   const pgDoc = 'file:///work/pg.sql';
   const myDoc = 'file:///work/maria.sql';
   const text = 'select $$;$$;\nselect 2;\n';
-  await conn.sendNotification(SettingsNotification, { dialect: 'postgresql', hasConnection: true, codeLensEnabled: true, documentDialects: { [myDoc]: 'mysql' } });
+  await conn.sendNotification(SettingsNotification, {
+    dialect: 'postgresql',
+    hasConnection: true,
+    codeLensEnabled: true,
+    documentDialects: { [myDoc]: 'mysql' },
+  });
   await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: pgDoc, languageId: 'sql', version: 1, text } });
   await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: myDoc, languageId: 'sql', version: 1, text } });
   const count = async (uri: string) => ((await conn.sendRequest('textDocument/codeLens', { textDocument: { uri } })) as CodeLens[]).length;
@@ -117,7 +143,14 @@ test('a connection belongs to a document: a file on a MariaDB connection is spli
 
 test('a workload file (pgbench \\set lines) gets one lens for the whole mix, no statement lenses that could only fail', async () => {
   const wuri = 'file:///work/mix.sql';
-  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: wuri, languageId: 'sql', version: 1, text: '\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\nSELECT 1;\n' } });
+  await conn.sendNotification('textDocument/didOpen', {
+    textDocument: {
+      uri: wuri,
+      languageId: 'sql',
+      version: 1,
+      text: '\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\nSELECT 1;\n',
+    },
+  });
   const l = (await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: wuri } })) as CodeLens[];
   assert.equal(l.length, 1);
   assert.equal(l[0].command?.title, 'Predict the pool-size curve of this workload');

@@ -6,7 +6,11 @@ import { BudgetSyntaxError, budgetAbove, budgetSummary, checkBudget, formatBound
 import type { Report, RunReport } from '../../src/shared/report';
 
 const run = (n: number, logical: number, physical: number, readAhead: number | null, cold = false): RunReport => ({
-  run: n, cold, elapsedMs: 1, residency: [], raw: {},
+  run: n,
+  cold,
+  elapsedMs: 1,
+  residency: [],
+  raw: {},
   measured: { logicalReads: logical, physicalReads: physical, readAhead },
   predicted: { logicalReads: logical + 1, physicalReads: physical, readAhead },
   ...(readAhead === null ? { notes: { readAhead: 'PostgreSQL has no read-ahead into shared buffers' } } : {}),
@@ -23,10 +27,24 @@ test('bounds parse with their runs, operators and tolerances, and print back the
 });
 
 test('the budget is the annotation lines directly above the statement, several adding up', () => {
-  const lines = ['SELECT 0;', '', '-- a comment', '-- bufferlens: budget logical <= 10', '--   bufferlens: BUDGET physical(warm) <= 0', 'SELECT 1;', '', '-- bufferlens: budget logical <= 5', '', 'SELECT 2;'];
+  const lines = [
+    'SELECT 0;',
+    '',
+    '-- a comment',
+    '-- bufferlens: budget logical <= 10',
+    '--   bufferlens: BUDGET physical(warm) <= 0',
+    'SELECT 1;',
+    '',
+    '-- bufferlens: budget logical <= 5',
+    '',
+    'SELECT 2;',
+  ];
   const b = budgetAbove(lines, 5)!;
   assert.deepEqual(b.bounds.map(formatBound), ['logical <= 10', 'physical(warm) <= 0']);
-  assert.deepEqual(b.lines, [{ line: 3, count: 1 }, { line: 4, count: 1 }]);
+  assert.deepEqual(b.lines, [
+    { line: 3, count: 1 },
+    { line: 4, count: 1 },
+  ]);
   assert.equal(budgetAbove(lines, 9), undefined, 'a blank line separates an annotation from the statement');
   assert.equal(budgetAbove(lines, 0), undefined);
 });
@@ -61,5 +79,8 @@ test('--update sets upper bounds to the worst run plus the margin and keeps what
   const r = report('postgresql', '18.1', [run(1, 130, 40, null, true), run(2, 120, 0, null)]);
   const next = updatedBounds(parseBudget('logical(warm) <= 1, physical(cold) <= 1 +5%, read-ahead(cold) <= 7, logical = 3'), r, 0.1);
   assert.deepEqual(next.map(formatBound), ['logical(warm) <= 132', 'physical(cold) <= 44 +5%', 'read-ahead(cold) <= 7', 'logical = 130']);
-  assert.ok(checkBudget(next.slice(0, 2), r).every((x) => x.status === 'within'), 'the updated budget passes on the same report');
+  assert.ok(
+    checkBudget(next.slice(0, 2), r).every((x) => x.status === 'within'),
+    'the updated budget passes on the same report',
+  );
 });

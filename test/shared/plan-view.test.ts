@@ -40,10 +40,26 @@ test("MariaDB: the statement's tables with the pages the engine counted for them
 test('a plan with a subquery nests its query block; MySQL text plans have no tree', () => {
   const report = load('mariadb-seed001');
   report.runs[0].enginePlan = {
-    query_block: { select_id: 1, nested_loop: [{ table: { table_name: 'a', access_type: 'ALL', r_rows: 10, r_engine_stats: { pages_accessed: 5 } } }], subqueries: [{ query_block: { select_id: 2, nested_loop: [{ table: { table_name: 'b', access_type: 'ref', key: 'k', r_rows: 1, r_loops: 10, r_engine_stats: { pages_accessed: 20, pages_read_count: 2 } } }] } }] },
+    query_block: {
+      select_id: 1,
+      nested_loop: [{ table: { table_name: 'a', access_type: 'ALL', r_rows: 10, r_engine_stats: { pages_accessed: 5 } } }],
+      subqueries: [
+        {
+          query_block: {
+            select_id: 2,
+            nested_loop: [
+              { table: { table_name: 'b', access_type: 'ref', key: 'k', r_rows: 1, r_loops: 10, r_engine_stats: { pages_accessed: 20, pages_read_count: 2 } } },
+            ],
+          },
+        },
+      ],
+    },
   };
   const v = planView(report)!;
-  assert.deepEqual(v.root.children.map((c) => c.label), ['a: ALL', 'query block 2']);
+  assert.deepEqual(
+    v.root.children.map((c) => c.label),
+    ['a: ALL', 'query block 2'],
+  );
   assert.equal(v.root.children[1].children[0].label, 'b: ref using k');
   assert.equal(v.root.totalPages, 25);
   report.runs[0].enginePlan = { query_block: { nested_loop: [{ table: { table_name: 'c', access_type: 'const', r_rows: 1 } }] } };

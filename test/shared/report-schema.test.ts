@@ -18,7 +18,9 @@ const minimal = {
       elapsedMs: 1.5,
       measured: { logicalReads: 3, physicalReads: 0, readAhead: null },
       predicted: { logicalReads: 3, physicalReads: 0, readAhead: null },
-      residency: [{ relation: 't', kind: 'table', pages: 1, cachedBefore: 1, cachedAfter: 1, predictedAfter: 1, predictedAfterRange: [1, 1], blocksAfter: [[0, 0]] }],
+      residency: [
+        { relation: 't', kind: 'table', pages: 1, cachedBefore: 1, cachedAfter: 1, predictedAfter: 1, predictedAfterRange: [1, 1], blocksAfter: [[0, 0]] },
+      ],
       raw: { 'explain.shared_hit': 3 },
     },
   ],

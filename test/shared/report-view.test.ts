@@ -15,7 +15,10 @@ test('MariaDB seed 001: every measured and predicted number is a number, states 
   const report = load('mariadb-seed001');
   const view = reportView(report);
   assert.equal(view.product, 'MariaDB');
-  assert.deepEqual(view.runs.map((r) => r.state), report.runs.map((r) => (r.cold ? 'cold' : r.run === 1 ? 'as found' : 'warm')));
+  assert.deepEqual(
+    view.runs.map((r) => r.state),
+    report.runs.map((r) => (r.cold ? 'cold' : r.run === 1 ? 'as found' : 'warm')),
+  );
   const r1 = view.runs[0];
   assert.equal(r1.measured.readAhead.kind, 'number');
   assert.equal(r1.measured.logicalReads.value, report.runs[0].measured.logicalReads);
@@ -36,12 +39,18 @@ test('PostgreSQL: read-ahead the engine cannot tell is "not reported", measured 
   }
   assert.ok(!view.predictsReadAhead);
   // The panel and the Markdown export drop the two empty columns and say once why.
-  assert.deepEqual(view.shownMetrics.map((m) => m.key), ['logicalReads', 'physicalReads']);
+  assert.deepEqual(
+    view.shownMetrics.map((m) => m.key),
+    ['logicalReads', 'physicalReads'],
+  );
   assert.match(view.noReadAhead!, /^No read-ahead column: .{10,}/);
   const md = reportMarkdown(report);
   assert.doesNotMatch(md, /read-ahead \| predicted/);
   assert.match(md, /No read-ahead column: /);
-  assert.deepEqual(reportView(load('mariadb-seed001')).shownMetrics.map((m) => m.key), ['logicalReads', 'physicalReads', 'readAhead']);
+  assert.deepEqual(
+    reportView(load('mariadb-seed001')).shownMetrics.map((m) => m.key),
+    ['logicalReads', 'physicalReads', 'readAhead'],
+  );
 });
 
 test('a number the engine reports but the simulator does not predict is "not modelled", never 0, in every renderer', () => {
@@ -75,7 +84,11 @@ test('residency cells carry before, after and the prediction; a run without resi
 
 test('a guessed prediction shows its band beside the first draw, in every renderer, and says what the band is', () => {
   const report = load('mariadb-seed001');
-  report.runs[0].predictedRange = { draws: 8, low: { logicalReads: 3574, physicalReads: 90, readAhead: 3500 }, high: { logicalReads: 3574, physicalReads: 130, readAhead: 3520 } };
+  report.runs[0].predictedRange = {
+    draws: 8,
+    low: { logicalReads: 3574, physicalReads: 90, readAhead: 3500 },
+    high: { logicalReads: 3574, physicalReads: 130, readAhead: 3520 },
+  };
   const view = reportView(report);
   const p = view.runs[0].predicted;
   assert.equal(p.logicalReads.text, report.runs[0].predicted.logicalReads!.toLocaleString('en-US'), 'no band where the draws agree');
@@ -117,10 +130,13 @@ test('the lens and history summary is a sentence: what run 1 requested, read fro
   assert.match(runSummary(pg), /· prediction not modelled$/);
 });
 
-test("in the editor the view names no command-line flag: the hints in parentheses that name one are left out", () => {
+test('in the editor the view names no command-line flag: the hints in parentheses that name one are left out', () => {
   const report = load('mariadb-seed001');
   report.rolledBack = false;
-  report.warnings = ['residency not read: the buffer pool holds 9 pages, above the limit of 1; INNODB_BUFFER_PAGE_LRU walks the whole pool (--residency=always reads it anyway)', 'measured although a rollback cannot undo it (--allow-side-effects): a file'];
+  report.warnings = [
+    'residency not read: the buffer pool holds 9 pages, above the limit of 1; INNODB_BUFFER_PAGE_LRU walks the whole pool (--residency=always reads it anyway)',
+    'measured although a rollback cannot undo it (--allow-side-effects): a file',
+  ];
   const page = reportView(report);
   assert.match(page.warnings.join('\n'), /--residency=always/);
   assert.match(page.changes, /--commit/);
@@ -139,7 +155,11 @@ test('a large gap between measured and predicted is flagged beside the numbers w
   const [gap] = reportView(report).gaps;
   assert.match(gap, /^run 1 read-ahead: measured 3,520, predicted 1,000 \(72 % below\); likely cause: left out of the model: UPDATE on t/);
   report.runs[0].prediction = { assumptions: [], unmodelled: [] };
-  report.runs[0].predictedRange = { draws: 8, low: { logicalReads: 3574, physicalReads: 90, readAhead: 1000 }, high: { logicalReads: 3574, physicalReads: 97, readAhead: 3400 } };
+  report.runs[0].predictedRange = {
+    draws: 8,
+    low: { logicalReads: 3574, physicalReads: 90, readAhead: 1000 },
+    high: { logicalReads: 3574, physicalReads: 97, readAhead: 3400 },
+  };
   assert.match(reportView(report).gaps[0], /likely cause: the model had to guess \(its draws gave 1,000–3,400\)/);
   assert.match(reportMarkdown(report), /- run 1 read-ahead: measured 3,520/);
 });

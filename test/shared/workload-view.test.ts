@@ -14,7 +14,10 @@ test('the answers: the size for 99 % and 95 %, and what 4× the pool now does, f
   const now = report.curve.find((p) => p.current)!;
   const four = report.curve.find((p) => p.poolPages === now.poolPages * 4)!;
   const fewer = Math.round((1 - four.readsPerTransaction / now.readsPerTransaction) * 100);
-  assert.ok(v.answers.some((a) => a.startsWith(`4× the pool now (16 MiB → 64 MiB): ${fewer} % fewer pages read`)), v.answers.join(' | '));
+  assert.ok(
+    v.answers.some((a) => a.startsWith(`4× the pool now (16 MiB → 64 MiB): ${fewer} % fewer pages read`)),
+    v.answers.join(' | '),
+  );
   assert.equal(v.curve.filter((p) => p.current).length, 1);
   assert.match(v.measured!.text, /^Measured at 16 MiB: hit ratio/);
   assert.equal(v.statements.length, 1);
@@ -44,6 +47,13 @@ test('a workload report read from a file is checked before it is rendered', () =
 });
 
 test('the title names each file once, with the weights of its statements', () => {
-  const mix = { ...report, scripts: [{ name: '/w/mix.sql#1', weight: 8 }, { name: '/w/mix.sql#2', weight: 2 }, { name: 'builtin:select-only', weight: 3 }] };
+  const mix = {
+    ...report,
+    scripts: [
+      { name: '/w/mix.sql#1', weight: 8 },
+      { name: '/w/mix.sql#2', weight: 2 },
+      { name: 'builtin:select-only', weight: 3 },
+    ],
+  };
   assert.equal(workloadView(mix).title, 'Workload: mix.sql, weights 8 and 2; builtin:select-only @3');
 });

@@ -65,7 +65,7 @@ test('InnoDB midpoint LRU with linear read-ahead (MySQL): [requests, sync reads,
   });
 });
 
-test('InnoDB with MariaDB\'s page cleaner (innodb_lru_scan_depth 1536): [requests, sync reads, read-ahead, read-ahead evicted, cleaner evicted] per size', () => {
+test("InnoDB with MariaDB's page cleaner (innodb_lru_scan_depth 1536): [requests, sync reads, read-ahead, read-ahead evicted, cleaner evicted] per size", () => {
   const got = innodb({ product: 'mariadb', pageCleaner: { lruScanDepth: 1536 } }, [
     'Innodb_buffer_pool_read_requests',
     'sync_reads',

@@ -193,7 +193,12 @@ test('a leaf page whose free bits are used up takes no more buffered entries', (
   assert.equal(freeBitsBytes(1700, 16384), 1024);
   assert.equal(freeBitsBytes(2100, 16384), 2048);
   assert.equal(freeBitsBytes(400, 16384), 0);
-  const pool = new InnodbPool(400, { product: 'mariadb', readAheadThreshold: 0, changeBuffering: 'all', leafSpace: { freeBytes: 1700, entryBytes: 15, pageSize: 16384 } });
+  const pool = new InnodbPool(400, {
+    product: 'mariadb',
+    readAheadThreshold: 0,
+    changeBuffering: 'all',
+    leafSpace: { freeBytes: 1700, entryBytes: 15, pageSize: 16384 },
+  });
   for (let i = 0; i < 68; i++) assert.equal(pool.modifySecondaryLeaf(1_000_000, true), false);
   pool.modifySecondaryLeaf(1_000_000, true);
   const c = pool.counters();
@@ -212,7 +217,7 @@ test('MariaDB has no background merge; MySQL merges in the background', () => {
   assert.ok(run('mysql') > 0);
 });
 
-test('a pool seeded from the server\'s LRU keeps its order: the tail leaves first, old flags as given', () => {
+test("a pool seeded from the server's LRU keeps its order: the tail leaves first, old flags as given", () => {
   const pool = new InnodbPool(2048, { readAheadThreshold: 0 });
   const n = 1000;
   const pages = Array.from({ length: n }, (_, k) => 10_000 + k); // head … tail

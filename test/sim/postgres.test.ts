@@ -32,7 +32,10 @@ test('a ring recycles its own buffers: only the last ring-full stays cached', ()
   const pool = new PostgresPool(100);
   const ring = pool.openRing('bulkread', 4);
   for (let p = 0; p < 20; p++) pool.readBuffer(p, ring, false);
-  assert.deepEqual(pool.cachedPages().sort((a, b) => a - b), [16, 17, 18, 19]);
+  assert.deepEqual(
+    pool.cachedPages().sort((a, b) => a - b),
+    [16, 17, 18, 19],
+  );
   const c = pool.counters();
   assert.equal(c['pg_stat_io.bulkread.reads'], 20);
   assert.equal(c['pg_stat_io.bulkread.reuses'], 16);
@@ -46,7 +49,10 @@ test('a ring buffer with usage > 1 escapes the ring and stays cached', () => {
     pool.readBuffer(p, ring, false);
     if (p === 1) pool.access(1); // another backend's ordinary hit: usage 2
   }
-  assert.deepEqual(pool.cachedPages().sort((a, b) => a - b), [1, 4, 5, 6, 7]);
+  assert.deepEqual(
+    pool.cachedPages().sort((a, b) => a - b),
+    [1, 4, 5, 6, 7],
+  );
 });
 
 test('the strategy rule: a hit under a ring lifts usage 0 to 1, never higher', () => {
@@ -66,7 +72,10 @@ test('a BULKREAD ring rejects a dirty buffer, which stays cached', () => {
   // Reading 9 wants page 5's slot: rejected, the slot is emptied and the ring moves on to the next slot
   // (GetVictimBuffer's "goto again" advances `current`), so 9 takes page 6's buffer; the empty slot is
   // filled from the freelist on the next lap.
-  assert.deepEqual(pool.cachedPages().sort((a, b) => a - b), [5, 9, 10, 11]);
+  assert.deepEqual(
+    pool.cachedPages().sort((a, b) => a - b),
+    [5, 9, 10, 11],
+  );
   assert.equal(pool.counters().shared_blks_dirtied, 1);
 });
 
@@ -89,7 +98,14 @@ test('writing out a buffer with unflushed WAL flushes it all: the ring then reus
 test('a read stream as deep as its ring: clean pages recycle as before, a rejected buffer brings the ring round onto pinned ones', () => {
   const scan = (stream: boolean, dirtied?: Set<number>) => {
     const pool = new PostgresPool(2000);
-    const spec = { firstPage: 0, blocks: 1600, processes: 1, ringBuffers: 32, ...(dirtied ? { dirtiedBlocks: dirtied } : {}), ...(stream ? { stream: { maxPinned: 32, combine: 16 } } : {}) };
+    const spec = {
+      firstPage: 0,
+      blocks: 1600,
+      processes: 1,
+      ringBuffers: 32,
+      ...(dirtied ? { dirtiedBlocks: dirtied } : {}),
+      ...(stream ? { stream: { maxPinned: 32, combine: 16 } } : {}),
+    };
     scanOnce(pool, spec);
     return { cached: pool.cachedPages().length, pool };
   };
@@ -174,13 +190,19 @@ test('seed 004: the +1 (33 blocks, the extra one being block 4672) is a dirtied 
   // (with WAL), so when the ring wraps to its buffer StrategyRejectBuffer lets it go and it stays cached.
   const pool = new PostgresPool(NBUFFERS);
   scanOnce(pool, { ...EVENTS, processes: 1, dirtiedBlocks: new Set([4672]) });
-  const blocks = pool.cachedPages().map((p) => p - EVENTS.firstPage).sort((a, b) => a - b);
+  const blocks = pool
+    .cachedPages()
+    .map((p) => p - EVENTS.firstPage)
+    .sort((a, b) => a - b);
   assert.equal(blocks.length, 33);
   assert.equal(blocks[0], 4672);
-  assert.deepEqual(blocks.slice(1), Array.from({ length: 32 }, (_, i) => 4704 + i));
+  assert.deepEqual(
+    blocks.slice(1),
+    Array.from({ length: 32 }, (_, i) => 4704 + i),
+  );
 });
 
-test('read as a late worker, a parallel scan\'s small share takes the last chunks: on blocks an earlier ring left cached, it adds nothing', () => {
+test("read as a late worker, a parallel scan's small share takes the last chunks: on blocks an earlier ring left cached, it adds nothing", () => {
   // PostgreSQL 15, 16 MB, 1,059 blocks: a CI run measured 97 cached after run 3 against 112 predicted
   // (paced). Its shares were not recorded; two runs no worker joined and a third with a late worker of 16
   // blocks give both numbers, 96 read as late and 112 paced.
@@ -191,10 +213,15 @@ test('read as a late worker, a parallel scan\'s small share takes the last chunk
   assert.equal(pool.cachedPages().length, 64);
   const third = scan([1043, 16, 0]);
   assert.equal(third.reads, 1059 - 64);
-  assert.equal(pool.cachedPages().length, 96, 'the worker\'s 16 blocks were all among the cached end');
+  assert.equal(pool.cachedPages().length, 96, "the worker's 16 blocks were all among the cached end");
   // Paced, the same worker misses on blocks spread over the scan: the other end of the range.
   const paced = new PostgresPool(2048);
-  for (const shares of [[1059, 0, 0], [1059, 0, 0], [1043, 16, 0]]) scanOnce(paced, { firstPage: 0, blocks: 1059, processes: 3, ringBuffers: 32, shares });
+  for (const shares of [
+    [1059, 0, 0],
+    [1059, 0, 0],
+    [1043, 16, 0],
+  ])
+    scanOnce(paced, { firstPage: 0, blocks: 1059, processes: 3, ringBuffers: 32, shares });
   assert.equal(paced.cachedPages().length, 112);
 });
 

@@ -7,9 +7,15 @@ const keysQuery = (sql: string, expression: string) => replaceSelectList(sql, ex
 
 test('the select list is replaced by the key; the rest of the statement is kept as written', () => {
   assert.equal(keysQuery('SELECT id, c FROM sbtest1 WHERE k BETWEEN 5 AND 9', '`id`'), 'SELECT `id` FROM sbtest1 WHERE k BETWEEN 5 AND 9');
-  assert.equal(keysQuery("select pad from t a where a.k > 10 and c <> 'from x' order by k limit 50", '`id`'), "SELECT `id` from t a where a.k > 10 and c <> 'from x' order by k limit 50");
+  assert.equal(
+    keysQuery("select pad from t a where a.k > 10 and c <> 'from x' order by k limit 50", '`id`'),
+    "SELECT `id` from t a where a.k > 10 and c <> 'from x' order by k limit 50",
+  );
   assert.equal(keysQuery('SELECT SUM(LENGTH(pad)) FROM t WHERE k BETWEEN 1 AND 9', '`id`'), 'SELECT `id` FROM t WHERE k BETWEEN 1 AND 9');
-  assert.equal(keysQuery('SELECT COUNT(b.pad) FROM t1 AS a JOIN t2 AS b ON b.id = a.k WHERE a.id BETWEEN 1 AND 300', '`a`.`k`'), 'SELECT `a`.`k` FROM t1 AS a JOIN t2 AS b ON b.id = a.k WHERE a.id BETWEEN 1 AND 300');
+  assert.equal(
+    keysQuery('SELECT COUNT(b.pad) FROM t1 AS a JOIN t2 AS b ON b.id = a.k WHERE a.id BETWEEN 1 AND 300', '`a`.`k`'),
+    'SELECT `a`.`k` FROM t1 AS a JOIN t2 AS b ON b.id = a.k WHERE a.id BETWEEN 1 AND 300',
+  );
 });
 
 test('statements whose rows would differ are left alone', () => {
@@ -22,19 +28,29 @@ test('statements whose rows would differ are left alone', () => {
     'SELECT c FROM t WHERE k > 5 FOR UPDATE',
     'SELECT c INTO @x FROM t WHERE k = 5',
     'WITH w AS (SELECT 1) SELECT c FROM t',
-  ]) assert.equal(keysQuery(sql, '`id`'), undefined, sql);
+  ])
+    assert.equal(keysQuery(sql, '`id`'), undefined, sql);
 });
 
 test('PostgreSQL: the same rules, FETCH FIRST counted as a LIMIT', () => {
-  assert.equal(replaceSelectList('SELECT c FROM sbtest1 WHERE id > 5 ORDER BY id LIMIT 1000', '(ctid::text::point)[0]::bigint', 'postgresql'), 'SELECT (ctid::text::point)[0]::bigint FROM sbtest1 WHERE id > 5 ORDER BY id LIMIT 1000');
+  assert.equal(
+    replaceSelectList('SELECT c FROM sbtest1 WHERE id > 5 ORDER BY id LIMIT 1000', '(ctid::text::point)[0]::bigint', 'postgresql'),
+    'SELECT (ctid::text::point)[0]::bigint FROM sbtest1 WHERE id > 5 ORDER BY id LIMIT 1000',
+  );
   assert.equal(replaceSelectList('SELECT count(*) FROM t WHERE id > 5 FETCH FIRST 3 ROWS ONLY', 'ctid', 'postgresql'), undefined);
   assert.equal(replaceSelectList('SELECT DISTINCT ON (k) c FROM t', 'ctid', 'postgresql'), undefined);
 });
 
 test('unordered: the ORDER BY and what follows it cut, for a plan that sorted every row its scan returned', () => {
   const block = '(ctid::text::point)[0]::bigint';
-  assert.equal(replaceSelectList('SELECT c FROM sbtest2 WHERE id BETWEEN 1 AND 100 ORDER BY c', block, 'postgresql', { unordered: true }), `SELECT ${block} FROM sbtest2 WHERE id BETWEEN 1 AND 100`);
-  assert.equal(replaceSelectList('SELECT c FROM t WHERE k > 5 ORDER BY c DESC LIMIT 10 OFFSET 2', block, 'postgresql', { unordered: true }), `SELECT ${block} FROM t WHERE k > 5`);
+  assert.equal(
+    replaceSelectList('SELECT c FROM sbtest2 WHERE id BETWEEN 1 AND 100 ORDER BY c', block, 'postgresql', { unordered: true }),
+    `SELECT ${block} FROM sbtest2 WHERE id BETWEEN 1 AND 100`,
+  );
+  assert.equal(
+    replaceSelectList('SELECT c FROM t WHERE k > 5 ORDER BY c DESC LIMIT 10 OFFSET 2', block, 'postgresql', { unordered: true }),
+    `SELECT ${block} FROM t WHERE k > 5`,
+  );
   // An ORDER BY inside a subquery of the WHERE clause is not the statement's.
   assert.equal(replaceSelectList('SELECT c FROM t WHERE k IN (SELECT k FROM u ORDER BY k LIMIT 3)', block, 'postgresql', { unordered: true }), undefined);
   assert.equal(replaceSelectList('SELECT c FROM t WHERE k > 5', block, 'postgresql', { unordered: true }), undefined);

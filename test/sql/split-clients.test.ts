@@ -28,7 +28,10 @@ describe('PostgreSQL splitting equals psql', skipUnless(pg), () => {
   const psqlSends = (input: string): string[] => {
     const psql = join(need(pg).binDir, 'psql');
     const logStart = readFileSync(server.logFile, 'utf8').length;
-    execFileSync(psql, ['-X', '-q', '-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres', '-d', 'postgres', '-f', '-'], { input, stdio: ['pipe', 'ignore', 'ignore'] });
+    execFileSync(psql, ['-X', '-q', '-h', '127.0.0.1', '-p', String(server.port), '-U', 'postgres', '-d', 'postgres', '-f', '-'], {
+      input,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     return readFileSync(server.logFile, 'utf8')
       .slice(logStart)
       .split(/^@@@ /m)
@@ -94,7 +97,10 @@ describe('MySQL/MariaDB splitting equals the mariadb client', skipUnless(my), ()
   const clientSends = (input: string): string[] => {
     const logFile = join(server.dir, 'data', `${hostname().split('.')[0]}.log`);
     const logStart = readFileSync(logFile, 'utf8').length;
-    execFileSync('mariadb', ['--no-defaults', '-h', '127.0.0.1', '-P', String(server.port), '-u', 'root', '--force', 's'], { input, stdio: ['pipe', 'ignore', 'ignore'] });
+    execFileSync('mariadb', ['--no-defaults', '-h', '127.0.0.1', '-P', String(server.port), '-u', 'root', '--force', 's'], {
+      input,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     chmodSync(logFile, 0o644);
     // General log entries: "<time?>\t<id> Query\t<text>", continuation lines verbatim.
     const sent: string[] = [];

@@ -14,14 +14,7 @@ test('"--" without a following space is not a comment', () => {
 });
 
 test('DELIMITER changes the delimiter, multi-character too, and BEGIN … END bodies stay whole', () => {
-  const text = [
-    'DELIMITER $$',
-    'CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END$$',
-    'DELIMITER //',
-    'select 3//',
-    'DELIMITER ;',
-    'select 4;',
-  ].join('\n');
+  const text = ['DELIMITER $$', 'CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END$$', 'DELIMITER //', 'select 3//', 'DELIMITER ;', 'select 4;'].join('\n');
   assert.deepEqual(sqls(text), ['CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END', 'select 3', 'select 4']);
 });
 

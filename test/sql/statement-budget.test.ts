@@ -13,7 +13,7 @@ const doc = [
   '',
   '-- bufferlens: budget logical << 3',
   'SELECT 2;',
-  "CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql;",
+  'CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql;',
 ].join('\n');
 
 test('the statement measured is found by its text and its budget read from the lines above it', () => {

@@ -18,7 +18,10 @@ test('reports are stored in a versioned file, newest first, and survive a reload
     const a = store.add({ connection: 'lab', summary: 's1', report });
     const b = store.add({ connection: 'lab', summary: 's2', report, file: '/w/q.sql' });
     const again = new ReportStore(file);
-    assert.deepEqual(again.list().map((r) => r.id), [b.id, a.id]);
+    assert.deepEqual(
+      again.list().map((r) => r.id),
+      [b.id, a.id],
+    );
     assert.equal(JSON.parse(readFileSync(file, 'utf8')).version, 1);
     assert.equal(again.remove(a.id), true);
     assert.equal(new ReportStore(file).get(a.id), undefined);
@@ -32,7 +35,10 @@ test('the cap prunes the oldest first, by count and by size', () => {
   try {
     const store = new ReportStore(join(dir, 'r.json'), { maxReports: 3, maxBytes: 1e9 });
     const ids = Array.from({ length: 5 }, (_, i) => store.add({ connection: 'c', summary: `s${i}`, report }).id);
-    assert.deepEqual(store.list().map((r) => r.id), ids.slice(2).reverse());
+    assert.deepEqual(
+      store.list().map((r) => r.id),
+      ids.slice(2).reverse(),
+    );
     const small = new ReportStore(join(dir, 's.json'), { maxReports: 100, maxBytes: JSON.stringify(report).length * 2.5 });
     for (let i = 0; i < 5; i++) small.add({ connection: 'c', summary: `s${i}`, report });
     assert.equal(small.list().length, 2);

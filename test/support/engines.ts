@@ -11,7 +11,7 @@ export function systemPostgres(): Availability<PostgresBinaries> {
   const found = findSystemPostgres();
   return found.length
     ? { ok: true, value: found[0] }
-    : { ok: false, reason: 'no PostgreSQL server binaries under /usr/lib/postgresql (install Debian\'s postgresql)' };
+    : { ok: false, reason: "no PostgreSQL server binaries under /usr/lib/postgresql (install Debian's postgresql)" };
 }
 
 export function embeddedPostgres(): Availability<PostgresBinaries> {
@@ -21,7 +21,7 @@ export function embeddedPostgres(): Availability<PostgresBinaries> {
 
 export function mariadb(): Availability<InnodbServerBinaries> {
   const found = findInnodbServers().find((b) => b.product === 'mariadb');
-  return found ? { ok: true, value: found } : { ok: false, reason: 'no mariadbd (install Debian\'s mariadb-server)' };
+  return found ? { ok: true, value: found } : { ok: false, reason: "no mariadbd (install Debian's mariadb-server)" };
 }
 
 /**

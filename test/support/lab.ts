@@ -12,7 +12,12 @@ import { createLabSbtest, mariadbQuery } from './sql';
  * Registers the block's before/after hooks: a server with `pool` of buffer pool, lab.s in the given shape and
  * then `setup` run on it; the returned function gives the server once started.
  */
-export function labServer(binaries: () => InnodbServerBinaries, pool: string, table: Parameters<typeof createLabSbtest>[1], setup: string[] = []): () => LocalInnodbServer {
+export function labServer(
+  binaries: () => InnodbServerBinaries,
+  pool: string,
+  table: Parameters<typeof createLabSbtest>[1],
+  setup: string[] = [],
+): () => LocalInnodbServer {
   let server: LocalInnodbServer | undefined;
   before(async () => {
     server = await LocalInnodbServer.start({ binaries: binaries(), settings: { 'innodb-buffer-pool-size': pool } });
@@ -24,5 +29,13 @@ export function labServer(binaries: () => InnodbServerBinaries, pool: string, ta
 }
 
 export function measureLab(server: LocalInnodbServer, sql: string, o: { runs?: number; cold?: 'no' | 'try' } = {}): Promise<Report> {
-  return measure(parseConnectionUrl(server.url('lab')), { sql, runs: o.runs ?? 3, cold: o.cold ?? 'no', commit: false, timing: false, timeoutMs: 60_000, whatIf: false });
+  return measure(parseConnectionUrl(server.url('lab')), {
+    sql,
+    runs: o.runs ?? 3,
+    cold: o.cold ?? 'no',
+    commit: false,
+    timing: false,
+    timeoutMs: 60_000,
+    whatIf: false,
+  });
 }

@@ -35,7 +35,8 @@ export async function createLabSbtest(port: number, o: { rows: number; k: 'rando
     `INSERT INTO lab.s (k, c, pad) SELECT ${k}, LPAD(seq, 120, '7-'), LPAD(seq, 60, '3-') FROM lab.seq_1_to_${o.rows}`,
     ...(o.index ? ['CREATE INDEX k ON lab.s (k)'] : []),
     'ANALYZE TABLE lab.s',
-  ]) await mariadbQuery(port, q);
+  ])
+    await mariadbQuery(port, q);
 }
 
 /** One statement in a transaction that is rolled back, on its own connection to database `db`. */
@@ -64,5 +65,6 @@ export async function createPgAccounts(url: string, then: string[] = []): Promis
     'VACUUM ANALYZE acc',
     ...then,
     'CHECKPOINT',
-  ]) await pgQuery(url, q);
+  ])
+    await pgQuery(url, q);
 }

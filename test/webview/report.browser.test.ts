@@ -51,8 +51,8 @@ describe('report view in Chromium', skipUnless(availability), () => {
       for (const n of ['3,574', '97', '3,520']) assert.ok(row1.includes(n), `run 1 row shows ${n}: ${row1}`);
       assert.match(await runs.locator('tbody tr').nth(1).innerText(), /warm\s+3,574\s+3,574\s+0\s+0\s+0\s+0/);
       assert.match(await page.locator('.hit-ratio').innerText(), /hides 3,520 pages \(55 MiB\) read ahead/);
-      assert.ok(await page.locator('canvas').count() >= 2, 'charts drawn');
-      assert.match(await page.locator('.blockmap').first().getAttribute('aria-label') ?? '', /3,574 of 3,621 pages cached/);
+      assert.ok((await page.locator('canvas').count()) >= 2, 'charts drawn');
+      assert.match((await page.locator('.blockmap').first().getAttribute('aria-label')) ?? '', /3,574 of 3,621 pages cached/);
       // The block map has a legend with its scale, and each square a tooltip naming its blocks.
       assert.match(await page.locator('.blockmap-legend').first().innerText(), /Each square is about 18 blocks, block 0 at the top left to block 3,620/);
       assert.match((await page.locator('.blockmap .cell').first().getAttribute('title')) ?? '', /^blocks 0–18: \d+ of 19 cached$/);
@@ -63,7 +63,11 @@ describe('report view in Chromium', skipUnless(availability), () => {
       await page.screenshot({ path: join(OUT, `report-${theme}.png`), fullPage: true });
       assert.deepEqual(w.errors, []);
       assert.deepEqual(await w.violations(), []);
-      assert.deepEqual(w.requests.filter((u) => !u.startsWith('file://')), [], 'nothing loaded from the network');
+      assert.deepEqual(
+        w.requests.filter((u) => !u.startsWith('file://')),
+        [],
+        'nothing loaded from the network',
+      );
       await page.close();
     });
   }
@@ -73,7 +77,15 @@ describe('report view in Chromium', skipUnless(availability), () => {
     const server: Server = createServer((req, res) => {
       if (req.url === '/') {
         res.setHeader('content-type', 'text/html');
-        res.end(webviewHtml({ nonce, cspSource: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, scriptUri: '/media/dist/report.js', styleUri: '/media/report.css', title: 'BufferLens' }));
+        res.end(
+          webviewHtml({
+            nonce,
+            cspSource: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+            scriptUri: '/media/dist/report.js',
+            styleUri: '/media/report.css',
+            title: 'BufferLens',
+          }),
+        );
       } else if (req.url === '/media/dist/report.js' || req.url === '/media/report.css') {
         res.setHeader('content-type', req.url.endsWith('.js') ? 'text/javascript' : 'text/css');
         res.end(readFileSync(`.${req.url}`));
@@ -91,7 +103,9 @@ describe('report view in Chromium', skipUnless(availability), () => {
     await page.addInitScript({ content: `window.__posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m) });` });
     try {
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-      await page.waitForFunction('window.__posted.length > 0', undefined, { timeout: 10_000 }).catch(() => assert.fail(`no message from the view: ${w.errors.join('; ')}`));
+      await page
+        .waitForFunction('window.__posted.length > 0', undefined, { timeout: 10_000 })
+        .catch(() => assert.fail(`no message from the view: ${w.errors.join('; ')}`));
       const report = JSON.parse(readFileSync('test/fixtures/reports/postgres18-ring.json', 'utf8'));
       await page.evaluate(`window.postMessage(${JSON.stringify({ type: 'showReport', report })}, '*')`);
       const runs = page.locator('#runs-table');
@@ -101,7 +115,13 @@ describe('report view in Chromium', skipUnless(availability), () => {
       assert.equal(r1.cold, true);
       const row = (await runs.locator('tbody tr').nth(0).innerText()).split('\t');
       // PostgreSQL reports no read-ahead: no empty columns, one sentence why.
-      assert.deepEqual(row.slice(1, 6), ['cold', f(r1.measured.logicalReads), f(r1.predicted.logicalReads), f(r1.measured.physicalReads), f(r1.predicted.physicalReads)]);
+      assert.deepEqual(row.slice(1, 6), [
+        'cold',
+        f(r1.measured.logicalReads),
+        f(r1.predicted.logicalReads),
+        f(r1.measured.physicalReads),
+        f(r1.predicted.physicalReads),
+      ]);
       assert.equal(row.length, 7, `run, state, two metrics measured and predicted, time: ${row.join(' | ')}`);
       assert.match(await page.locator('section[aria-labelledby="runs-h"]').innerText(), /No read-ahead column: /);
       // Every section is reachable from the keyboard: the contents' links move the focus to its heading,
@@ -125,19 +145,30 @@ describe('report view in Chromium', skipUnless(availability), () => {
       // and its --vscode-* variables).
       const pixels = () => page.evaluate(`document.querySelector('section[aria-labelledby="runs-h"] canvas').toDataURL()`);
       const before = await pixels();
-      await page.evaluate(`document.body.style.setProperty('--vscode-foreground', '#ff00ff'); document.body.style.setProperty('--vscode-panel-border', '#00ff00'); document.body.className = 'vscode-high-contrast'`);
+      await page.evaluate(
+        `document.body.style.setProperty('--vscode-foreground', '#ff00ff'); document.body.style.setProperty('--vscode-panel-border', '#00ff00'); document.body.className = 'vscode-high-contrast'`,
+      );
       await page
-        .waitForFunction(`document.querySelector('section[aria-labelledby="runs-h"] canvas').toDataURL() !== ${JSON.stringify(before)}`, undefined, { timeout: 5_000 })
+        .waitForFunction(`document.querySelector('section[aria-labelledby="runs-h"] canvas').toDataURL() !== ${JSON.stringify(before)}`, undefined, {
+          timeout: 5_000,
+        })
         .catch(() => assert.fail('the chart was not redrawn after the theme switch'));
       assert.notEqual(await pixels(), before);
       // Warnings sit above the numbers, in the editor's words: no command-line flag.
       const order = await page.evaluate(`[...document.querySelectorAll('section')].map((s) => s.getAttribute('aria-labelledby'))`);
-      assert.ok((order as string[]).indexOf('warn-h') >= 0 && (order as string[]).indexOf('warn-h') < (order as string[]).indexOf('runs-h'), `sections: ${order}`);
+      assert.ok(
+        (order as string[]).indexOf('warn-h') >= 0 && (order as string[]).indexOf('warn-h') < (order as string[]).indexOf('runs-h'),
+        `sections: ${order}`,
+      );
       assert.match(await page.locator('section[aria-labelledby="warn-h"]').innerText(), /EXPLAIN ANALYZE times every plan node/);
-      assert.doesNotMatch(await page.locator("main").innerText(), /--no-timing|\(--[a-z]/);
+      assert.doesNotMatch(await page.locator('main').innerText(), /--no-timing|\(--[a-z]/);
       const table = r2.residency.find((x: { relation: string }) => x.relation === 'events');
       assert.ok(table.cachedAfter > table.cachedBefore, 'the ring grew the cached set');
-      assert.ok((await page.locator('section[aria-labelledby="res-h"]').innerText()).includes(`${f(table.cachedBefore)} → ${f(table.cachedAfter)} (predicted ${f(table.predictedAfter)})`));
+      assert.ok(
+        (await page.locator('section[aria-labelledby="res-h"]').innerText()).includes(
+          `${f(table.cachedBefore)} → ${f(table.cachedAfter)} (predicted ${f(table.predictedAfter)})`,
+        ),
+      );
       await page.getByText('Export JSON').click();
       const posted = (await page.evaluate('window.__posted')) as unknown[];
       assert.deepEqual(posted[0], { type: 'ready' });

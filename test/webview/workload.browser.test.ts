@@ -39,8 +39,14 @@ describe('workload report in Chromium', skipUnless(availability), () => {
       const rows = page.locator('table', { hasText: 'hit ratio' }).first().locator('tbody tr');
       assert.ok((await rows.count()) >= 6);
       assert.equal(await page.locator('tbody tr', { hasText: '16 MiB (now)' }).count(), 1);
-      assert.match(await page.locator('section', { hasText: 'Measured on the server' }).innerText(), /Measured at 16 MiB: hit ratio \d+\.\d %[\s\S]*Predicted for the same transactions: hit ratio \d+\.\d %/);
-      assert.match(await page.locator('section', { hasText: 'Statements at the pool now' }).innerText(), /SELECT abalance FROM pgbench_accounts WHERE aid = :aid/);
+      assert.match(
+        await page.locator('section', { hasText: 'Measured on the server' }).innerText(),
+        /Measured at 16 MiB: hit ratio \d+\.\d %[\s\S]*Predicted for the same transactions: hit ratio \d+\.\d %/,
+      );
+      assert.match(
+        await page.locator('section', { hasText: 'Statements at the pool now' }).innerText(),
+        /SELECT abalance FROM pgbench_accounts WHERE aid = :aid/,
+      );
       assert.equal(await page.locator('canvas').count(), 1);
       // Keyboard: the contents' links reach each section heading.
       await page.locator('nav.contents a', { hasText: 'Pool-size curve' }).focus();

@@ -11,12 +11,19 @@ test('an UPDATE: the value it writes is a constant, its key drawn (pgbench, Mari
   for (const text of ['UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2', 'UPDATE `acct` SET `v` = `v` + ? WHERE ID = ? ']) {
     const g = await generalise({ text, calls: 7 }, 3, ranges);
     assert.ok('script' in g, JSON.stringify(g));
-    assert.match(g.script, /^-- bufferlens: weight 7\n-- :s3_p1: a value written, which decides no page \(set to 1\)\n\\set s3_p1 1\n\\set s3_p2 random\(1, 100\)\nUPDATE .* = :s3_p2;$/);
+    assert.match(
+      g.script,
+      /^-- bufferlens: weight 7\n-- :s3_p1: a value written, which decides no page \(set to 1\)\n\\set s3_p1 1\n\\set s3_p2 random\(1, 100\)\nUPDATE .* = :s3_p2;$/,
+    );
   }
 });
 
 test('an INSERT: indexed numeric columns drawn over their range, the others a constant', async () => {
-  const g = await generalise({ text: 'INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)', calls: 2 }, 1, ranges);
+  const g = await generalise(
+    { text: 'INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)', calls: 2 },
+    1,
+    ranges,
+  );
   assert.ok('script' in g, JSON.stringify(g));
   for (const k of [1, 2, 3]) assert.match(g.script, new RegExp(`\\\\set s1_p${k} random\\(1, 100\\)`));
   assert.match(g.script, /\\set s1_p4 1\n/);
@@ -24,7 +31,11 @@ test('an INSERT: indexed numeric columns drawn over their range, the others a co
 });
 
 test('left out, with the reason: a filter on a column no index orders, a placeholder compared with nothing, no table', async () => {
-  assert.deepEqual(await generalise({ text: 'SELECT count(*) FROM acct WHERE pad = $1', calls: 1 }, 1, ranges), { skipped: 'acct.pad is not a numeric column with an index to read its range from' });
-  assert.deepEqual(await generalise({ text: 'SELECT id FROM acct LIMIT $1', calls: 1 }, 1, ranges), { skipped: 'placeholder $1 is not compared with a column' });
+  assert.deepEqual(await generalise({ text: 'SELECT count(*) FROM acct WHERE pad = $1', calls: 1 }, 1, ranges), {
+    skipped: 'acct.pad is not a numeric column with an index to read its range from',
+  });
+  assert.deepEqual(await generalise({ text: 'SELECT id FROM acct LIMIT $1', calls: 1 }, 1, ranges), {
+    skipped: 'placeholder $1 is not compared with a column',
+  });
   assert.deepEqual(await generalise({ text: 'SELECT pg_stat_statements_reset()', calls: 1 }, 1, ranges), { skipped: 'it reads no table of the database' });
 });

@@ -9,7 +9,10 @@ import { SeededRandom } from '../../src/sim/random';
 import { keyCondition } from '../../src/workload/key-binding';
 
 const ev = (text: string, vars: Record<string, number> = {}): Value =>
-  evaluate(parseExpression(text), { variables: new Map(Object.entries(vars).map(([k, v]) => [k, { int: Number.isInteger(v), v } as Value])), random: new SeededRandom(1) });
+  evaluate(parseExpression(text), {
+    variables: new Map(Object.entries(vars).map(([k, v]) => [k, { int: Number.isInteger(v), v } as Value])),
+    random: new SeededRandom(1),
+  });
 
 describe('pgbench expressions', () => {
   test('integer arithmetic stays integer, as pgbench evaluates it; doubles where a double enters', () => {
@@ -33,7 +36,10 @@ describe('pgbench expressions', () => {
       const v = evaluate(e, ctx).v;
       counts.set(v, (counts.get(v) ?? 0) + 1);
     }
-    assert.deepEqual([...counts.keys()].sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.deepEqual(
+      [...counts.keys()].sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
     for (const c of counts.values()) assert.ok(c > 1800 && c < 2200, `count ${c}`);
   });
 
@@ -80,8 +86,14 @@ describe('pgbench distributions', () => {
 
 describe('pgbench scripts', () => {
   test('meta commands, SQL ending at semicolons, substitution that leaves ::casts alone', () => {
-    const [s] = parseScript('\\set aid random(1, 100)\n\\sleep 2 ms\nSELECT abalance::text\n  FROM t WHERE aid = :aid;\nUPDATE t SET x = \';\' WHERE aid = :aid;\n', 'a.sql');
-    assert.deepEqual(s.commands.map((c) => c.kind), ['set', 'sleep', 'sql', 'sql']);
+    const [s] = parseScript(
+      "\\set aid random(1, 100)\n\\sleep 2 ms\nSELECT abalance::text\n  FROM t WHERE aid = :aid;\nUPDATE t SET x = ';' WHERE aid = :aid;\n",
+      'a.sql',
+    );
+    assert.deepEqual(
+      s.commands.map((c) => c.kind),
+      ['set', 'sleep', 'sql', 'sql'],
+    );
     const sql = s.commands.filter((c) => c.kind === 'sql');
     assert.equal(sql[0].line, 3);
     assert.equal(sql[1].line, 5);
@@ -96,21 +108,30 @@ describe('pgbench scripts', () => {
   test('weights: FILE@W, and one weighted script per "-- bufferlens: weight" line sharing the \\set lines before them', () => {
     assert.deepEqual(splitWeight('x.sql@7'), ['x.sql', 7]);
     assert.deepEqual(splitWeight('x.sql'), ['x.sql', 1]);
-    const scripts = parseScript('\\set id random(1, 1000)\n-- bufferlens: weight 9\nSELECT * FROM t WHERE id = :id;\n-- bufferlens: weight 1\n\\set n random(1, 5)\nUPDATE t SET v = :n WHERE id = :id;\n', 'mix.sql');
-    assert.deepEqual(scripts.map((s) => [s.name, s.weight, s.commands.map((c) => c.kind).join(',')]), [
-      ['mix.sql#1', 9, 'set,sql'],
-      ['mix.sql#2', 1, 'set,set,sql'],
-    ]);
+    const scripts = parseScript(
+      '\\set id random(1, 1000)\n-- bufferlens: weight 9\nSELECT * FROM t WHERE id = :id;\n-- bufferlens: weight 1\n\\set n random(1, 5)\nUPDATE t SET v = :n WHERE id = :id;\n',
+      'mix.sql',
+    );
+    assert.deepEqual(
+      scripts.map((s) => [s.name, s.weight, s.commands.map((c) => c.kind).join(',')]),
+      [
+        ['mix.sql#1', 9, 'set,sql'],
+        ['mix.sql#2', 1, 'set,set,sql'],
+      ],
+    );
   });
 
   test('bad scripts are refused with the file and line', () => {
-    assert.throws(() => parseScript('\\set x\nSELECT 1;', 'b.sql'), (e: unknown) => e instanceof ScriptError && e.line === 1);
+    assert.throws(
+      () => parseScript('\\set x\nSELECT 1;', 'b.sql'),
+      (e: unknown) => e instanceof ScriptError && e.line === 1,
+    );
     assert.throws(() => parseScript('\\if :x\nSELECT 1;\n\\endif', 'b.sql'), /b.sql:1: \\if is not supported/);
     assert.throws(() => parseScript('\\set x 1\n', 'b.sql'), /no SQL command/);
     assert.throws(() => parseScript('SELECT 1;\n-- bufferlens: weight 2\nSELECT 2;', 'b.sql'), /belongs to no weighted script/);
   });
 
-  test('the built-ins are pgbench\'s, by name or prefix', () => {
+  test("the built-ins are pgbench's, by name or prefix", () => {
     const [tpcb] = builtinScript('tpcb', 1)!;
     assert.equal(tpcb.commands.filter((c) => c.kind === 'sql').length, 7);
     const [sel] = builtinScript('select-only', 3)!;
@@ -122,7 +143,11 @@ describe('pgbench scripts', () => {
 describe('which variable feeds an index column', () => {
   test('equality, ranges, BETWEEN, reversed operands, qualified columns, constants', () => {
     assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE aid = :aid', 'aid'), { kind: 'equal', key: { variable: 'aid' } });
-    assert.deepEqual(keyCondition('SELECT 1 FROM t a WHERE a.id BETWEEN :lo AND :hi', 'id'), { kind: 'range', from: { variable: 'lo' }, to: { variable: 'hi' } });
+    assert.deepEqual(keyCondition('SELECT 1 FROM t a WHERE a.id BETWEEN :lo AND :hi', 'id'), {
+      kind: 'range',
+      from: { variable: 'lo' },
+      to: { variable: 'hi' },
+    });
     assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE id >= :lo AND id < 500', 'id'), { kind: 'range', from: { variable: 'lo' }, to: { constant: 499 } });
     assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE :v = k', 'k'), { kind: 'equal', key: { variable: 'v' } });
     assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE kid = :v', 'id'), { kind: 'none' });

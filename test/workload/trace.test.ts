@@ -13,14 +13,29 @@ import { LruPool } from '../../src/sim/policies/lru';
 import type { Value } from '../../src/workload/expression';
 
 const ROWS = 100_000;
-const index = btreePath('t_pkey', (k) => 1_000_000 + k, (level, k) => 2_000_000 + level * 10_000 + k, 250, 400, 400);
+const index = btreePath(
+  't_pkey',
+  (k) => 1_000_000 + k,
+  (level, k) => 2_000_000 + level * 10_000 + k,
+  250,
+  400,
+  400,
+);
 const heap: TableLayout = { name: 't', pages: 1600, rows: ROWS, page: (k) => k, correlated: true };
 const vars = (o: Record<string, number>) => new Map<string, Value>(Object.entries(o).map(([k, v]) => [k, { int: true, v }]));
 
 describe('access shapes', () => {
   test('a unique lookup: the root, the leaf of its key, the heap page of its row', () => {
     const out: number[] = [];
-    const lookup: AccessShape = { kind: 'lookup', index, keyMin: 1, keyMax: ROWS, key: { variable: 'id' }, rowsPerKey: 1, rows: { kind: 'heap', table: heap, correlated: true } };
+    const lookup: AccessShape = {
+      kind: 'lookup',
+      index,
+      keyMin: 1,
+      keyMax: ROWS,
+      key: { variable: 'id' },
+      rowsPerKey: 1,
+      rows: { kind: 'heap', table: heap, correlated: true },
+    };
     new ShapeEmitter().emit(lookup, vars({ id: 50_001 }), out);
     assert.deepEqual(out, [2_000_000, 1_000_125, 800]);
     out.length = 0;
@@ -31,7 +46,16 @@ describe('access shapes', () => {
 
   test('a range walks consecutive leaves and, correlated, consecutive heap pages; uncorrelated, a page per row', () => {
     const out: number[] = [];
-    const range: AccessShape = { kind: 'range', index, keyMin: 1, keyMax: ROWS, from: { variable: 'a' }, to: { variable: 'b' }, rowsPerKeyUnit: 1, rows: { kind: 'heap', table: heap, correlated: true } };
+    const range: AccessShape = {
+      kind: 'range',
+      index,
+      keyMin: 1,
+      keyMax: ROWS,
+      from: { variable: 'a' },
+      to: { variable: 'b' },
+      rowsPerKeyUnit: 1,
+      rows: { kind: 'heap', table: heap, correlated: true },
+    };
     new ShapeEmitter().emit(range, vars({ a: 1, b: 1200 }), out);
     // 1,200 keys: leaves 0–2 (400 a leaf), heap pages 0–19 (62.5 rows a page).
     assert.deepEqual(out.slice(1), [1_000_000, 1_000_001, 1_000_002, ...Array.from({ length: 20 }, (_, k) => k)]);
@@ -57,18 +81,33 @@ function workload(text: string): CompiledWorkload {
     server: 'test',
     scripts: scripts.map((script) => ({
       script,
-      statements: script.commands.filter((c) => c.kind === 'sql').map((c) => ({
-        text: (c as { text: string }).text,
-        line: c.line,
-        role: 'read' as const,
-        notes: [],
-        shapes: [{ kind: 'lookup' as const, index, keyMin: 1, keyMax: ROWS, key: { variable: /:(\w+)/.exec((c as { text: string }).text)![1] }, rowsPerKey: 1, rows: { kind: 'heap' as const, table: heap, correlated: false } }],
-      })),
+      statements: script.commands
+        .filter((c) => c.kind === 'sql')
+        .map((c) => ({
+          text: (c as { text: string }).text,
+          line: c.line,
+          role: 'read' as const,
+          notes: [],
+          shapes: [
+            {
+              kind: 'lookup' as const,
+              index,
+              keyMin: 1,
+              keyMax: ROWS,
+              key: { variable: /:(\w+)/.exec((c as { text: string }).text)![1] },
+              rowsPerKey: 1,
+              rows: { kind: 'heap' as const, table: heap, correlated: false },
+            },
+          ],
+        })),
     })),
     fixed: new Map(),
     poolPages: 512,
     pageBytes: 8192,
-    relations: [{ name: 't', pages: 1600 }, { name: 't_pkey', pages: 250 }],
+    relations: [
+      { name: 't', pages: 1600 },
+      { name: 't_pkey', pages: 250 },
+    ],
     makePool: (pages) => new PostgresPool(pages),
     notes: [],
   };
@@ -76,7 +115,9 @@ function workload(text: string): CompiledWorkload {
 
 describe('the workload trace and its curve', () => {
   test('scripts are chosen by weight, and per-statement executions are counted in the measured part', () => {
-    const w = workload('\\set a random(1, 100000)\n-- bufferlens: weight 3\nSELECT 1 FROM t WHERE id = :a;\n-- bufferlens: weight 1\nSELECT 2 FROM t WHERE id = :a;\n');
+    const w = workload(
+      '\\set a random(1, 100000)\n-- bufferlens: weight 3\nSELECT 1 FROM t WHERE id = :a;\n-- bufferlens: weight 1\nSELECT 2 FROM t WHERE id = :a;\n',
+    );
     const trace = buildTrace(w, 1000, 20_000, 9);
     const [a, b] = trace.executions;
     assert.equal(a + b, 20_000);
@@ -100,7 +141,17 @@ describe('the workload trace and its curve', () => {
   });
 
   test('the size serving a share of the requests is interpolated between the sizes tried', () => {
-    const pts = [0.5, 0.9, 0.98, 1].map((h, i) => ({ poolPages: 2 ** i * 100, poolBytes: 2 ** i * 100 * 8192, current: false, requests: 1, misses: 1 - h, hitRatio: h, missRatio: 1 - h, readsPerTransaction: 0, perStatement: [] }));
+    const pts = [0.5, 0.9, 0.98, 1].map((h, i) => ({
+      poolPages: 2 ** i * 100,
+      poolBytes: 2 ** i * 100 * 8192,
+      current: false,
+      requests: 1,
+      misses: 1 - h,
+      hitRatio: h,
+      missRatio: 1 - h,
+      readsPerTransaction: 0,
+      perStatement: [],
+    }));
     const at95 = sizeForHitRatio(pts, 0.95)!;
     assert.ok(at95.poolBytes > pts[1].poolBytes && at95.poolBytes < pts[2].poolBytes);
     const at999 = sizeForHitRatio(pts, 0.999)!.poolBytes;
@@ -112,7 +163,9 @@ describe('the workload trace and its curve', () => {
     // Sampling keeps whole 64-page units: it needs many of them, so a table of 200,000 pages.
     const big: TableLayout = { name: 'big', pages: 200_000, rows: 12_800_000, page: (k) => k, correlated: true };
     const w = workload('\\set a random(1, 100000)\nSELECT 1 FROM t WHERE id = :a;\n');
-    w.scripts[0].statements[0].shapes = [{ kind: 'lookup', index, keyMin: 1, keyMax: ROWS, key: { variable: 'a' }, rowsPerKey: 1, rows: { kind: 'heap', table: big, correlated: false } }];
+    w.scripts[0].statements[0].shapes = [
+      { kind: 'lookup', index, keyMin: 1, keyMax: ROWS, key: { variable: 'a' }, rowsPerKey: 1, rows: { kind: 'heap', table: big, correlated: false } },
+    ];
     const trace = buildTrace(w, 100_000, 400_000, 4);
     const sizes = [20_000, 100_000];
     const full = poolCurve(w, trace, sizes);

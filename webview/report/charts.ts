@@ -89,7 +89,13 @@ function drawRuns(canvas: HTMLCanvasElement, report: Report): Chart {
   ] as const;
   const datasets = metrics.flatMap(([name, measured, predicted], i) => [
     { label: `${name} measured`, data: report.runs.map((r) => measured(r)), backgroundColor: c.measured[i] },
-    { label: `${name} predicted`, data: report.runs.map((r) => predicted(r)), backgroundColor: stripes(c.measured[i]), borderColor: c.measured[i], borderWidth: 2 },
+    {
+      label: `${name} predicted`,
+      data: report.runs.map((r) => predicted(r)),
+      backgroundColor: stripes(c.measured[i]),
+      borderColor: c.measured[i],
+      borderWidth: 2,
+    },
   ]);
   return new Chart(canvas, {
     type: 'bar',
@@ -99,7 +105,10 @@ function drawRuns(canvas: HTMLCanvasElement, report: Report): Chart {
       responsive: true,
       maintainAspectRatio: false,
       plugins: { legend: { labels: { color: c.text } } },
-      scales: { x: { ticks: { color: c.text }, grid: { color: c.grid } }, y: { ticks: { color: c.text }, grid: { color: c.grid }, title: { display: true, text: 'pages', color: c.text } } },
+      scales: {
+        x: { ticks: { color: c.text }, grid: { color: c.grid } },
+        y: { ticks: { color: c.text }, grid: { color: c.grid }, title: { display: true, text: 'pages', color: c.text } },
+      },
     },
   });
 }

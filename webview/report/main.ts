@@ -18,7 +18,11 @@ const vscode = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : und
 function show(message: HostToReport): void {
   switch (message.type) {
     case 'showReport':
-      renderReport(root, message.report, vscode ? { onExport: (format) => vscode.postMessage({ type: 'exportReport', format }), onRerun: () => vscode.postMessage({ type: 'rerun' }) } : {});
+      renderReport(
+        root,
+        message.report,
+        vscode ? { onExport: (format) => vscode.postMessage({ type: 'exportReport', format }), onRerun: () => vscode.postMessage({ type: 'rerun' }) } : {},
+      );
       break;
     case 'showComparison':
       renderComparison(root, message.left, message.right);

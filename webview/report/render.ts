@@ -39,7 +39,12 @@ function header(report: Report, view: ReportView, onExport?: (format: 'json' | '
 
 function runsSection(report: Report, view: ReportView): HTMLElement {
   const shown = view.shownMetrics;
-  const rows = view.runs.map((r) => [`run ${r.run}`, r.state, ...shown.flatMap((m) => [cellNode(r.measured[m.key]), cellNode(r.predicted[m.key])]), r.timeText]);
+  const rows = view.runs.map((r) => [
+    `run ${r.run}`,
+    r.state,
+    ...shown.flatMap((m) => [cellNode(r.measured[m.key]), cellNode(r.predicted[m.key])]),
+    r.timeText,
+  ]);
   const t = table(['run', 'state', ...shown.flatMap((m) => [m.label, 'predicted']), 'time ms'], rows, 'Pages per run, measured and predicted', 2);
   t.id = 'runs-table';
   const canvas = el('canvas', { role: 'img', 'aria-label': 'grouped bar chart of measured and predicted pages per run' });
@@ -50,8 +55,20 @@ function runsSection(report: Report, view: ReportView): HTMLElement {
   const bytes = view.runs.map((r) => `run ${r.run}: ${r.bytesRead} read`).join(' · ');
   const noReadAhead: HTMLElement[] = view.noReadAhead ? [el('p', { class: 'note' }, view.noReadAhead)] : [];
   // Beside the numbers: where measured and predicted are far apart, and why that is likely.
-  if (view.gaps.length) noReadAhead.push(el('ul', { class: 'gaps', 'aria-label': 'large gaps between measured and predicted' }, ...view.gaps.map((g) => el('li', { role: 'note' }, g))));
-  return section('Runs', 'runs-h', t, ...noReadAhead, el('p', { class: 'note' }, bytes), wrap, el('p', { class: 'hit-ratio', role: 'note' }, view.hitRatio), meaning);
+  if (view.gaps.length)
+    noReadAhead.push(
+      el('ul', { class: 'gaps', 'aria-label': 'large gaps between measured and predicted' }, ...view.gaps.map((g) => el('li', { role: 'note' }, g))),
+    );
+  return section(
+    'Runs',
+    'runs-h',
+    t,
+    ...noReadAhead,
+    el('p', { class: 'note' }, bytes),
+    wrap,
+    el('p', { class: 'hit-ratio', role: 'note' }, view.hitRatio),
+    meaning,
+  );
 }
 
 function blockMap(rel: RelationResidency): HTMLElement {
@@ -70,7 +87,11 @@ function blockMap(rel: RelationResidency): HTMLElement {
       counts[c] += Math.max(0, hi - lo + 1);
     }
   }
-  const map = el('div', { class: 'blockmap', role: 'img', 'aria-label': `${rel.relation}: ${formatCount(rel.cachedAfter)} of ${formatCount(rel.pages)} pages cached after the run` });
+  const map = el('div', {
+    class: 'blockmap',
+    role: 'img',
+    'aria-label': `${rel.relation}: ${formatCount(rel.cachedAfter)} of ${formatCount(rel.pages)} pages cached after the run`,
+  });
   counts.forEach((c, k) => {
     // Which blocks the square stands for and how many of them were cached: the tooltip says it in words.
     const from = Math.ceil(k * per);
@@ -83,7 +104,10 @@ function blockMap(rel: RelationResidency): HTMLElement {
     'p',
     { class: 'blockmap-legend' },
     `Each square is ${perText}, block 0 at the top left to block ${formatCount(Math.max(0, rel.pages - 1))}, row by row; the darker, the more of its blocks were cached: `,
-    ...[0, 1, 2, 3, 4].flatMap((l) => [el('span', { class: `cell level-${l}`, 'aria-hidden': 'true' }), ` ${['none', 'up to ¼', 'up to ½', 'up to ¾', 'all'][l]} `]),
+    ...[0, 1, 2, 3, 4].flatMap((l) => [
+      el('span', { class: `cell level-${l}`, 'aria-hidden': 'true' }),
+      ` ${['none', 'up to ¼', 'up to ½', 'up to ¾', 'all'][l]} `,
+    ]),
   );
   return el('div', {}, map, legend);
 }
@@ -92,8 +116,15 @@ function residencySection(report: Report, view: ReportView): HTMLElement | undef
   const last = report.runs[report.runs.length - 1];
   if (!view.residency.length) return undefined;
   const rows = view.residency.map((rel) => [rel.relation, rel.kind, rel.pagesText, ...rel.runs.map((c) => c?.text ?? '')]);
-  const maps = last.residency.filter((r) => r.pages > 0 && r.blocksAfter).map((r) => el('figure', {}, el('figcaption', {}, `${r.relation} after run ${last.run}`), blockMap(r)));
-  return section('Pages in the buffer pool', 'res-h', table(['relation', 'kind', 'pages', ...view.runs.map((r) => `run ${r.run}`)], rows, 'cached before → after each run', 2), ...maps);
+  const maps = last.residency
+    .filter((r) => r.pages > 0 && r.blocksAfter)
+    .map((r) => el('figure', {}, el('figcaption', {}, `${r.relation} after run ${last.run}`), blockMap(r)));
+  return section(
+    'Pages in the buffer pool',
+    'res-h',
+    table(['relation', 'kind', 'pages', ...view.runs.map((r) => `run ${r.run}`)], rows, 'cached before → after each run', 2),
+    ...maps,
+  );
 }
 
 /** One node: a <details> whose summary is focusable and opens or closes with Enter or Space. */
@@ -153,7 +184,10 @@ function whatIfSection(view: ReportView): HTMLElement | undefined {
     s.append(
       el('h3', {}, w.title),
       el('div', { class: 'chart small' }, canvas),
-      table([w.series.setting, 'physical', 'logical', 'miss ratio'], w.rows.map((p) => [p.label, cellNode(p.physical), cellNode(p.logical), p.missRatio])),
+      table(
+        [w.series.setting, 'physical', 'logical', 'miss ratio'],
+        w.rows.map((p) => [p.label, cellNode(p.physical), cellNode(p.logical), p.missRatio]),
+      ),
     );
   }
   return s;
@@ -169,22 +203,47 @@ function warningsSection(view: ReportView): HTMLElement | undefined {
   return section('Read the numbers with these in mind', 'warn-h', el('ul', { class: 'warnings' }, ...view.warnings.map((w) => el('li', { role: 'note' }, w))));
 }
 
-export function renderReport(root: HTMLElement, report: Report, actions: { onExport?: (f: 'json' | 'markdown' | 'html') => void; onRerun?: () => void } = {}): void {
+export function renderReport(
+  root: HTMLElement,
+  report: Report,
+  actions: { onExport?: (f: 'json' | 'markdown' | 'html') => void; onRerun?: () => void } = {},
+): void {
   // With actions it is the editor's panel, where command-line flags mean nothing.
   const view = reportView(report, actions.onExport || actions.onRerun ? 'editor' : 'page');
-  const sections = [warningsSection(view), runsSection(report, view), residencySection(report, view), planSection(report), predictionSection(view), whatIfSection(view), settingsSection(view)].filter((p): p is HTMLElement => p !== undefined);
+  const sections = [
+    warningsSection(view),
+    runsSection(report, view),
+    residencySection(report, view),
+    planSection(report),
+    predictionSection(view),
+    whatIfSection(view),
+    settingsSection(view),
+  ].filter((p): p is HTMLElement => p !== undefined);
   root.replaceChildren(el('main', {}, header(report, view, actions.onExport, actions.onRerun), contents(sections), ...sections));
 }
 
 export function renderComparison(root: HTMLElement, left: Report, right: Report): void {
   const v = compareView(left, right);
   const parts: HTMLElement[] = [
-    el('header', {}, el('h1', {}, 'Compare reports'), el('p', { class: 'meta' }, `${new Date(left.createdAt).toLocaleString()} → ${new Date(right.createdAt).toLocaleString()}`)),
+    el(
+      'header',
+      {},
+      el('h1', {}, 'Compare reports'),
+      el('p', { class: 'meta' }, `${new Date(left.createdAt).toLocaleString()} → ${new Date(right.createdAt).toLocaleString()}`),
+    ),
     el('pre', { class: 'statement' }, left.statement),
     left.statement !== right.statement ? el('pre', { class: 'statement' }, right.statement) : el('p', { class: 'meta' }, 'Same statement.'),
     section('Pages per run, before → after', 'cmp-h', table(['', 'measured', 'predicted'], v.runs)),
-    section('Cached before run 1 (what usually explains a difference)', 'cmp-res-h', v.cachedBefore.length ? table(['relation', 'cached before run 1', 'pages'], v.cachedBefore) : el('p', { class: 'note' }, 'Residency was not read.')),
-    section('Settings that differ', 'cmp-set-h', v.settings.length ? table(['setting', 'before', 'after'], v.settings, undefined, 3) : el('p', { class: 'note' }, 'None: the same settings.')),
+    section(
+      'Cached before run 1 (what usually explains a difference)',
+      'cmp-res-h',
+      v.cachedBefore.length ? table(['relation', 'cached before run 1', 'pages'], v.cachedBefore) : el('p', { class: 'note' }, 'Residency was not read.'),
+    ),
+    section(
+      'Settings that differ',
+      'cmp-set-h',
+      v.settings.length ? table(['setting', 'before', 'after'], v.settings, undefined, 3) : el('p', { class: 'note' }, 'None: the same settings.'),
+    ),
   ];
   if (v.plan.length) parts.push(section('Plan of run 1, node by node (own pages, and of them read)', 'cmp-plan-h', table(['node', 'pages', 'read'], v.plan)));
   root.replaceChildren(el('main', {}, ...parts));

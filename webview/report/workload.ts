@@ -22,11 +22,17 @@ export function renderWorkload(root: HTMLElement, report: WorkloadReport): void 
   );
   const withRate = v.curve.some((p) => p.readsPerSecond !== null);
   const rows = v.curve.map((p) => [p.current ? `${p.size} (now)` : p.size, p.hit, p.reads, ...(withRate ? [p.readsPerSecond ?? ''] : [])]);
-  const curveTable = table(['pool', 'hit ratio', 'pages read per transaction', ...(withRate ? ['pages read per second'] : [])], rows, 'Predicted steady state by pool size');
+  const curveTable = table(
+    ['pool', 'hit ratio', 'pages read per transaction', ...(withRate ? ['pages read per second'] : [])],
+    rows,
+    'Predicted steady state by pool size',
+  );
   const curve = section('Pool-size curve', 'curve-h', el('div', { class: 'chart' }, canvas), curveTable);
   const parts = [answers, curve];
   if (v.measured) {
-    parts.push(section('Measured on the server', 'measured-h', el('p', {}, v.measured.text), ...(v.measured.predicted ? [el('p', {}, v.measured.predicted)] : [])));
+    parts.push(
+      section('Measured on the server', 'measured-h', el('p', {}, v.measured.text), ...(v.measured.predicted ? [el('p', {}, v.measured.predicted)] : [])),
+    );
   }
   const stmtRows = v.statements.map((s) => [
     s.where,
@@ -35,8 +41,18 @@ export function renderWorkload(root: HTMLElement, report: WorkloadReport): void 
     s.notModelled ? el('span', { class: 'not-modelled', title: s.notModelled }, 'not modelled') : s.requests,
     s.notModelled ? el('span', { class: 'not-modelled', title: s.notModelled }, 'not modelled') : s.reads,
   ]);
-  const stmtNotes = v.statements.flatMap((s) => [...(s.notModelled ? [`${s.where}: not modelled: ${s.notModelled}`] : []), ...s.notes.map((n) => `${s.where}: ${n}`)]);
-  parts.push(section('Statements at the pool now', 'statements-h', table(['statement', 'SQL', 'executions', 'pages requested', 'pages read'], stmtRows, 'Per execution, at the pool now', 2), ...(stmtNotes.length ? [el('ul', { class: 'notes' }, ...stmtNotes.map((n) => el('li', {}, n)))] : [])));
+  const stmtNotes = v.statements.flatMap((s) => [
+    ...(s.notModelled ? [`${s.where}: not modelled: ${s.notModelled}`] : []),
+    ...s.notes.map((n) => `${s.where}: ${n}`),
+  ]);
+  parts.push(
+    section(
+      'Statements at the pool now',
+      'statements-h',
+      table(['statement', 'SQL', 'executions', 'pages requested', 'pages read'], stmtRows, 'Per execution, at the pool now', 2),
+      ...(stmtNotes.length ? [el('ul', { class: 'notes' }, ...stmtNotes.map((n) => el('li', {}, n)))] : []),
+    ),
+  );
   if (v.notes.length) parts.push(section('How this was predicted', 'notes-h', el('ul', { class: 'notes' }, ...v.notes.map((n) => el('li', {}, n)))));
   root.replaceChildren(header, contents(parts), ...parts);
 }

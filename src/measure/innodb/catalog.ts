@@ -6,7 +6,12 @@ import type { InnodbRelation } from './residency';
 import type { InnodbServerInfo } from './server-info';
 import { fromFilename, toFilename } from './filename';
 
-export async function readInnodbFacts(conn: Connection, info: InnodbServerInfo, rels: InnodbRelation[], residency: ResidencySnapshot): Promise<InnodbIndexFacts[]> {
+export async function readInnodbFacts(
+  conn: Connection,
+  info: InnodbServerInfo,
+  rels: InnodbRelation[],
+  residency: ResidencySnapshot,
+): Promise<InnodbIndexFacts[]> {
   if (rels.length === 0) return [];
   const tables = [...new Set(rels.map((r) => `${r.schema}\u0000${r.table}`))].map((k) => k.split('\u0000'));
   const [stats] = await conn.query(
@@ -19,7 +24,9 @@ export async function readInnodbFacts(conn: Connection, info: InnodbServerInfo, 
     tables.flat(),
   );
   const spaceTable = info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES';
-  const [spaces] = await conn.query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceTable} WHERE NAME IN (?)`, [tables.map(([s, t]) => `${toFilename(s)}/${toFilename(t)}`)]);
+  const [spaces] = await conn.query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceTable} WHERE NAME IN (?)`, [
+    tables.map(([s, t]) => `${toFilename(s)}/${toFilename(t)}`),
+  ]);
   const statRows = stats as Array<{ s: string; t: string; i: string; leaf: number; size: number; distinct1: number }>;
   const spaceBytes = new Map((spaces as Array<{ name: string; bytes: number }>).map((r) => [r.name.split('/').map(fromFilename).join('/'), Number(r.bytes)]));
   const shapes = await readIndexShapes(conn, tables, info.product);
@@ -90,15 +97,34 @@ async function readIndexShapes(conn: Connection, tables: string[][], product: 'm
 /** Bytes a column's value takes in a record; variable-length columns counted at half their maximum. */
 export function columnBytes(type: string, octets: number | null, precision: number | null): number {
   switch (type.toLowerCase()) {
-    case 'tinyint': case 'year': return 1;
-    case 'smallint': case 'enum': return 2;
-    case 'mediumint': case 'date': case 'time': return 3;
-    case 'int': case 'integer': case 'float': case 'timestamp': return 4;
-    case 'datetime': return 5;
-    case 'bigint': case 'double': case 'set': return 8;
-    case 'decimal': return Math.ceil(((precision ?? 10) * 4) / 9);
-    case 'char': case 'binary': return Math.max(1, octets ?? 1);
-    default: return octets ? Math.max(1, Math.ceil(Number(octets) / 2)) + 1 : 8;
+    case 'tinyint':
+    case 'year':
+      return 1;
+    case 'smallint':
+    case 'enum':
+      return 2;
+    case 'mediumint':
+    case 'date':
+    case 'time':
+      return 3;
+    case 'int':
+    case 'integer':
+    case 'float':
+    case 'timestamp':
+      return 4;
+    case 'datetime':
+      return 5;
+    case 'bigint':
+    case 'double':
+    case 'set':
+      return 8;
+    case 'decimal':
+      return Math.ceil(((precision ?? 10) * 4) / 9);
+    case 'char':
+    case 'binary':
+      return Math.max(1, octets ?? 1);
+    default:
+      return octets ? Math.max(1, Math.ceil(Number(octets) / 2)) + 1 : 8;
   }
 }
 
@@ -150,7 +176,9 @@ export async function openTables(conn: Connection): Promise<Set<string>> {
 
 /** A global status variable as a number, named as MySQL spells it (MariaDB's view spells it in capitals). */
 async function statusNumber(conn: Connection, info: InnodbServerInfo, name: string): Promise<number> {
-  const [rows] = await conn.query(`SELECT VARIABLE_VALUE AS v FROM ${info.statusTable} WHERE VARIABLE_NAME = ?`, [info.product === 'mariadb' ? name.toUpperCase() : name]);
+  const [rows] = await conn.query(`SELECT VARIABLE_VALUE AS v FROM ${info.statusTable} WHERE VARIABLE_NAME = ?`, [
+    info.product === 'mariadb' ? name.toUpperCase() : name,
+  ]);
   return Number((rows as Array<{ v: string }>)[0]?.v);
 }
 

@@ -27,9 +27,18 @@ export function innodbError(err: unknown, ctx: InnodbErrorContext): Error {
   const limit = `the statement ran longer than the ${ctx.timeoutMs / 1000} s limit${during} and was stopped (--timeout)`;
   if (e.errno === 1969 || e.errno === 3024 || (e.errno === 1317 && ctx.timedOut && !ctx.cancelled)) return new MeasureError(limit, 'timeout');
   if (e.errno === 1317 || e.errno === 1927) {
-    return ctx.cancelled ? new MeasureError(`cancelled${during}: the statement was stopped on the server and rolled back`, 'cancelled') : new MeasureError(`${e.message}${during}`, 'statement');
+    return ctx.cancelled
+      ? new MeasureError(`cancelled${during}: the statement was stopped on the server and rolled back`, 'cancelled')
+      : new MeasureError(`${e.message}${during}`, 'statement');
   }
-  if (e.code === 'PROTOCOL_CONNECTION_LOST' || e.code === 'ECONNRESET' || e.code === 'EPIPE' || e.errno === 2013 || e.errno === 2006 || /closed state/.test(e.message)) {
+  if (
+    e.code === 'PROTOCOL_CONNECTION_LOST' ||
+    e.code === 'ECONNRESET' ||
+    e.code === 'EPIPE' ||
+    e.errno === 2013 ||
+    e.errno === 2006 ||
+    /closed state/.test(e.message)
+  ) {
     return new MeasureError(`lost the connection to the server${during}: ${e.message}`, 'connection');
   }
   const message = e.sqlMessage ?? e.message;

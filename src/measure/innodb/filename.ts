@@ -8,7 +8,10 @@ export function toFilename(name: string): string {
     if (/^[A-Za-z0-9_]$/.test(ch)) out += ch;
     else {
       const cp = ch.codePointAt(0)!;
-      out += cp <= 0xffff ? `@${cp.toString(16).padStart(4, '0')}` : [...String.fromCodePoint(cp)].map((u) => `@${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      out +=
+        cp <= 0xffff
+          ? `@${cp.toString(16).padStart(4, '0')}`
+          : [...String.fromCodePoint(cp)].map((u) => `@${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
     }
   }
   return out;

@@ -97,13 +97,22 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     // which reads rows and probes range bounds.
     const tables = await this.checkSideEffects(warnings);
     if (await hasAllPrivileges(this.conn)) {
-      warnings.push('measured with ALL PRIVILEGES or SUPER: nothing but BufferLens\'s own checks stands between the statement and the data; a measuring user needs only PROCESS, SELECT on mysql.innodb_index_stats and on the tables (Test Connection prints the GRANTs)');
+      warnings.push(
+        "measured with ALL PRIVILEGES or SUPER: nothing but BufferLens's own checks stands between the statement and the data; a measuring user needs only PROCESS, SELECT on mysql.innodb_index_stats and on the tables (Test Connection prints the GRANTs)",
+      );
     }
     this.relations = await resolveInnodbRelations(this.conn, tables).catch(async (err: unknown) => {
       if (!isStatsDenied(err)) throw err;
       this.statsDenied = true;
-      warnings.push('residency per table, sized by its tablespace file (all its indexes together): the measuring user may not read mysql.innodb_index_stats, which names and sizes each index');
-      return tablesFromTablespaces(this.conn, tables, this.info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES', this.info.pageSize);
+      warnings.push(
+        'residency per table, sized by its tablespace file (all its indexes together): the measuring user may not read mysql.innodb_index_stats, which names and sizes each index',
+      );
+      return tablesFromTablespaces(
+        this.conn,
+        tables,
+        this.info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES',
+        this.info.pageSize,
+      );
     });
     // Before the residency snapshot: what purge reads while it catches up is part of the state found.
     const purge = await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal, this.options.onProgress);
@@ -195,7 +204,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   async predictionFacts(before: ResidencySnapshot, withCache: boolean, warnings: string[]): Promise<InnodbFacts> {
     const info = this.info;
     let unavailable: string | undefined;
-    const facts = this.statsDenied ? Promise.reject(Object.assign(new Error('denied'), { errno: 1142 })) : readInnodbFacts(this.conn, info, this.relations, before);
+    const facts = this.statsDenied
+      ? Promise.reject(Object.assign(new Error('denied'), { errno: 1142 }))
+      : readInnodbFacts(this.conn, info, this.relations, before);
     const indexes = await facts.catch(async (err: unknown) => {
       // Without the index statistics there is no prediction; the measurement itself does not need them.
       if (!isStatsDenied(err)) throw err;
@@ -212,7 +223,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       const tracked = [...before.values()].reduce((a, r) => a + r.cached, 0);
       other = Math.max(0, (await poolPagesInUse(this.conn, info)) - tracked);
       lruSeed = await readLruSeed(this.conn, this.relations);
-    } else warnings.push('the prediction assumes none of the statement\'s pages were cached before run 1: residency was not read');
+    } else warnings.push("the prediction assumes none of the statement's pages were cached before run 1: residency was not read");
     const st = info.settings;
     const frames = await poolFrames(this.conn, info);
     const undo = await readUndoState(this.conn, info, withCache);
@@ -231,7 +242,13 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
         ...(lruSeed ? { lruSeed } : {}),
         ...(undo ? { undo } : {}),
         ...(unavailable ? { unavailable } : {}),
-        ...(this.openAtStart ? { tablesToOpen: [...new Set(this.relations.filter((r) => r.kind === 'table' && !this.openAtStart!.has(`${r.schema}/${r.table}`)).map((r) => r.table))] } : {}),
+        ...(this.openAtStart
+          ? {
+              tablesToOpen: [
+                ...new Set(this.relations.filter((r) => r.kind === 'table' && !this.openAtStart!.has(`${r.schema}/${r.table}`)).map((r) => r.table)),
+              ],
+            }
+          : {}),
         changeBuffering: changeBufferingOf(st.innodb_change_buffering),
         changeBufferMaxPct: Number(st.innodb_change_buffer_max_size ?? 25),
         // MariaDB 10.5 made the page cleaner keep innodb_lru_scan_depth pages free on demand.
@@ -295,10 +312,13 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     const after = await autoIncrementValues(this.conn, this.autoIncrementTables);
     for (const [name, v] of after) {
       if (this.rowsInserted > 0) {
-        out.push(`the AUTO_INCREMENT counter of ${name} advanced by at least ${this.rowsInserted.toLocaleString('en-US')} over the runs (one value per row inserted; bulk inserts reserve more) and stays advanced after the rollback: it now stands at ${v.toLocaleString('en-US')}`);
+        out.push(
+          `the AUTO_INCREMENT counter of ${name} advanced by at least ${this.rowsInserted.toLocaleString('en-US')} over the runs (one value per row inserted; bulk inserts reserve more) and stays advanced after the rollback: it now stands at ${v.toLocaleString('en-US')}`,
+        );
       }
     }
-    if (this.info.product === 'mysql') out.push('MySQL has no per-statement page counters (MariaDB\'s r_engine_stats); the numbers are global deltas, calibrated and checked for other sessions');
+    if (this.info.product === 'mysql')
+      out.push("MySQL has no per-statement page counters (MariaDB's r_engine_stats); the numbers are global deltas, calibrated and checked for other sessions");
     return out;
   }
 
@@ -327,7 +347,11 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       this.inTransaction = false;
       if (viaAnalyze) {
         const json = parseServerJson(Object.values(rows[0])[0] as string, this.statement) as { query_block?: { r_total_time_ms?: number } };
-        return { elapsedMs: (json.query_block?.r_total_time_ms as number | undefined) ?? elapsedMs, engineStats: parseInnodbPlan(json).engineStats, plan: json };
+        return {
+          elapsedMs: (json.query_block?.r_total_time_ms as number | undefined) ?? elapsedMs,
+          engineStats: parseInnodbPlan(json).engineStats,
+          plan: json,
+        };
       }
       if (viaExplainAnalyze) return { elapsedMs, engineStats: undefined, plan: Object.values(rows[0])[0] };
       return { elapsedMs, engineStats: undefined };
@@ -366,7 +390,13 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   }
 
   private error(err: unknown): Error {
-    return innodbError(err, { run: this.currentRun, statement: this.statement, cancelled: this.cancelled, timedOut: this.timedOut, timeoutMs: this.options.timeoutMs });
+    return innodbError(err, {
+      run: this.currentRun,
+      statement: this.statement,
+      cancelled: this.cancelled,
+      timedOut: this.timedOut,
+      timeoutMs: this.options.timeoutMs,
+    });
   }
 
   private async rollbackQuietly(): Promise<void> {

@@ -19,7 +19,8 @@ export async function readKeyRanges(conn: Connection, accesses: TableAccess[], i
       const [rows] = await conn.query(`SELECT MIN(${quote(column)}) AS lo, MAX(${quote(column)}) AS hi FROM ${quote(schema)}.${quote(f.table)}`);
       const { lo, hi } = (rows as Array<{ lo: unknown; hi: unknown }>)[0] ?? {};
       // Only whole numbers place a range; other types leave it drawn.
-      if (Number.isSafeInteger(Number(lo)) && Number.isSafeInteger(Number(hi)) && lo !== null && hi !== null) out[keyRangeName(f.table, column)] = [Number(lo), Number(hi)];
+      if (Number.isSafeInteger(Number(lo)) && Number.isSafeInteger(Number(hi)) && lo !== null && hi !== null)
+        out[keyRangeName(f.table, column)] = [Number(lo), Number(hi)];
     } catch {
       // A failure here costs only the placement: the range's start stays drawn.
     }

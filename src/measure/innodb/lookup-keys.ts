@@ -17,7 +17,11 @@ import { quoteMysqlName as quote } from '../../sql/quote';
 export const MAX_LOOKUP_KEYS = 20_000;
 
 /** Which table's clustered index the keys go to, and the select-list expression that gives them. */
-function lookupTarget(accesses: TableAccess[], indexes: InnodbIndexFacts[], aliases: Map<string, string>): { table: string; expression: string; rows: number } | undefined {
+function lookupTarget(
+  accesses: TableAccess[],
+  indexes: InnodbIndexFacts[],
+  aliases: Map<string, string>,
+): { table: string; expression: string; rows: number } | undefined {
   const keyOf = (table: string) => {
     const c = indexes.find((f) => f.table === table && f.clustered);
     return c?.keyColumns?.length === 1 ? c.keyColumns[0] : undefined;
@@ -40,7 +44,13 @@ function lookupTarget(accesses: TableAccess[], indexes: InnodbIndexFacts[], alia
  * The keys per table, for the two shapes above, on a table whose clustered key is one whole-number column.
  * A failure costs only this: the lookups stay drawn.
  */
-export async function readLookupKeys(conn: Connection, statement: string, accesses: TableAccess[], indexes: InnodbIndexFacts[], aliases: Map<string, string>): Promise<Record<string, number[]>> {
+export async function readLookupKeys(
+  conn: Connection,
+  statement: string,
+  accesses: TableAccess[],
+  indexes: InnodbIndexFacts[],
+  aliases: Map<string, string>,
+): Promise<Record<string, number[]>> {
   const target = lookupTarget(accesses, indexes, aliases);
   if (!target || target.rows > MAX_LOOKUP_KEYS) return {};
   const sql = replaceSelectList(statement, target.expression, 'mysql');

@@ -8,7 +8,9 @@ export async function otherActiveSessions(conn: Connection): Promise<string[]> {
     `SELECT ID AS id, USER AS user, COMMAND AS command, LEFT(COALESCE(INFO, ''), 60) AS info FROM information_schema.PROCESSLIST
       WHERE ID <> CONNECTION_ID() AND COMMAND NOT IN ('Sleep', 'Daemon', 'Binlog Dump') AND USER NOT IN ('system user', 'event_scheduler')`,
   );
-  return (rows as Array<{ id: number; user: string; command: string; info: string }>).map((r) => `#${r.id} ${r.user} ${r.command}${r.info ? `: ${r.info}` : ''}`);
+  return (rows as Array<{ id: number; user: string; command: string; info: string }>).map(
+    (r) => `#${r.id} ${r.user} ${r.command}${r.info ? `: ${r.info}` : ''}`,
+  );
 }
 
 export function noiseWarnings(

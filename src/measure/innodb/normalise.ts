@@ -27,7 +27,7 @@ export function normaliseInnodb(product: InnodbProduct, d: Record<string, number
   return {
     measured: { logicalReads: requests ?? null, physicalReads: physical, readAhead },
     notes: {
-      logicalReads: 'Δ Innodb_buffer_pool_read_requests (global counter, calibrated for the snapshots\' own cost)',
+      logicalReads: "Δ Innodb_buffer_pool_read_requests (global counter, calibrated for the snapshots' own cost)",
       physicalReads: `${physicalNote}: pages read synchronously because they were missing; a read may come from the OS page cache unless O_DIRECT`,
       readAhead: 'Δ Innodb_buffer_pool_read_ahead + Δ _read_ahead_rnd: pages prefetched by linear and random read-ahead',
     },

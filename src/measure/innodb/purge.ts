@@ -31,7 +31,12 @@ export interface PurgeWait {
  * second (a wait of seconds must not look like a hang); undefined when there was nothing to wait for,
  * 'unknown' when the server does not count its history list (the metric disabled).
  */
-export async function waitForPurge(conn: Connection, limitMs: number, signal?: AbortSignal, progress?: (message: string) => void): Promise<PurgeWait | 'unknown' | undefined> {
+export async function waitForPurge(
+  conn: Connection,
+  limitMs: number,
+  signal?: AbortSignal,
+  progress?: (message: string) => void,
+): Promise<PurgeWait | 'unknown' | undefined> {
   const before = await historyLength(conn);
   if (before === undefined) return 'unknown';
   if (before === 0) return undefined;

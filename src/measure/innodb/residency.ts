@@ -24,9 +24,16 @@ export const isStatsDenied = (err: unknown): boolean => [1142, 1143].includes((e
  * The tables alone, sized by their tablespace files (every index of a table together), for a user who may
  * not read the index statistics: residency per table instead of per index, and no prediction.
  */
-export async function tablesFromTablespaces(conn: Connection, tables: Array<{ schema: string; table: string }>, spaceView: string, pageSize: number): Promise<InnodbRelation[]> {
+export async function tablesFromTablespaces(
+  conn: Connection,
+  tables: Array<{ schema: string; table: string }>,
+  spaceView: string,
+  pageSize: number,
+): Promise<InnodbRelation[]> {
   if (tables.length === 0) return [];
-  const [rows] = await conn.query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceView} WHERE NAME IN (?)`, [tables.map((t) => `${toFilename(t.schema)}/${toFilename(t.table)}`)]);
+  const [rows] = await conn.query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceView} WHERE NAME IN (?)`, [
+    tables.map((t) => `${toFilename(t.schema)}/${toFilename(t.table)}`),
+  ]);
   const bytes = new Map((rows as Array<{ name: string; bytes: number }>).map((r) => [r.name.split('/').map(fromFilename).join('/'), Number(r.bytes)]));
   return tables.map((t) => ({
     innodbName: `\`${t.schema}\`.\`${t.table}\``,
@@ -97,7 +104,10 @@ export async function readInnodbResidency(conn: Connection, rels: InnodbRelation
  * and each cached page of the relations with its position from the head. One more walk of the pool, read
  * only where residency is (the pool is under the residency limit).
  */
-export async function readLruSeed(conn: Connection, rels: InnodbRelation[]): Promise<{ length: number; firstOld: number | null; pages: Array<[number, number, number]> }> {
+export async function readLruSeed(
+  conn: Connection,
+  rels: InnodbRelation[],
+): Promise<{ length: number; firstOld: number | null; pages: Array<[number, number, number]> }> {
   const [summary] = await conn.query(
     `SELECT COUNT(*) AS n, MIN(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS firstOld FROM information_schema.INNODB_BUFFER_PAGE_LRU`,
   );

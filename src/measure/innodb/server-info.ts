@@ -20,9 +20,18 @@ export interface InnodbServerInfo {
 }
 
 const SETTINGS = [
-  'innodb_buffer_pool_size', 'innodb_page_size', 'innodb_buffer_pool_instances', 'innodb_old_blocks_pct', 'innodb_old_blocks_time',
-  'innodb_read_ahead_threshold', 'innodb_random_read_ahead', 'innodb_change_buffering', 'innodb_change_buffer_max_size',
-  'innodb_buffer_pool_load_at_startup', 'innodb_lru_scan_depth', 'innodb_undo_tablespaces',
+  'innodb_buffer_pool_size',
+  'innodb_page_size',
+  'innodb_buffer_pool_instances',
+  'innodb_old_blocks_pct',
+  'innodb_old_blocks_time',
+  'innodb_read_ahead_threshold',
+  'innodb_random_read_ahead',
+  'innodb_change_buffering',
+  'innodb_change_buffer_max_size',
+  'innodb_buffer_pool_load_at_startup',
+  'innodb_lru_scan_depth',
+  'innodb_undo_tablespaces',
 ];
 
 export function parseProduct(version: string, comment: string): { product: InnodbProduct; release: [number, number, number] } {

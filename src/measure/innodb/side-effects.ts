@@ -71,7 +71,9 @@ export async function findInnodbSideEffects(conn: Connection, statement: string,
   const seenBodies = new Set<string>();
   let pending: string[] = [statement];
   for (let depth = 0; pending.length && depth < 6; depth++) {
-    const { names, calls } = pending.map((text) => namesIn(maskSql(text, 'mysql'))).reduce((a, b) => ({ names: [...a.names, ...b.names], calls: [...a.calls, ...b.calls] }), { names: [], calls: [] });
+    const { names, calls } = pending
+      .map((text) => namesIn(maskSql(text, 'mysql')))
+      .reduce((a, b) => ({ names: [...a.names, ...b.names], calls: [...a.calls, ...b.calls] }), { names: [], calls: [] });
     pending = [];
     const tables = await lookupTables(conn, names, currentDb);
     for (const t of tables) {
@@ -93,7 +95,10 @@ export async function findInnodbSideEffects(conn: Connection, statement: string,
       if (!dataChanging) continue;
       if (t.engine && t.engine.toLowerCase() !== 'innodb') out.nonTransactional.push({ table: key, engine: t.engine });
       if (Number(t.ai) === 1) out.autoIncrement.push({ schema: t.s, table: t.t });
-      const [trg] = await conn.query('SELECT TRIGGER_NAME AS n, ACTION_STATEMENT AS a FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?', [t.s, t.t]);
+      const [trg] = await conn.query(
+        'SELECT TRIGGER_NAME AS n, ACTION_STATEMENT AS a FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?',
+        [t.s, t.t],
+      );
       for (const r of trg as Array<{ n: string; a: string }>) visitBody(`trigger ${t.s}.${r.n}`, r.a);
     }
     for (const r of await lookupRoutines(conn, calls, currentDb)) {
@@ -164,7 +169,10 @@ function uniq<T extends readonly [string, string]>(pairs: T[]): T[] {
 export async function autoIncrementValues(conn: Connection, tables: Array<{ schema: string; table: string }>): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const t of tables) {
-    const [rows] = await conn.query('SELECT AUTO_INCREMENT AS ai FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?', [t.schema, t.table]);
+    const [rows] = await conn.query('SELECT AUTO_INCREMENT AS ai FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?', [
+      t.schema,
+      t.table,
+    ]);
     const ai = (rows as Array<{ ai: number | null }>)[0]?.ai;
     if (ai !== null && ai !== undefined) out.set(`${t.schema}.${t.table}`, Number(ai));
   }
@@ -188,7 +196,9 @@ export function judgeSideEffects(fx: InnodbSideEffects, options: Pick<MeasureOpt
   }
   if (fx.outside.length) warnings.push(`measured although a rollback cannot undo it (--allow-side-effects): ${fx.outside.join('; ')}`);
   if (fx.routines.length) {
-    warnings.push(`the statement calls stored function${fx.routines.length > 1 ? 's' : ''} ${fx.routines.join(', ')}${dml ? '' : '; a reading statement runs in a read-only transaction, so they cannot write'}`);
+    warnings.push(
+      `the statement calls stored function${fx.routines.length > 1 ? 's' : ''} ${fx.routines.join(', ')}${dml ? '' : '; a reading statement runs in a read-only transaction, so they cannot write'}`,
+    );
   }
   if (fx.sequences.length) warnings.push(`sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} may advance: sequences are not rolled back`);
 }

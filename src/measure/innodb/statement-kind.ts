@@ -6,10 +6,15 @@ import { maskSql } from '../../sql/mask';
 export type InnodbStatementKind = 'read' | 'dml';
 
 /** The commands MySQL's and MariaDB's grammars start with, to tell a typo from a statement not measured. */
-export const MYSQL_COMMANDS = new Set('ALTER ANALYZE BEGIN BINLOG CACHE CALL CHANGE CHECK CHECKSUM COMMIT CREATE DEALLOCATE DELETE DESC DESCRIBE DO DROP EXECUTE EXPLAIN FLUSH GRANT HANDLER HELP INSERT INSTALL KILL LOAD LOCK OPTIMIZE PREPARE PURGE RELEASE RENAME REPAIR REPLACE RESET REVOKE ROLLBACK SAVEPOINT SELECT SET SHOW SHUTDOWN START STOP TABLE TRUNCATE UNINSTALL UNLOCK UPDATE USE VALUES WITH XA'.split(' '));
+export const MYSQL_COMMANDS = new Set(
+  'ALTER ANALYZE BEGIN BINLOG CACHE CALL CHANGE CHECK CHECKSUM COMMIT CREATE DEALLOCATE DELETE DESC DESCRIBE DO DROP EXECUTE EXPLAIN FLUSH GRANT HANDLER HELP INSERT INSTALL KILL LOAD LOCK OPTIMIZE PREPARE PURGE RELEASE RENAME REPAIR REPLACE RESET REVOKE ROLLBACK SAVEPOINT SELECT SET SHOW SHUTDOWN START STOP TABLE TRUNCATE UNINSTALL UNLOCK UPDATE USE VALUES WITH XA'.split(
+    ' ',
+  ),
+);
 
 /** Statements that commit implicitly: a rollback after them undoes nothing. */
-const IMPLICIT_COMMIT = /^(CREATE|ALTER|DROP|RENAME|TRUNCATE|LOCK\s+TABLES?|UNLOCK\s+TABLES?|GRANT|REVOKE|ANALYZE\s+TABLE|OPTIMIZE|REPAIR|CHECK\s+TABLE|FLUSH|INSTALL|UNINSTALL|LOAD\s+INDEX|CACHE\s+INDEX|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|SET\s+(GLOBAL\s+|SESSION\s+)?TRANSACTION|SET\s+AUTOCOMMIT|XA|LOAD\s+DATA|RESET|PURGE|CHANGE\s+(MASTER|REPLICATION)|START\s+(SLAVE|REPLICA)|STOP\s+(SLAVE|REPLICA)|SHUTDOWN|KILL)\b/;
+const IMPLICIT_COMMIT =
+  /^(CREATE|ALTER|DROP|RENAME|TRUNCATE|LOCK\s+TABLES?|UNLOCK\s+TABLES?|GRANT|REVOKE|ANALYZE\s+TABLE|OPTIMIZE|REPAIR|CHECK\s+TABLE|FLUSH|INSTALL|UNINSTALL|LOAD\s+INDEX|CACHE\s+INDEX|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|SET\s+(GLOBAL\s+|SESSION\s+)?TRANSACTION|SET\s+AUTOCOMMIT|XA|LOAD\s+DATA|RESET|PURGE|CHANGE\s+(MASTER|REPLICATION)|START\s+(SLAVE|REPLICA)|STOP\s+(SLAVE|REPLICA)|SHUTDOWN|KILL)\b/;
 
 export type InnodbStatementCheck = ({ ok: true; kind: InnodbStatementKind } & CheckedStatement) | Extract<StatementCheck, { ok: false }>;
 
@@ -32,9 +37,14 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
   const h = head(statement);
   const warnings = parts.length > 1 ? [`the input has ${parts.length} statements; only the first was measured`] : [];
   if (IMPLICIT_COMMIT.test(h)) {
-    const word = /^[A-Z]+(\s+(TEMPORARY\s+)?(TABLES?|INDEX|VIEW|DATABASE|SCHEMA|USER|PROCEDURE|FUNCTION|TRIGGER|EVENT|SERVER))?/.exec(h)?.[0] ?? 'this statement';
+    const word =
+      /^[A-Z]+(\s+(TEMPORARY\s+)?(TABLES?|INDEX|VIEW|DATABASE|SCHEMA|USER|PROCEDURE|FUNCTION|TRIGGER|EVENT|SERVER))?/.exec(h)?.[0] ?? 'this statement';
     if (!commit) {
-      return { ok: false, kind: 'refused', reason: `${word} commits implicitly, so BufferLens could not roll it back (--commit measures it and keeps its effects)` };
+      return {
+        ok: false,
+        kind: 'refused',
+        reason: `${word} commits implicitly, so BufferLens could not roll it back (--commit measures it and keeps its effects)`,
+      };
     }
   }
   const masked = maskSql(h, 'mysql');
@@ -42,7 +52,11 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
     return { ok: false, kind: 'refused', reason: 'SELECT … INTO OUTFILE/DUMPFILE writes a file on the server, which a rollback cannot remove' };
   }
   if (/^(SHOW|DESCRIBE|DESC|EXPLAIN|DO|HELP)\b/.test(h)) {
-    return { ok: false, kind: 'refused', reason: `BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements; ${/^[A-Z]+/.exec(h)![0]} cannot be measured (the server's ANALYZE does not take it)` };
+    return {
+      ok: false,
+      kind: 'refused',
+      reason: `BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements; ${/^[A-Z]+/.exec(h)![0]} cannot be measured (the server's ANALYZE does not take it)`,
+    };
   }
   if (/^(SELECT|WITH|TABLE|VALUES)\b/.test(h)) {
     return { ok: true, statement, kind: 'read', dataChanging: false, otherStatements: parts.length - 1, warnings };
@@ -51,22 +65,37 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
     return { ok: true, statement, kind: 'dml', dataChanging: true, otherStatements: parts.length - 1, warnings };
   }
   if (/^CALL\b/.test(h) && !commit) {
-    return { ok: false, kind: 'refused', reason: 'a stored procedure may commit or change non-transactional state, so BufferLens could not promise a rollback (--commit measures it)' };
+    return {
+      ok: false,
+      kind: 'refused',
+      reason: 'a stored procedure may commit or change non-transactional state, so BufferLens could not promise a rollback (--commit measures it)',
+    };
   }
   if (commit) return { ok: true, statement, kind: 'dml', dataChanging: true, otherStatements: parts.length - 1, warnings };
   const word = /^[A-Z]+/.exec(h)?.[0];
   // Not sent to the server to name a syntax error: on MySQL the statement would run as it is written.
   if (word && !MYSQL_COMMANDS.has(word)) {
-    return { ok: false, kind: 'input', reason: `"${statement.trim().split(/\s+/)[0].slice(0, 30)}" is not a MySQL or MariaDB command (a typo?); BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements` };
+    return {
+      ok: false,
+      kind: 'input',
+      reason: `"${statement.trim().split(/\s+/)[0].slice(0, 30)}" is not a MySQL or MariaDB command (a typo?); BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements`,
+    };
   }
-  return { ok: false, kind: 'refused', reason: `BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements; "${h.slice(0, 30)}" is none of them` };
+  return {
+    ok: false,
+    kind: 'refused',
+    reason: `BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements; "${h.slice(0, 30)}" is none of them`,
+  };
 }
 
 /** Table names a statement writes to, for the non-transactional-engine check (best effort, refined by EXPLAIN). */
 export function writtenTables(statement: string): string[] {
-  const h = maskSql(statement, 'mysql').replace(/\s+/g, ' ').replace(/\s*\.\s*/g, '.');
-  const m = /^\s*(?:INSERT|REPLACE)(?:\s+(?:LOW_PRIORITY|DELAYED|HIGH_PRIORITY|IGNORE))*\s+(?:INTO\s+)?([`"\w.$]+)/i.exec(h)
-    ?? /^\s*UPDATE(?:\s+(?:LOW_PRIORITY|IGNORE))*\s+([`"\w.$]+)/i.exec(h)
-    ?? /^\s*DELETE(?:\s+(?:LOW_PRIORITY|QUICK|IGNORE))*\s+FROM\s+([`"\w.$]+)/i.exec(h);
+  const h = maskSql(statement, 'mysql')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*\.\s*/g, '.');
+  const m =
+    /^\s*(?:INSERT|REPLACE)(?:\s+(?:LOW_PRIORITY|DELAYED|HIGH_PRIORITY|IGNORE))*\s+(?:INTO\s+)?([`"\w.$]+)/i.exec(h) ??
+    /^\s*UPDATE(?:\s+(?:LOW_PRIORITY|IGNORE))*\s+([`"\w.$]+)/i.exec(h) ??
+    /^\s*DELETE(?:\s+(?:LOW_PRIORITY|QUICK|IGNORE))*\s+FROM\s+([`"\w.$]+)/i.exec(h);
   return m ? [m[1].replace(/[`"]/g, '')] : [];
 }

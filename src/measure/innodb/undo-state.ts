@@ -9,13 +9,31 @@ import type { InnodbServerInfo } from './server-info';
 
 /** Statements that start a write transaction in InnoDB (each takes the next rollback segment). */
 const WRITE_COMMANDS = [
-  'insert', 'insert_select', 'update', 'update_multi', 'delete', 'delete_multi', 'replace', 'replace_select', 'load',
-  'create_table', 'alter_table', 'drop_table', 'create_index', 'drop_index', 'truncate', 'rename_table', 'create_db', 'drop_db',
+  'insert',
+  'insert_select',
+  'update',
+  'update_multi',
+  'delete',
+  'delete_multi',
+  'replace',
+  'replace_select',
+  'load',
+  'create_table',
+  'alter_table',
+  'drop_table',
+  'create_index',
+  'drop_index',
+  'truncate',
+  'rename_table',
+  'create_db',
+  'drop_db',
 ];
 
 export async function readUndoState(conn: Connection, info: InnodbServerInfo, withCache: boolean): Promise<UndoState | undefined> {
   if (info.product !== 'mariadb') return undefined;
-  const [status] = await conn.query(`SELECT SUM(VARIABLE_VALUE) AS n FROM ${info.statusTable} WHERE VARIABLE_NAME IN (?)`, [WRITE_COMMANDS.map((c) => `COM_${c.toUpperCase()}`)]);
+  const [status] = await conn.query(`SELECT SUM(VARIABLE_VALUE) AS n FROM ${info.statusTable} WHERE VARIABLE_NAME IN (?)`, [
+    WRITE_COMMANDS.map((c) => `COM_${c.toUpperCase()}`),
+  ]);
   const counted = (status as Array<{ n: string | number | null }>)[0]?.n;
   // Without the counters (a server that hides them) nothing says whether a write ran: no undo state.
   if (counted === null || counted === undefined || !Number.isFinite(Number(counted))) return undefined;

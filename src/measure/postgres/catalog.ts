@@ -71,9 +71,7 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
 /** Buffers in use by anything, from pg_buffercache (the summary function where it exists: no per-buffer rows). */
 export async function buffersInUse(client: Client, major: number): Promise<number> {
   const r = await client.query(
-    major >= 16
-      ? 'SELECT buffers_used::int AS n FROM pg_buffercache_summary()'
-      : 'SELECT count(*)::int AS n FROM pg_buffercache WHERE relfilenode IS NOT NULL',
+    major >= 16 ? 'SELECT buffers_used::int AS n FROM pg_buffercache_summary()' : 'SELECT count(*)::int AS n FROM pg_buffercache WHERE relfilenode IS NOT NULL',
   );
   return r.rows[0].n;
 }

@@ -27,7 +27,13 @@ interface ExplainNode {
   Plans?: ExplainNode[];
 }
 
-export async function readDeadEntries(client: Client, root: PlanNode, relations: PgRelation[], facts: PgRelationFacts[], timeoutMs: number): Promise<Record<string, PgDeadEntries>> {
+export async function readDeadEntries(
+  client: Client,
+  root: PlanNode,
+  relations: PgRelation[],
+  facts: PgRelationFacts[],
+  timeoutMs: number,
+): Promise<Record<string, PgDeadEntries>> {
   const all = scanNodes(root);
   const out: Record<string, PgDeadEntries> = {};
   for (const n of all) {

@@ -14,11 +14,11 @@ import { countNodes, readOnly, scanNodes } from './after-runs';
 /** Rows beyond this are not fetched again: the heap order stays modelled from the correlation. */
 export const MAX_HEAP_ROWS = 100_000;
 
-
 export async function readHeapBlocks(client: Client, statement: string, root: PlanNode, timeoutMs: number): Promise<Record<string, number[]>> {
   const all = scanNodes(root);
   const n = all[0];
-  if (all.length !== 1 || n.nodeType !== 'Index Scan' || n.parallelAware || (n.actualLoops ?? 1) > 1 || (n.rowsRemovedByFilter ?? 0) > 0 || !n.relation) return {};
+  if (all.length !== 1 || n.nodeType !== 'Index Scan' || n.parallelAware || (n.actualLoops ?? 1) > 1 || (n.rowsRemovedByFilter ?? 0) > 0 || !n.relation)
+    return {};
   // An incremental sort reorders rows within runs of its presorted key: no query gives the scan's order.
   if (countNodes(root, 'Incremental Sort') > 0) return {};
   if ((n.actualRows ?? 0) === 0 || (n.actualRows ?? 0) > MAX_HEAP_ROWS) return {};

@@ -44,7 +44,16 @@ export async function readIndexWindows(
 ): Promise<Record<string, PgIndexWindow>> {
   const scans = scanNodes(root);
   const n = scans[0];
-  if (scans.length !== 1 || (n.nodeType !== 'Index Scan' && n.nodeType !== 'Index Only Scan') || n.parallelAware || n.backward || (n.actualLoops ?? 1) > 1 || !n.index || !n.relation) return {};
+  if (
+    scans.length !== 1 ||
+    (n.nodeType !== 'Index Scan' && n.nodeType !== 'Index Only Scan') ||
+    n.parallelAware ||
+    n.backward ||
+    (n.actualLoops ?? 1) > 1 ||
+    !n.index ||
+    !n.relation
+  )
+    return {};
   if (countNodes(root, 'Sort') + countNodes(root, 'Incremental Sort') > 0) return {};
   const rows = n.actualRows ?? 0;
   if (rows === 0 || rows > MAX_WINDOW_ROWS || (n.rowsRemovedByFilter ?? 0) > 0) return {};
@@ -62,12 +71,17 @@ export async function readIndexWindows(
     // statement allows an aggregate (its ORDER BY and LIMIT cut), else its first row.
     const least = `min(${alias}.${w.column})::text AS key`;
     const firstSql =
-      replaceSelectList(statement, least, 'postgresql', { unordered: true }) ?? replaceSelectList(statement, least, 'postgresql') ?? replaceSelectList(statement, `${alias}.${w.column}::text AS key`, 'postgresql');
+      replaceSelectList(statement, least, 'postgresql', { unordered: true }) ??
+      replaceSelectList(statement, least, 'postgresql') ??
+      replaceSelectList(statement, `${alias}.${w.column}::text AS key`, 'postgresql');
     if (!firstSql) return {};
     const first = (await client.query<{ key: string }>(firstSql)).rows[0]?.key;
     if (first === undefined || !/^-?\d+$/.test(first)) return {};
     const ask = (cond: string, dir: string, limit: number) =>
-      client.query<{ key: string; tid: string }>({ text: `SELECT ${w.column}::text AS key, ctid::text AS tid FROM ${w.table} WHERE ${w.column} ${cond} $1 ORDER BY ${w.column} ${dir} LIMIT ${limit}`, values: [first] });
+      client.query<{ key: string; tid: string }>({
+        text: `SELECT ${w.column}::text AS key, ctid::text AS tid FROM ${w.table} WHERE ${w.column} ${cond} $1 ORDER BY ${w.column} ${dir} LIMIT ${limit}`,
+        values: [first],
+      });
     const before = await ask('<', 'DESC', WINDOW_MARGIN);
     const after = await ask('>=', 'ASC', rows + WINDOW_MARGIN);
     const parsed = [...before.rows, ...after.rows].map((r) => {

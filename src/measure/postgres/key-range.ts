@@ -20,7 +20,9 @@ export async function readKeyRanges(client: Client, relations: PgRelation[], fac
     for (const { f, rel } of wanted) {
       const w = await indexLeadColumn(client, rel.oid);
       if (!w) continue;
-      const r = await client.query<{ lo: string | null; hi: string | null }>(`SELECT min(${w.column})::text AS lo, max(${w.column})::text AS hi FROM ${w.table}`);
+      const r = await client.query<{ lo: string | null; hi: string | null }>(
+        `SELECT min(${w.column})::text AS lo, max(${w.column})::text AS hi FROM ${w.table}`,
+      );
       const [lo, hi] = [Number(r.rows[0]?.lo), Number(r.rows[0]?.hi)];
       if (r.rows[0]?.lo !== null && Number.isSafeInteger(lo) && Number.isSafeInteger(hi)) f.keyRange = { min: lo, max: hi };
     }

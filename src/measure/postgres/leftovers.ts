@@ -28,7 +28,10 @@ export function footprintWarning(before: Footprint, after: Footprint, runs: numb
     const dead = deadAfter !== null && deadBefore !== null ? deadAfter - deadBefore : 0;
     const pages = pagesAfter - pagesBefore;
     if (dead <= 0 && pages <= 0) continue;
-    const what = [dead > 0 ? `${dead.toLocaleString('en-US')} more dead row versions` : '', pages > 0 ? `${pagesBefore.toLocaleString('en-US')} → ${pagesAfter.toLocaleString('en-US')} pages` : ''].filter(Boolean);
+    const what = [
+      dead > 0 ? `${dead.toLocaleString('en-US')} more dead row versions` : '',
+      pages > 0 ? `${pagesBefore.toLocaleString('en-US')} → ${pagesAfter.toLocaleString('en-US')} pages` : '',
+    ].filter(Boolean);
     parts.push(`${name}: ${what.join(', ')}`);
   }
   if (!parts.length) return undefined;

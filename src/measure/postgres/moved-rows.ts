@@ -64,7 +64,10 @@ function wholeStatement(statement: string, root: PlanNode, n: PlanNode, column: 
 
 function scanAlone(n: PlanNode, lead: { table: string; column: string }): string | undefined {
   const alone = asAlone(n);
-  return alone && `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block, ${alone.alias}.${lead.column} AS lead FROM ${lead.table} AS ${alone.alias} WHERE ${alone.indexCond}`;
+  return (
+    alone &&
+    `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block, ${alone.alias}.${lead.column} AS lead FROM ${lead.table} AS ${alone.alias} WHERE ${alone.indexCond}`
+  );
 }
 
 async function movedAmong(client: Client, rows: string, backward: boolean): Promise<PgMovedRows | undefined> {

@@ -42,7 +42,16 @@ function addCounters(a: BufferCounters, b: BufferCounters): BufferCounters {
 }
 
 const COUNTER_KEYS = [
-  'sharedHit', 'sharedRead', 'sharedDirtied', 'sharedWritten', 'localHit', 'localRead', 'localDirtied', 'localWritten', 'tempRead', 'tempWritten',
+  'sharedHit',
+  'sharedRead',
+  'sharedDirtied',
+  'sharedWritten',
+  'localHit',
+  'localRead',
+  'localDirtied',
+  'localWritten',
+  'tempRead',
+  'tempWritten',
 ] as const;
 
 function subtract(total: BufferCounters, children: BufferCounters[], clamped: string[], label: string): BufferCounters {
@@ -107,7 +116,9 @@ export function parseExplainJson(output: unknown): ParsedPlan {
     const children = childJson.map((c, i) => walk(c, `${path}.${i}`));
     const total = countersOf(node);
     const pages = (c: BufferCounters) => c.sharedHit + c.sharedRead;
-    const runsAfter = children.map((c, i) => childJson[i]['Node Type'] === 'ModifyTable' && childJson[i]['Parent Relationship'] === 'InitPlan' && pages(c.total) > pages(total));
+    const runsAfter = children.map(
+      (c, i) => childJson[i]['Node Type'] === 'ModifyTable' && childJson[i]['Parent Relationship'] === 'InitPlan' && pages(c.total) > pages(total),
+    );
     if (path === '0') children.forEach((c, i) => runsAfter[i] && deferred.push(c.total));
     const nodeType = String(node['Node Type'] ?? 'Unknown');
     const schema = typeof node.Schema === 'string' ? node.Schema : undefined;
@@ -121,7 +132,12 @@ export function parseExplainJson(output: unknown): ParsedPlan {
     const out: PlanNode = {
       nodeType,
       total,
-      self: subtract(total, children.filter((_, i) => !runsAfter[i]).map((c) => c.total), anomalies, label),
+      self: subtract(
+        total,
+        children.filter((_, i) => !runsAfter[i]).map((c) => c.total),
+        anomalies,
+        label,
+      ),
       children,
     };
     if (relation) out.relation = relation;

@@ -77,7 +77,9 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     const writtenOids = this.dataChanging ? (await statementTables(this.client, writtenNames(this.statement))).map((t) => t.oid) : [];
     await this.checkSideEffects(writtenOids, warnings);
     if (this.info.isSuperuser) {
-      warnings.push('measured as a superuser: nothing but BufferLens\'s own checks stands between the statement and the server; a measuring role needs only pg_read_all_stats, EXECUTE on the pg_buffercache functions and SELECT on the tables (Test Connection prints the GRANTs)');
+      warnings.push(
+        "measured as a superuser: nothing but BufferLens's own checks stands between the statement and the server; a measuring role needs only pg_read_all_stats, EXECUTE on the pg_buffercache functions and SELECT on the tables (Test Connection prints the GRANTs)",
+      );
     }
   }
 
@@ -97,14 +99,18 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
       );
     }
     if (this.dataChanging && !this.options.commit) {
-      warnings.push('each rolled-back run leaves the row versions it wrote as dead tuples until VACUUM (and pages the table grew by stay): later runs read past them, and the report says what was left');
+      warnings.push(
+        'each rolled-back run leaves the row versions it wrote as dead tuples until VACUUM (and pages the table grew by stay): later runs read past them, and the report says what was left',
+      );
       const indexes = writtenOids.length ? this.relations.filter((r) => r.kind === 'index').map((r) => r.oid) : [];
       this.footprintOids = [...new Set([...writtenOids, ...indexes])];
       this.footprintBefore = await readFootprint(this.client, this.footprintOids, this.info.canForceStatsFlush);
     }
     if (fx.sequences.length && this.dataChanging) {
       this.sequencesBefore = await sequencePositions(this.client, fx.sequences);
-      warnings.push(`sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} will advance: sequences are not transactional, and the rollback does not give their values back`);
+      warnings.push(
+        `sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} will advance: sequences are not transactional, and the rollback does not give their values back`,
+      );
     }
   }
 
@@ -169,7 +175,15 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
       const { lookups, outerBlocks } = await readLookupRows(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
       if (Object.keys(lookups).length > 0) this.facts.settings.lookupRows = lookups;
       if (Object.keys(outerBlocks).length > 0) this.facts.settings.heapBlocks = { ...outerBlocks, ...this.facts.settings.heapBlocks };
-      const windows = await readIndexWindows(this.client, this.statement, this.lastPlan, this.relations, this.facts.relations, this.facts.settings.blockSize, this.options.timeoutMs);
+      const windows = await readIndexWindows(
+        this.client,
+        this.statement,
+        this.lastPlan,
+        this.relations,
+        this.facts.relations,
+        this.facts.settings.blockSize,
+        this.options.timeoutMs,
+      );
       if (Object.keys(windows).length > 0) this.facts.settings.indexWindows = windows;
     }
     // Dead entries under the scan's keys: what every run of a SELECT met; under a rolled-back write's keys an
@@ -180,7 +194,17 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
       if (Object.keys(dead).length > 0) this.facts.settings[this.dataChanging ? 'writeDeadEntries' : 'deadEntries'] = dead;
     }
     // Committed runs moved rows themselves: the rows now are not those run 1 met.
-    const moved = this.dataChanging && this.options.commit ? {} : await readMovedRows(this.client, this.dataChanging ? undefined : this.statement, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
+    const moved =
+      this.dataChanging && this.options.commit
+        ? {}
+        : await readMovedRows(
+            this.client,
+            this.dataChanging ? undefined : this.statement,
+            this.lastPlan,
+            this.relations,
+            this.facts.relations,
+            this.options.timeoutMs,
+          );
     if (Object.keys(moved).length > 0) this.facts.settings.movedRows = moved;
     await readKeyRanges(this.client, this.relations, this.facts.relations, this.options.timeoutMs);
   }
@@ -200,7 +224,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
       other = Math.max(0, (await buffersInUse(this.client, info.major)) - cachedTracked);
       bufferSeed = await readBufferSeed(this.client, this.relations);
     } else {
-      warnings.push('the prediction assumes none of the statement\'s pages were cached before run 1: residency was not read');
+      warnings.push("the prediction assumes none of the statement's pages were cached before run 1: residency was not read");
     }
     const st = info.settings;
     const num = (v: string | number | null | undefined, d: number) => (v === null || v === undefined || Number.isNaN(Number(v)) ? d : Number(v));
@@ -242,13 +266,16 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     const options = ['ANALYZE', 'BUFFERS', 'VERBOSE', 'FORMAT JSON', 'SETTINGS', 'WAL'];
     if (!this.options.timing) options.push('TIMING OFF');
     const started = performance.now();
-    const plan = await this.withTransaction(async () => {
-      const setup = [`SET LOCAL statement_timeout = ${Math.round(this.options.timeoutMs)}`];
-      if (info.canSetTrackIoTiming) setup.push('SET LOCAL track_io_timing = on');
-      if (info.canForceStatsFlush) setup.push('SELECT pg_stat_force_next_flush()');
-      await this.query(setup.join('; '));
-      return parseExplainJson((await this.statementQuery(`EXPLAIN (${options.join(', ')}) `)).rows[0]['QUERY PLAN']);
-    }, { commit: this.options.commit, readOnly: !this.dataChanging });
+    const plan = await this.withTransaction(
+      async () => {
+        const setup = [`SET LOCAL statement_timeout = ${Math.round(this.options.timeoutMs)}`];
+        if (info.canSetTrackIoTiming) setup.push('SET LOCAL track_io_timing = on');
+        if (info.canForceStatsFlush) setup.push('SELECT pg_stat_force_next_flush()');
+        await this.query(setup.join('; '));
+        return parseExplainJson((await this.statementQuery(`EXPLAIN (${options.join(', ')}) `)).rows[0]['QUERY PLAN']);
+      },
+      { commit: this.options.commit, readOnly: !this.dataChanging },
+    );
     const wallMs = performance.now() - started;
     const cAfter = await readCounters(this.client, oids, info.hasStatIo, info.major);
     this.lastPlan = plan.root;
@@ -268,7 +295,12 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
 
   async closingWarnings(): Promise<string[]> {
     const left = this.footprintBefore
-      ? footprintWarning(this.footprintBefore, await readFootprint(this.client, this.footprintOids, this.info.canForceStatsFlush), this.runsDone, this.info.canForceStatsFlush)
+      ? footprintWarning(
+          this.footprintBefore,
+          await readFootprint(this.client, this.footprintOids, this.info.canForceStatsFlush),
+          this.runsDone,
+          this.info.canForceStatsFlush,
+        )
       : undefined;
     const after = await sequencePositions(this.client, [...this.sequencesBefore.keys()]);
     const advanced = [...after].map(([name, v]) => [name, v - (this.sequencesBefore.get(name) ?? v)] as const).filter(([, d]) => d > 0);
@@ -276,7 +308,10 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     if (left) out.push(left);
     out.push(...[...this.anomalies].map((a) => `EXPLAIN reported a parent below its children, shown as 0 self: ${a}`));
     if (this.options.timing) out.push('EXPLAIN ANALYZE times every plan node, which adds overhead to the elapsed times (--no-timing turns it off)');
-    if (!this.info.canForceStatsFlush) out.push('this user cannot force a statistics flush (pg_stat_force_next_flush), so the pg_stat_* deltas in raw may lag by up to a second; EXPLAIN\'s numbers are exact');
+    if (!this.info.canForceStatsFlush)
+      out.push(
+        "this user cannot force a statistics flush (pg_stat_force_next_flush), so the pg_stat_* deltas in raw may lag by up to a second; EXPLAIN's numbers are exact",
+      );
     return out;
   }
 

@@ -12,7 +12,9 @@ export interface PgRelation extends TrackedRelation {
 /** The plan's relations, each table with its indexes and TOAST table (and TOAST index). */
 export async function resolveRelations(client: Client, refs: RelationRef[]): Promise<PgRelation[]> {
   const names = refs.map((r) => (r.schema ? `${quotePostgresName(r.schema)}.${quotePostgresName(r.name)}` : quotePostgresName(r.name)));
-  const indexesOfTables = refs.filter((r) => r.kind === 'table').map((r) => (r.schema ? `${quotePostgresName(r.schema)}.${quotePostgresName(r.name)}` : quotePostgresName(r.name)));
+  const indexesOfTables = refs
+    .filter((r) => r.kind === 'table')
+    .map((r) => (r.schema ? `${quotePostgresName(r.schema)}.${quotePostgresName(r.name)}` : quotePostgresName(r.name)));
   const r = await client.query({
     text: `WITH named AS (
              SELECT to_regclass(n) AS oid FROM unnest($1::text[]) n
@@ -50,7 +52,9 @@ export async function readResidency(client: Client, rels: PgRelation[], withBuff
              SELECT oid, pg_relation_filenode(oid) AS filenode,
                     (pg_relation_size(oid) / current_setting('block_size')::int)::int AS pages
                FROM unnest($1::oid[]) AS oid
-           )${withBuffercache ? `, cached AS (
+           )${
+             withBuffercache
+               ? `, cached AS (
              SELECT relfilenode, relblocknumber,
                     relblocknumber - row_number() OVER (PARTITION BY relfilenode ORDER BY relblocknumber) AS g
                FROM pg_buffercache
@@ -60,7 +64,9 @@ export async function readResidency(client: Client, rels: PgRelation[], withBuff
              SELECT relfilenode, json_agg(json_build_array(s, e) ORDER BY s) AS ranges
                FROM (SELECT relfilenode, min(relblocknumber)::int AS s, max(relblocknumber)::int AS e FROM cached GROUP BY relfilenode, g) x
               GROUP BY relfilenode
-           )` : ''}
+           )`
+               : ''
+           }
            SELECT rels.oid::int AS oid, rels.pages, ${withBuffercache ? 'ranges.ranges' : 'NULL AS ranges'}
              FROM rels ${withBuffercache ? 'LEFT JOIN ranges ON ranges.relfilenode = rels.filenode' : ''}`,
     values: [rels.map((x) => x.oid)],
@@ -79,7 +85,10 @@ export async function readResidency(client: Client, rels: PgRelation[], withBuff
  * the last checkpoint, where no VACUUM ran since). One more scan of the buffer headers, read only where
  * residency is (under its limit).
  */
-export async function readBufferSeed(client: Client, rels: PgRelation[]): Promise<{ usage: string; blocks: Array<[number, number, number]>; dirty: Array<[number, number]> }> {
+export async function readBufferSeed(
+  client: Client,
+  rels: PgRelation[],
+): Promise<{ usage: string; blocks: Array<[number, number, number]>; dirty: Array<[number, number]> }> {
   const r = await client.query({
     text: `SELECT string_agg(CASE WHEN relfilenode IS NULL THEN '-' ELSE least(usagecount, 5)::text END, '' ORDER BY bufferid) AS usage FROM pg_buffercache`,
   });

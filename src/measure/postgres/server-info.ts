@@ -20,9 +20,23 @@ export interface PostgresServerInfo {
 }
 
 const SETTINGS = [
-  'shared_buffers', 'block_size', 'effective_io_concurrency', 'maintenance_io_concurrency', 'io_combine_limit', 'io_method',
-  'io_workers', 'max_parallel_workers_per_gather', 'max_parallel_workers', 'max_connections', 'track_io_timing',
-  'synchronize_seqscans', 'data_checksums', 'wal_log_hints', 'max_worker_processes', 'autovacuum_worker_slots', 'max_wal_senders',
+  'shared_buffers',
+  'block_size',
+  'effective_io_concurrency',
+  'maintenance_io_concurrency',
+  'io_combine_limit',
+  'io_method',
+  'io_workers',
+  'max_parallel_workers_per_gather',
+  'max_parallel_workers',
+  'max_connections',
+  'track_io_timing',
+  'synchronize_seqscans',
+  'data_checksums',
+  'wal_log_hints',
+  'max_worker_processes',
+  'autovacuum_worker_slots',
+  'max_wal_senders',
 ];
 
 export async function readServerInfo(client: Client): Promise<PostgresServerInfo> {
@@ -82,7 +96,7 @@ export async function readServerInfo(client: Client): Promise<PostgresServerInfo
 /** How to get pg_buffercache, said plainly. */
 export function buffercacheAdvice(info: PostgresServerInfo): string {
   if (!info.buffercacheAvailable) {
-    return 'pg_buffercache is not installed on this server (it ships with PostgreSQL\'s contrib package, e.g. Debian\'s postgresql-contrib); residency is not reported';
+    return "pg_buffercache is not installed on this server (it ships with PostgreSQL's contrib package, e.g. Debian's postgresql-contrib); residency is not reported";
   }
   return info.canCreateExtension
     ? 'pg_buffercache is not enabled in this database: run CREATE EXTENSION pg_buffercache (or pass --create-extension); residency is not reported'

@@ -19,7 +19,10 @@ const OUTSIDE: Array<[RegExp, string]> = [
   [/^dblink/, 'runs SQL on another connection, which commits on its own'],
   [/^lo_(export|import)$/, 'reads or writes a file on the server'],
   [/^pg_file_(write|unlink|rename|sync)$/, 'changes a file on the server'],
-  [/^pg_(create|drop|copy)_\w*replication_slot$|^pg_replication_slot_advance$|^pg_replication_origin_(create|drop|advance|session_setup)$/, 'changes replication state, which is not transactional'],
+  [
+    /^pg_(create|drop|copy)_\w*replication_slot$|^pg_replication_slot_advance$|^pg_replication_origin_(create|drop|advance|session_setup)$/,
+    'changes replication state, which is not transactional',
+  ],
   [/^pg_(terminate|cancel)_backend$/, 'signals another session'],
   [/^pg_(reload_conf|rotate_logfile|promote|switch_wal|log_backend_memory_contexts|checkpoint)$/, 'acts on the whole server'],
   [/^pg_stat_reset/, 'resets statistics for everyone'],
@@ -59,7 +62,10 @@ export async function findSideEffects(client: Client, statement: string, written
   let oids: number[] = [];
   if (writtenOids.length) {
     // Triggers and column defaults of the tables written run as part of the statement.
-    const t = await client.query({ text: `SELECT tgfoid::int AS oid FROM pg_trigger WHERE tgrelid = ANY($1::oid[]) AND NOT tgisinternal AND tgenabled <> 'D'`, values: [writtenOids] });
+    const t = await client.query({
+      text: `SELECT tgfoid::int AS oid FROM pg_trigger WHERE tgrelid = ANY($1::oid[]) AND NOT tgisinternal AND tgenabled <> 'D'`,
+      values: [writtenOids],
+    });
     oids = t.rows.map((r) => r.oid);
     const d = await client.query({ text: 'SELECT pg_get_expr(adbin, adrelid) AS expr FROM pg_attrdef WHERE adrelid = ANY($1::oid[])', values: [writtenOids] });
     for (const r of d.rows) {

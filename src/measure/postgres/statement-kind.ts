@@ -6,7 +6,11 @@ import type { StatementCheck } from '../statement-check';
 const EXPLAINABLE = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE', 'INSERT', 'UPDATE', 'DELETE', 'MERGE', 'EXECUTE', 'DECLARE']);
 
 /** Every command PostgreSQL's grammar starts with, to tell a typo from a statement EXPLAIN does not take. */
-export const POSTGRES_COMMANDS = new Set('ABORT ALTER ANALYZE BEGIN CALL CHECKPOINT CLOSE CLUSTER COMMENT COMMIT COPY CREATE DEALLOCATE DECLARE DELETE DISCARD DO DROP END EXECUTE EXPLAIN FETCH GRANT IMPORT INSERT LISTEN LOAD LOCK MERGE MOVE NOTIFY PREPARE REASSIGN REFRESH REINDEX RELEASE RESET REVOKE ROLLBACK SAVEPOINT SECURITY SELECT SET SHOW START TABLE TRUNCATE UNLISTEN UPDATE VACUUM VALUES WITH'.split(' '));
+export const POSTGRES_COMMANDS = new Set(
+  'ABORT ALTER ANALYZE BEGIN CALL CHECKPOINT CLOSE CLUSTER COMMENT COMMIT COPY CREATE DEALLOCATE DECLARE DELETE DISCARD DO DROP END EXECUTE EXPLAIN FETCH GRANT IMPORT INSERT LISTEN LOAD LOCK MERGE MOVE NOTIFY PREPARE REASSIGN REFRESH REINDEX RELEASE RESET REVOKE ROLLBACK SAVEPOINT SECURITY SELECT SET SHOW START TABLE TRUNCATE UNLISTEN UPDATE VACUUM VALUES WITH'.split(
+    ' ',
+  ),
+);
 
 /** Statements that cannot run inside a transaction block, so a rollback could not undo them. */
 const NON_TRANSACTIONAL: Array<[RegExp, string]> = [
@@ -33,7 +37,6 @@ function head(sql: string): string {
     } else return t.replace(/^\(+\s*/, '').toUpperCase();
   }
 }
-
 
 export function checkPostgresStatement(input: string, _commit: boolean): StatementCheck {
   const parts = splitPostgresOffsets(input);

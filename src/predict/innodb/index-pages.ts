@@ -60,7 +60,12 @@ type FillFacts = { rows: number; leafPages: number; entryBytes: number };
 
 export function isSortedBuild(f: FillFacts, pageSize: number, clustered?: FillFacts & { autoIncrementKey: boolean }): boolean {
   if (leafFill(f, pageSize) >= SORTED_BUILD_FILL) return true;
-  return clustered?.autoIncrementKey === true && clustered.leafPages > 0 && clustered.rows > 0 && leafFill(f, pageSize) / leafFill(clustered, pageSize) >= SORTED_BUILD_OVER_ASCENDING;
+  return (
+    clustered?.autoIncrementKey === true &&
+    clustered.leafPages > 0 &&
+    clustered.rows > 0 &&
+    leafFill(f, pageSize) / leafFill(clustered, pageSize) >= SORTED_BUILD_OVER_ASCENDING
+  );
 }
 
 /**

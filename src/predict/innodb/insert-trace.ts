@@ -57,7 +57,17 @@ export function replayInsert(
       `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ${Math.round(leafFill(f, pageSize) * 100)} % full on average, split when full${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
     );
   }
-  const splits = secondary.map(({ f, i }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), layout(i).newPages, layout(i).leaves, seedOf([f.reportName, run.rows], draw), fullLeafShare(f, pageSize, draw, c)));
+  const splits = secondary.map(
+    ({ f, i }) =>
+      new LeafSplits(
+        leafCapacity(f, pageSize),
+        leafFill(f, pageSize),
+        layout(i).newPages,
+        layout(i).leaves,
+        seedOf([f.reportName, run.rows], draw),
+        fullLeafShare(f, pageSize, draw, c),
+      ),
+  );
   // Per row and secondary index: the leaf's key order position when the entry split it, else -1.
   const splitAt = secondary.map(() => new Int32Array(run.rows).fill(-1));
   const spaceBase = clustered.i * SPACE;
@@ -103,7 +113,9 @@ export function replayInsert(
     });
   }
   if (run.rolledBack) {
-    assumptions.add('the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read); the pages the inserts created are freed');
+    assumptions.add(
+      'the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read); the pages the inserts created are freed',
+    );
     pool.residentHits(ROLLBACK_GETS);
     for (let r = run.rows - 1; r >= 0; r--) {
       pool.modify(log.page(Math.floor(r / perUndoPage)));

@@ -14,7 +14,10 @@ export interface KeyBounds {
 /** The names a table goes by in the statement (itself and its aliases), and how many tables it references. */
 function namesOf(sql: string, table: string): { names: Set<string>; tables: number } {
   const refs = tableReferences(sql);
-  const names = new Set([table.toLowerCase(), ...refs.filter((r) => r.table.toLowerCase() === table.toLowerCase() && r.alias).map((r) => r.alias!.toLowerCase())]);
+  const names = new Set([
+    table.toLowerCase(),
+    ...refs.filter((r) => r.table.toLowerCase() === table.toLowerCase() && r.alias).map((r) => r.alias!.toLowerCase()),
+  ]);
   return { names, tables: refs.length };
 }
 

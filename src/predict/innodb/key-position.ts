@@ -64,7 +64,11 @@ export function withKnownRows(f: InnodbIndexFacts, known: [number, number] | und
 }
 
 /** The indexes with each clustered key's rows from its ends, where a run read them (withKnownRows). */
-export function withExactRows(indexes: InnodbIndexFacts[], keyRanges: Array<Record<string, [number, number]> | undefined>, pageSize: number): InnodbIndexFacts[] {
+export function withExactRows(
+  indexes: InnodbIndexFacts[],
+  keyRanges: Array<Record<string, [number, number]> | undefined>,
+  pageSize: number,
+): InnodbIndexFacts[] {
   return indexes.map((f) => {
     const column = f.keyColumns?.[0];
     const known = column && f.clustered ? keyRanges.map((r) => r?.[keyRangeName(f.table, column)]).find((r) => r !== undefined) : undefined;

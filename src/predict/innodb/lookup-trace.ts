@@ -81,7 +81,11 @@ export function replayLookup(
   const startOf = (loop: number) => (a.ordered ? orderedStart + Math.floor((rows * loop) / perLeaf) : random.int(Math.max(1, f.leafPages - leavesPerLoop + 1)));
   // The dive follows the real bounds: the rows read, or, where a LIMIT stopped the scan, the rows the
   // estimate puts in the range, which lies wholly in the index however few of them were read.
-  const rangeSpan = a.at ? a.at.diveLast - a.at.first + 1 : a.dive ? Math.min(f.leafPages, Math.max(1, Math.ceil((a.dive.stoppedEarly ? a.dive.estimatedRows : rows) / perLeaf))) : 0;
+  const rangeSpan = a.at
+    ? a.at.diveLast - a.at.first + 1
+    : a.dive
+      ? Math.min(f.leafPages, Math.max(1, Math.ceil((a.dive.stoppedEarly ? a.dive.estimatedRows : rows) / perLeaf)))
+      : 0;
   const firstStart = a.at ? a.at.first : a.dive && !a.ordered && rangeSpan > leavesPerLoop ? random.int(Math.max(1, f.leafPages - rangeSpan + 1)) : startOf(0);
   if (a.dive) {
     // Both bounds' paths from the root, and the leaves between them up to the estimator's limit.

@@ -11,7 +11,11 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
     const none = { logicalReads: null, physicalReads: null, readAhead: null };
     return { runs: input.runs.map(() => ({ predicted: none, predictedAfter: {}, assumptions: [], unmodelled: [`every prediction: ${why}`] })) };
   }
-  const indexes = withExactRows(input.indexes, input.runs.map((r) => r.keyRanges), input.settings.pageSize);
+  const indexes = withExactRows(
+    input.indexes,
+    input.runs.map((r) => r.keyRanges),
+    input.settings.pageSize,
+  );
   // Every draw of what the model guesses (where ranges start, lookup orders, which leaves are full) is
   // equally likely: the central one is shown, the others give the band, and the what-if follows the one shown.
   const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(indexes, input.settings, d, options.statement));

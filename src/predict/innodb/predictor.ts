@@ -18,7 +18,7 @@ import type { RunPrediction } from '../prediction';
 import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
 
 /** A change-buffer record: space, marker, page, counter/type/flags and 6 bytes of type per field (ibuf_entry_build), in the redundant format. */
-const IBUF_RECORD_FIXED = 4 + 1 + 4 + 4 + 6 /* record header */;
+const IBUF_RECORD_FIXED = 4 + 1 + 4 + 4 + 6; /* record header */
 /** Pools of at least this many times innodb_lru_scan_depth have a paced page cleaner when nothing is written (see InnodbPool.paceCleaner). */
 const CLEANER_PACED_FROM = 1.5;
 /** The page cleaner's pace where a run's time was not recorded: the pool model's clock (0.01 ms a request). */
@@ -77,7 +77,9 @@ export class InnodbPredictor {
       changeBufferMaxPct: s.changeBufferMaxPct,
       entriesPerIbufPage: Math.max(1, Math.floor((usableBytes(s.pageSize) * RANDOM_FILL) / ibufRecord)),
       // The leaves' free space, at the fill their statistics give, caps what one leaf takes.
-      ...(buffered ? { leafSpace: { freeBytes: usableBytes(s.pageSize) * (1 - this.layouts.leafFill(buffered)), entryBytes: leafRecord, pageSize: s.pageSize } } : {}),
+      ...(buffered
+        ? { leafSpace: { freeBytes: usableBytes(s.pageSize) * (1 - this.layouts.leafFill(buffered)), entryBytes: leafRecord, pageSize: s.pageSize } }
+        : {}),
       ...(s.lruScanDepth ? { pageCleaner: { lruScanDepth: s.lruScanDepth } } : {}),
       oldBlocksPct: s.oldBlocksPct,
       oldBlocksTime: s.oldBlocksTime,
@@ -111,7 +113,10 @@ export class InnodbPredictor {
       const undoPages = undo.cachedPages();
       for (let k = 0; k < length && undoPages.length; k++) if (headToTail[k] >= other) headToTail[k] = undoPages.shift()!;
       const firstOld = seed.firstOld ?? length;
-      pool.seed(headToTail, Array.from({ length }, (_, k) => (k >= firstOld ? 1 : 0)));
+      pool.seed(
+        headToTail,
+        Array.from({ length }, (_, k) => (k >= firstOld ? 1 : 0)),
+      );
       this.preloadSpaceHeaders(pool);
       return pool;
     }
@@ -174,16 +179,31 @@ export class InnodbPredictor {
     pool.paceCleaner(writes, perSecond);
     const s = this.settings;
     if (!writes && s.lruScanDepth && s.poolPages >= CLEANER_PACED_FROM * s.lruScanDepth) {
-      assumptions.add(`the page cleaner's LRU batches wake once a second, here every ${Math.round(perSecond).toLocaleString('en-US')} page requests (${p ? 'the run\'s measured pace' : 'the pool model\'s clock'}); between them a reading thread evicts one page from the LRU tail per page it reads; a pool already short of free pages gets one batch as the run starts`);
+      assumptions.add(
+        `the page cleaner's LRU batches wake once a second, here every ${Math.round(perSecond).toLocaleString('en-US')} page requests (${p ? "the run's measured pace" : "the pool model's clock"}); between them a reading thread evicts one page from the LRU tail per page it reads; a pool already short of free pages gets one batch as the run starts`,
+      );
     }
     this.replayReads(pool, run.accesses, assumptions, unmodelled, run.limited === true, run.keyRanges ?? {}, run.lookupKeys ?? {});
     const w = run.otherWrite;
     if (w && w.rows !== undefined && w.rows > 0) {
       const self = new Set((w.selfRelative ?? []).map((c) => c.toLowerCase()));
-      const modelled = replayRowWrite(pool, this.facts, (i) => this.layouts.of(i), (i) => i * SPACE, this.undoOf(pool), { ...w, rows: w.rows }, (c) => self.has(c.toLowerCase()), this.settings.pageSize, assumptions, this.draw);
+      const modelled = replayRowWrite(
+        pool,
+        this.facts,
+        (i) => this.layouts.of(i),
+        (i) => i * SPACE,
+        this.undoOf(pool),
+        { ...w, rows: w.rows },
+        (c) => self.has(c.toLowerCase()),
+        this.settings.pageSize,
+        assumptions,
+        this.draw,
+      );
       if (!modelled) unmodelled.add(`the ${w.statement} on ${w.table}: no index statistics for it (mysql.innodb_index_stats), so its changes are left out`);
     } else if (w && w.rows === undefined) {
-      unmodelled.add(`${w.statement} on ${w.table}: the changes it makes (undo records, secondary-index entries, their rollback) are left out; the reads of its scan are modelled`);
+      unmodelled.add(
+        `${w.statement} on ${w.table}: the changes it makes (undo records, secondary-index entries, their rollback) are left out; the reads of its scan are modelled`,
+      );
     }
     if (run.insert && run.insert.rows > 0) {
       const modelled = replayInsert(pool, this.facts, (i) => this.layouts.of(i), this.undoOf(pool), run.insert, this.settings.pageSize, assumptions, this.draw);
@@ -204,7 +224,9 @@ export class InnodbPredictor {
       if (c < 0) continue;
       const indexes = this.facts.filter((f) => f.table === table).length;
       openTable(pool, this.layouts.of(c), indexes);
-      assumptions.add(`${table} was not in the table cache before run 1 (SHOW OPEN TABLES): run 1 opens it, reading its definition and statistics (${openGets(this.layouts.of(c), indexes)} page gets, measured per index and tree level) and its clustered index's root`);
+      assumptions.add(
+        `${table} was not in the table cache before run 1 (SHOW OPEN TABLES): run 1 opens it, reading its definition and statistics (${openGets(this.layouts.of(c), indexes)} page gets, measured per index and tree level) and its clustered index's root`,
+      );
     }
   }
 
@@ -229,13 +251,23 @@ export class InnodbPredictor {
     return c >= 0 && this.facts[c].keyColumns?.[0] === m[2];
   }
 
-  private replayReads(pool: InnodbPool, accesses: TableAccess[], assumptions: Set<string>, unmodelled: Set<string>, limited: boolean, keyRanges: Record<string, [number, number]>, lookupKeys: Record<string, number[]>): void {
+  private replayReads(
+    pool: InnodbPool,
+    accesses: TableAccess[],
+    assumptions: Set<string>,
+    unmodelled: Set<string>,
+    limited: boolean,
+    keyRanges: Record<string, [number, number]>,
+    lookupKeys: Record<string, number[]>,
+  ): void {
     for (const [position, a] of accesses.entries()) {
       const full = a.accessType === 'ALL' || a.accessType === 'index';
       if (!full && LOOKUP_ACCESS.has(a.accessType)) {
         const i = this.indexOf(a.table, a.key);
         if (i < 0) {
-          unmodelled.add(`${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: no index statistics (mysql.innodb_index_stats), so its page requests are left out`);
+          unmodelled.add(
+            `${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: no index statistics (mysql.innodb_index_stats), so its page requests are left out`,
+          );
           continue;
         }
         const c = this.indexOf(a.table, undefined);
@@ -243,17 +275,46 @@ export class InnodbPredictor {
         const dive = this.diveOf(a, limited);
         const rows = limited ? prefetchedRows(a) : a.rows;
         // Half the draws place a range by its constants; the other half draw its start (ids with gaps, skewed values).
-        const placed = this.draw % 2 === 0 && this.statement ? placeRange({ statement: this.statement, pageSize: this.settings.pageSize, keyRanges }, this.facts[i], c >= 0 ? this.facts[c] : undefined, a, rows, dive !== undefined) : undefined;
+        const placed =
+          this.draw % 2 === 0 && this.statement
+            ? placeRange(
+                { statement: this.statement, pageSize: this.settings.pageSize, keyRanges },
+                this.facts[i],
+                c >= 0 ? this.facts[c] : undefined,
+                a,
+                rows,
+                dive !== undefined,
+              )
+            : undefined;
         if (placed) {
           this.placedByKey = true;
           if (placed.assumption) assumptions.add(placed.assumption);
         }
         const at = placed?.at;
         // Keys read after the runs place a secondary index's lookups, or an eq_ref join's loops, in the clustered index.
-        const placedKeys = c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(this.facts[c], this.settings.pageSize, lookupKeys[a.table], keyRanges) : undefined;
+        const placedKeys =
+          c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(this.facts[c], this.settings.pageSize, lookupKeys[a.table], keyRanges) : undefined;
         const lookupLeaves = c !== i ? placedKeys?.map((p) => p.leaf) : undefined;
         const loopLeaves = c === i ? placedKeys : undefined;
-        replayLookup(pool, { table: a.table, accessType: a.accessType, rowsPerLoop: rows, loops: a.loops, usingIndex: a.usingIndex, ordered, draw: this.draw, ...(dive ? { dive } : {}), ...(at ? { at } : {}), ...(lookupLeaves ? { lookupLeaves } : {}), ...(loopLeaves ? { loopLeaves } : {}) }, { f: this.facts[i], l: this.layouts.of(i) }, c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined, assumptions);
+        replayLookup(
+          pool,
+          {
+            table: a.table,
+            accessType: a.accessType,
+            rowsPerLoop: rows,
+            loops: a.loops,
+            usingIndex: a.usingIndex,
+            ordered,
+            draw: this.draw,
+            ...(dive ? { dive } : {}),
+            ...(at ? { at } : {}),
+            ...(lookupLeaves ? { lookupLeaves } : {}),
+            ...(loopLeaves ? { loopLeaves } : {}),
+          },
+          { f: this.facts[i], l: this.layouts.of(i) },
+          c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined,
+          assumptions,
+        );
         continue;
       }
       if (!full) {
@@ -293,7 +354,12 @@ export class InnodbPredictor {
     if (estimatedRows <= 1 && i >= 0 && this.facts[i].unique) return undefined;
     // MariaDB 10.6 searches both bounds in one descent (measured: a range within one leaf costs one path).
     // With a LIMIT, estimated twice (measured: 24 gets where one dive took 12, with and without ORDER BY).
-    return { estimatedRows, shared: this.settings.product === 'mariadb', times: limited ? 2 : 1, stoppedEarly: limited && a.executed === true && a.rows < estimatedRows };
+    return {
+      estimatedRows,
+      shared: this.settings.product === 'mariadb',
+      times: limited ? 2 : 1,
+      stoppedEarly: limited && a.executed === true && a.rows < estimatedRows,
+    };
   }
 
   predictRun(run: InnodbRunInput): RunPrediction {
@@ -309,7 +375,11 @@ export class InnodbPredictor {
     return {
       predicted: run.planMissing
         ? { logicalReads: null, physicalReads: null, readAhead: null }
-        : { logicalReads: d('Innodb_buffer_pool_read_requests'), physicalReads: d('sync_reads'), readAhead: d('Innodb_buffer_pool_read_ahead') + d('Innodb_buffer_pool_read_ahead_rnd') },
+        : {
+            logicalReads: d('Innodb_buffer_pool_read_requests'),
+            physicalReads: d('sync_reads'),
+            readAhead: d('Innodb_buffer_pool_read_ahead') + d('Innodb_buffer_pool_read_ahead_rnd'),
+          },
       predictedAfter: this.cachedPerIndex(this.pool),
       assumptions: [...assumptions],
       unmodelled: [...unmodelled],
@@ -325,7 +395,9 @@ export class InnodbPredictor {
     const perLeaf = f.rows / f.leafPages;
     const leaves = Math.min(f.leafPages, Math.max(1, Math.ceil(a.rows / perLeaf)));
     if (leaves < f.leafPages) {
-      assumptions.add(`${f.reportName}: the scan stopped after ${a.rows.toLocaleString('en-US')} rows (as executed), about ${leaves.toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')} leaves at ${Math.round(perLeaf).toLocaleString('en-US')} rows per leaf`);
+      assumptions.add(
+        `${f.reportName}: the scan stopped after ${a.rows.toLocaleString('en-US')} rows (as executed), about ${leaves.toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')} leaves at ${Math.round(perLeaf).toLocaleString('en-US')} rows per leaf`,
+      );
     }
     return leaves;
   }
@@ -362,13 +434,32 @@ export class InnodbPredictor {
     // change-buffer page at most), so that the change buffer's cap (a quarter) and the page cleaner's
     // free-page target never bind, and at least 2,048 pages, where the read-ahead area is whole.
     const rows = runs.reduce((a, r) => a + (r.insert?.rows ?? 0), 0);
-    const touched = Math.max(2048, 4 * (this.facts.reduce((a, f) => a + f.sizePages, 0) + s.otherPagesUsed + rows * (this.facts.length + 2) + (s.lruScanDepth ?? 0) + 1024));
+    const touched = Math.max(
+      2048,
+      4 * (this.facts.reduce((a, f) => a + f.sizePages, 0) + s.otherPagesUsed + rows * (this.facts.length + 2) + (s.lruScanDepth ?? 0) + 1024),
+    );
     const series: WhatIfSeries[] = [
-      whatIfSeries('innodb_buffer_pool_size', 'pages', sizes, (n) => ({ value: n, label: `${mebibytes(n, s.pageSize)} MiB`, current: n === s.poolPages }), (n) =>
-        replayAll(simulatedSize(n, touched), {}),
+      whatIfSeries(
+        'innodb_buffer_pool_size',
+        'pages',
+        sizes,
+        (n) => ({ value: n, label: `${mebibytes(n, s.pageSize)} MiB`, current: n === s.poolPages }),
+        (n) => replayAll(simulatedSize(n, touched), {}),
       ),
-      whatIfSeries('innodb_read_ahead_threshold', 'pages', [0, 32, 56, 64], (v) => ({ value: v, label: String(v), current: v === s.readAheadThreshold }), (v) => replayAll(s.poolPages, { readAheadThreshold: v })),
-      whatIfSeries('innodb_old_blocks_time', 'ms', [0, 1000], (v) => ({ value: v, label: `${v} ms`, current: v === s.oldBlocksTime }), (v) => replayAll(s.poolPages, { oldBlocksTime: v })),
+      whatIfSeries(
+        'innodb_read_ahead_threshold',
+        'pages',
+        [0, 32, 56, 64],
+        (v) => ({ value: v, label: String(v), current: v === s.readAheadThreshold }),
+        (v) => replayAll(s.poolPages, { readAheadThreshold: v }),
+      ),
+      whatIfSeries(
+        'innodb_old_blocks_time',
+        'ms',
+        [0, 1000],
+        (v) => ({ value: v, label: `${v} ms`, current: v === s.oldBlocksTime }),
+        (v) => replayAll(s.poolPages, { oldBlocksTime: v }),
+      ),
     ];
     if (runs.some((r) => r.insert && r.insert.rows > 0)) {
       series.push(

@@ -23,7 +23,14 @@ const n = (x: number) => x.toLocaleString('en-US');
 const descending = (sql: string) => /\border\s+by\b[^;]*\bdesc\b/i.test(sql);
 
 /** `f` is the index the access uses, `clustered` its table's clustered index; `dived`: the optimizer dives the range. */
-export function placeRange(ctx: PlacementContext, f: InnodbIndexFacts, clustered: InnodbIndexFacts | undefined, a: TableAccess, rows: number, dived: boolean): Placement | undefined {
+export function placeRange(
+  ctx: PlacementContext,
+  f: InnodbIndexFacts,
+  clustered: InnodbIndexFacts | undefined,
+  a: TableAccess,
+  rows: number,
+  dived: boolean,
+): Placement | undefined {
   if (a.loops > 1 || descending(ctx.statement)) return undefined;
   return f.clustered ? byKey(ctx, f, a, rows, dived) : clustered && a.accessType === 'range' && rows >= 1 ? byValue(ctx, f, a, rows, dived) : undefined;
 }
@@ -54,8 +61,7 @@ function byKey(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, rows:
   const first = layout.leafOf(from);
   return {
     at: { first, last: layout.leafOf(lastKey), diveLast: layout.leafOf(dived ? (to ?? Infinity) : lastKey) },
-    assumption:
-      `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(first + 1)} of ${n(f.leafPages)}: an AUTO_INCREMENT key filled in ascending order holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as running without gaps from ${n(known?.[0] ?? 1)}${known ? ' (its lowest, read after the runs)' : ''}; half the draws take the start as unknown`,
+    assumption: `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(first + 1)} of ${n(f.leafPages)}: an AUTO_INCREMENT key filled in ascending order holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as running without gaps from ${n(known?.[0] ?? 1)}${known ? ' (its lowest, read after the runs)' : ''}; half the draws take the start as unknown`,
   };
 }
 
@@ -73,8 +79,7 @@ function byValue(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, row
   const last = leaf(start + (rows - 1) / Math.max(1, f.rows / leaves));
   return {
     at: { first: leaf(start), last, diveLast: dived ? (bounds.to === undefined ? leaves - 1 : leaf(position(bounds.to))) : last },
-    assumption:
-      `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(leaf(start) + 1)} of ${n(leaves)}, taking the column's values as spread evenly between its lowest and highest (${n(lo)} and ${n(hi)}, read after the runs); half the draws take the start as unknown`,
+    assumption: `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(leaf(start) + 1)} of ${n(leaves)}, taking the column's values as spread evenly between its lowest and highest (${n(lo)} and ${n(hi)}, read after the runs); half the draws take the start as unknown`,
   };
 }
 
@@ -91,7 +96,12 @@ function layoutOf(f: InnodbIndexFacts, pageSize: number, known: [number, number]
  * Each key's leaf and its slot there, where the clustered index's layout places keys (an AUTO_INCREMENT
  * key); else undefined. keyRanges gives the key's ends where they were read, for the exact rows.
  */
-export function placeKeys(clustered: InnodbIndexFacts, pageSize: number, keys: number[] | undefined, keyRanges: Record<string, [number, number]>): Array<{ leaf: number; slot: { slot: number; of: number } }> | undefined {
+export function placeKeys(
+  clustered: InnodbIndexFacts,
+  pageSize: number,
+  keys: number[] | undefined,
+  keyRanges: Record<string, [number, number]>,
+): Array<{ leaf: number; slot: { slot: number; of: number } }> | undefined {
   if (!keys || keys.length === 0) return undefined;
   const column = clustered.keyColumns?.[0];
   const known = column ? keyRanges[keyRangeName(clustered.table, column)] : undefined;

@@ -54,14 +54,28 @@ export function replayRowWrite(
   facts.forEach((f, i) => {
     if (f.table !== w.table || f.clustered) return;
     const keyChanges = w.statement === 'DELETE' || set === undefined || (f.keyColumns ?? []).some((k) => set.includes(k.toLowerCase()));
-    if (keyChanges) changed.push({ f, l: layout(i), nearOld: w.statement === 'UPDATE' && (f.keyColumns ?? []).every((k) => !set?.includes(k.toLowerCase()) || nearOld(k)) });
+    if (keyChanges)
+      changed.push({ f, l: layout(i), nearOld: w.statement === 'UPDATE' && (f.keyColumns ?? []).every((k) => !set?.includes(k.toLowerCase()) || nearOld(k)) });
   });
   const cl = layout(c);
   const space = spaceBase(c);
   const primaryChanges = w.statement === 'UPDATE' && set !== undefined && (facts[c].keyColumns ?? []).some((k) => set.includes(k.toLowerCase()));
-  if (primaryChanges) assumptions.add(`${w.table}: the UPDATE assigns a primary-key column, which InnoDB carries out as a delete and an insert of the clustered record; the model changes it in place (a lower bound)`);
+  if (primaryChanges)
+    assumptions.add(
+      `${w.table}: the UPDATE assigns a primary-key column, which InnoDB carries out as a delete and an insert of the clustered record; the model changes it in place (a lower bound)`,
+    );
   const random = new SeededRandom(seedOf([w.table, w.statement, w.rows], draw));
-  const splits = changed.map(({ f, l }) => new LeafSplits(leafCapacity(f, pageSize), leafFill(f, pageSize), l.newPages, l.leaves, seedOf([f.reportName, w.rows], draw), fullLeafShare(f, pageSize, draw, facts[c])));
+  const splits = changed.map(
+    ({ f, l }) =>
+      new LeafSplits(
+        leafCapacity(f, pageSize),
+        leafFill(f, pageSize),
+        l.newPages,
+        l.leaves,
+        seedOf([f.reportName, w.rows], draw),
+        fullLeafShare(f, pageSize, draw, facts[c]),
+      ),
+  );
   // Per row and changed index: [old entry's leaf index, its page, new entry's leaf index, its page, split?].
   const touched = changed.map(() => new Array<[number, number, number, number, boolean]>(w.rows));
   const secondaryKeyBytes = facts.filter((f) => f.table === w.table && !f.clustered).reduce((a, f) => a + f.keyBytes - facts[c].keyBytes, 0);
@@ -95,10 +109,16 @@ export function replayRowWrite(
   const names = changed.map(({ f }) => f.reportName).join(', ');
   assumptions.add(
     `${w.table}: ${w.rows.toLocaleString('en-US')} rows ${w.statement === 'DELETE' ? 'deleted' : 'updated'} (${w.rowsFrom ?? 'counted'}), each changed in place in the clustered index with an undo record (${perUndoPage.toLocaleString('en-US')} to an undo page, pages of the pool like any other)` +
-      (changed.length ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, on a random leaf per row${changed.some((x) => x.nearOld) ? ' (the new key next to the old one, as the SET clause adds to the column)' : ''}; a full leaf splits` : w.statement === 'UPDATE' ? '; no indexed column changes (the SET clause), so no secondary index is touched' : ''),
+      (changed.length
+        ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, on a random leaf per row${changed.some((x) => x.nearOld) ? ' (the new key next to the old one, as the SET clause adds to the column)' : ''}; a full leaf splits`
+        : w.statement === 'UPDATE'
+          ? '; no indexed column changes (the SET clause), so no secondary index is touched'
+          : ''),
   );
   if (!w.rolledBack) return true;
-  assumptions.add('the rollback reads each undo record, searches the clustered record again and restores it, removes the new secondary entries (merging split pages back) and clears the delete marks, newest row first');
+  assumptions.add(
+    'the rollback reads each undo record, searches the clustered record again and restores it, removes the new secondary entries (merging split pages back) and clears the delete marks, newest row first',
+  );
   pool.residentHits(ROLLBACK_GETS);
   for (let r = w.rows - 1; r >= 0; r--) {
     if (r < w.rows - 1 && r % perUndoPage === perUndoPage - 1) pool.residentHits(UNDO_PAGE_BACK_GETS);

@@ -56,7 +56,11 @@ const VISITED_STRIDE = 5;
  * 128 MB): run 1 read 17-20 of the first measurement's 99 blocks and 13-23 of the second's, run 2 7-11 more
  * of each.
  */
-export function betweenLoadedAndLive(f: PgRelationFacts, rows: number, blockSize: number): { first: number; blocks: number; visited: number[]; visitedOnRun2: number[] } | undefined {
+export function betweenLoadedAndLive(
+  f: PgRelationFacts,
+  rows: number,
+  blockSize: number,
+): { first: number; blocks: number; visited: number[]; visitedOnRun2: number[] } | undefined {
   const capacity = rowsPerFullPage(f, blockSize);
   const earlier = earlierRuns(f, rows);
   if (!capacity || !earlier) return undefined;

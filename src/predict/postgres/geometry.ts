@@ -33,7 +33,7 @@ export interface IndexGeometry {
 /** Internal pages per level above `leaves` leaves, from the level just above them up to the root. */
 function internalLevels(leaves: number, fanout: number): number[] {
   const out: number[] = [];
-  for (let n = leaves; n > 1; ) out.push((n = Math.ceil(n / fanout)));
+  for (let n = leaves; n > 1;) out.push((n = Math.ceil(n / fanout)));
   return out;
 }
 

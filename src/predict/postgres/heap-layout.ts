@@ -44,7 +44,7 @@ export interface DeadVersions {
 export function rowsPerFullPage(f: PgRelationFacts, blockSize: number): number | undefined {
   if (!f.rowBytes) return undefined;
   const tuple = 24 + Math.ceil(f.rowBytes / 8) * 8 + 4;
-  return Math.max(1, Math.floor((blockSize - 24) * ((f.fillfactor ?? 100) / 100) / tuple));
+  return Math.max(1, Math.floor(((blockSize - 24) * ((f.fillfactor ?? 100) / 100)) / tuple));
 }
 
 /**
@@ -81,7 +81,9 @@ export function liveRows(f: PgRelationFacts, blockSize: number, draw: number, no
   const packed = { first, pages, perPage: capacity };
   // Dead versions counted where the live ones are not: the heap is full, the live rows packed after them.
   if (tableWideDead(f) && spread.perPage * (1 + deadEntriesPerRow(f)) >= 0.75 * capacity) {
-    notes.assumptions.add(`${f.reportName}: ${formatNumber(f.tuples)} live rows and ${formatNumber(f.deadTuples ?? 0)} dead versions fill its ${formatNumber(f.pages)} pages: the live ones taken packed into the last ${formatNumber(pages)}, as a table-wide update appends them`);
+    notes.assumptions.add(
+      `${f.reportName}: ${formatNumber(f.tuples)} live rows and ${formatNumber(f.deadTuples ?? 0)} dead versions fill its ${formatNumber(f.pages)} pages: the live ones taken packed into the last ${formatNumber(pages)}, as a table-wide update appends them`,
+    );
     return packed;
   }
   // Every row updated off its page since the statistics began: the versions were appended together, packed.
@@ -115,8 +117,12 @@ export function deadVersions(
   if (counted + left <= 0) return undefined;
   // Where the live rows are packed at the end, the dead versions are in the pages before them.
   const region = live.first > 0 ? { first: 0, pages: live.first } : { first: 0, pages: Math.max(1, f.pages) };
-  if (counted > 0) notes.assumptions.add(`${f.reportName}: ${formatNumber(f.deadTuples ?? 0)} dead row versions not yet vacuumed, ${counted.toFixed(2)} per live row reached through its index entries`);
-  if (left > 0) notes.assumptions.add(`${f.reportName}: the previous run's rolled-back versions (${left.toFixed(2)} per row) are reached through their index entries`);
+  if (counted > 0)
+    notes.assumptions.add(
+      `${f.reportName}: ${formatNumber(f.deadTuples ?? 0)} dead row versions not yet vacuumed, ${counted.toFixed(2)} per live row reached through its index entries`,
+    );
+  if (left > 0)
+    notes.assumptions.add(`${f.reportName}: the previous run's rolled-back versions (${left.toFixed(2)} per row) are reached through their index entries`);
   const perBlock = Math.max(1, live.pages > 0 ? f.tuples / Math.max(1, live.pages) : 1);
   let appended = 0;
   return {

@@ -48,14 +48,22 @@ export function lookupOrder(outer: PlanNode, inner: PlanNode, facts: PgRelationF
   const stride = table && innerTable && table.tuples > 0 ? Math.max(1, innerTable.tuples / table.tuples) : 1;
   const indexOn = (column: string) => facts.find((f) => f.kind === 'index' && f.table === source.relation && f.columns?.[0] === column);
   const col = `${ref.alias}.${ref.outerColumn}`;
-  if ((source.nodeType === 'Index Scan' || source.nodeType === 'Index Only Scan') && facts.find((f) => f.kind === 'index' && f.planName === source.index)?.columns?.[0] === ref.outerColumn) {
+  if (
+    (source.nodeType === 'Index Scan' || source.nodeType === 'Index Only Scan') &&
+    facts.find((f) => f.kind === 'index' && f.planName === source.index)?.columns?.[0] === ref.outerColumn
+  ) {
     return { ordered: 1, stride, why: `${col} comes from an index scan on it: the inner lookups arrive in key order` };
   }
   // Otherwise the values come in the order the outer scan reads its heap, if it reads it in block order.
   const scanIndex = source.index ? facts.find((f) => f.kind === 'index' && f.planName === source.index) : undefined;
   const heapOrder = source.nodeType === 'Seq Scan' || source.nodeType === 'Bitmap Heap Scan' || (scanIndex?.correlation ?? 0) ** 2 > 0.8;
   const c = indexOn(ref.outerColumn)?.correlation;
-  if (!heapOrder || c === undefined || c === null) return { ordered: 0, stride, why: `the order of ${col} is not known: the inner lookups are taken in random order` };
+  if (!heapOrder || c === undefined || c === null)
+    return { ordered: 0, stride, why: `the order of ${col} is not known: the inner lookups are taken in random order` };
   const ordered = c * c;
-  return { ordered, stride, why: `${col} arrives in heap order, correlation ${c.toFixed(2)}: ${ordered > 0.8 ? 'the inner lookups arrive in key order' : ordered < 0.2 ? 'the inner lookups arrive in random order' : `${Math.round(ordered * 100)} % of the inner lookups follow key order`}` };
+  return {
+    ordered,
+    stride,
+    why: `${col} arrives in heap order, correlation ${c.toFixed(2)}: ${ordered > 0.8 ? 'the inner lookups arrive in key order' : ordered < 0.2 ? 'the inner lookups arrive in random order' : `${Math.round(ordered * 100)} % of the inner lookups follow key order`}`,
+  };
 }

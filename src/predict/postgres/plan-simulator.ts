@@ -57,11 +57,16 @@ export class PlanSimulator {
         pool.access(vm(ends[ends.length - 1]));
         if (!settled) for (const b of ends) pool.access(pageId(t, Math.max(0, b)));
       }
-      notes.assumptions.add(`${f.reportName}: planning the join looks up ${column}'s lowest and highest value through it (root, first and last leaf, the map page${settled ? '' : ' and the rows\' heap pages'}), so the run finds them cached`);
+      notes.assumptions.add(
+        `${f.reportName}: planning the join looks up ${column}'s lowest and highest value through it (root, first and last leaf, the map page${settled ? '' : " and the rows' heap pages"}), so the run finds them cached`,
+      );
     };
     const walk = (n: PlanNode) => {
       if (n.nodeType === 'Nested Loop' && n.children.length === 2) {
-        const inner = findNode(n.children[1], (c) => (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan') && outerReference(c.indexCond) !== undefined);
+        const inner = findNode(
+          n.children[1],
+          (c) => (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan') && outerReference(c.indexCond) !== undefined,
+        );
         const ref = inner && outerReference(inner.indexCond);
         const source = ref && findNode(n.children[0], (c) => /Scan$/.test(c.nodeType) && (c.alias ?? c.relation) === ref.alias);
         if (inner && ref) {
@@ -89,7 +94,10 @@ export class PlanSimulator {
     // Execution order: a hash join builds its hash table from the inner side first.
     const children = n.nodeType === 'Hash Join' ? [...n.children].reverse() : n.children;
     if (n.nodeType === 'Nested Loop' && n.children.length === 2) {
-      const inner = findNode(n.children[1], (c) => (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan') && outerReference(c.indexCond) !== undefined);
+      const inner = findNode(
+        n.children[1],
+        (c) => (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan') && outerReference(c.indexCond) !== undefined,
+      );
       const order = inner && lookupOrder(n.children[0], inner, sim.facts);
       if (inner && order) sim.lookupOrders.set(inner, order);
     }

@@ -62,7 +62,10 @@ export class PostgresPredictor {
       // The visibility-map and free-space-map pages of a cached table are among the other buffers.
       const forks = this.forkPages();
       for (let b = 0, k = 0; b < nbuffers && k < forks.length; b++) if (page[b] === pageId(others, b)) page[b] = forks[k++];
-      pool.seed((b) => page[b], (b) => (b < seed.usage.length && seed.usage[b] !== '-' ? Number(seed.usage[b]) : 0));
+      pool.seed(
+        (b) => page[b],
+        (b) => (b < seed.usage.length && seed.usage[b] !== '-' ? Number(seed.usage[b]) : 0),
+      );
       return pool;
     }
     // Other relations' pages first (they were there earlier), then the measured relations' cached blocks.
@@ -82,7 +85,8 @@ export class PostgresPredictor {
     const n = this.facts.length;
     return this.facts.flatMap((f, t) => {
       if (f.kind !== 'table' || f.cachedBefore.length === 0) return [];
-      const vm = f.allVisible !== undefined ? Array.from({ length: Math.max(1, Math.ceil(f.pages / HEAP_BLOCKS_PER_VM_PAGE)) }, (_, k) => pageId(n + 1 + t, k)) : [];
+      const vm =
+        f.allVisible !== undefined ? Array.from({ length: Math.max(1, Math.ceil(f.pages / HEAP_BLOCKS_PER_VM_PAGE)) }, (_, k) => pageId(n + 1 + t, k)) : [];
       const fsm = (f.fsmPages ?? 0) > 0 ? [0, 1, 2].map((l) => pageId(2 * n + 2 + t, l)) : [];
       return [...vm, ...fsm];
     });
@@ -151,20 +155,36 @@ export class PostgresPredictor {
     const sizes = poolSizes(s.nbuffers, s.blockSize, { factors: [0.25, 0.5, 1, 2, 4, 8], floor: 16, minimum: 16 }, poolBytes);
     const touched = this.pagesTouchedBound(plans);
     const series: WhatIfSeries[] = [
-      whatIfSeries('shared_buffers', 'pages', sizes, (n) => ({ value: n, label: `${mebibytes(n, s.blockSize)} MiB`, current: n === s.nbuffers }), (n) =>
-        replayAll(simulatedSize(n, touched), this.makeSimulator()),
+      whatIfSeries(
+        'shared_buffers',
+        'pages',
+        sizes,
+        (n) => ({ value: n, label: `${mebibytes(n, s.blockSize)} MiB`, current: n === s.nbuffers }),
+        (n) => replayAll(simulatedSize(n, touched), this.makeSimulator()),
       ),
     ];
     if (s.major >= 18) {
       series.push(
-        whatIfSeries('effective_io_concurrency', '', [0, 1, 16, 64], (v) => ({ value: v, label: String(v), current: v === s.effectiveIoConcurrency }), (v) =>
-          replayAll(s.nbuffers, this.makeSimulator({ effectiveIoConcurrency: v })),
+        whatIfSeries(
+          'effective_io_concurrency',
+          '',
+          [0, 1, 16, 64],
+          (v) => ({ value: v, label: String(v), current: v === s.effectiveIoConcurrency }),
+          (v) => replayAll(s.nbuffers, this.makeSimulator({ effectiveIoConcurrency: v })),
         ),
       );
     }
     if (plans.some((p) => hasGather(p))) {
       const launched = gatherWorkers(plans[0]);
-      series.push(whatIfSeries('parallel workers', 'workers', [0, 1, 2, 4], (w) => ({ value: w, label: String(w), current: w === launched }), (w) => replayAll(s.nbuffers, this.makeSimulator({ workers: w }))));
+      series.push(
+        whatIfSeries(
+          'parallel workers',
+          'workers',
+          [0, 1, 2, 4],
+          (w) => ({ value: w, label: String(w), current: w === launched }),
+          (w) => replayAll(s.nbuffers, this.makeSimulator({ workers: w })),
+        ),
+      );
     }
     return { runs: plans.length, series };
   }

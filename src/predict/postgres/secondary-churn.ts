@@ -111,7 +111,7 @@ export function replayWindow(
     page.push(it);
     used += itemSize(it.rows.length);
   };
-  for (let r = start; r < rows.length; ) {
+  for (let r = start; r < rows.length;) {
     const key = rows[r].key;
     const group: number[] = [];
     for (; r < rows.length && rows[r].key === key; r++) group.push(r);

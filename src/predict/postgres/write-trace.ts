@@ -121,7 +121,7 @@ export function replayInsert({ pool, heap, indexes, rows, rnd, notes }: WriteCon
   });
   // An identity or serial column draws its value from a sequence: nextval() reads the sequence's page.
   const drawsSequence = shapes.some((s) => s.x.ascending);
-  if (drawsSequence) notes.assumptions.add('the ascending key takes its default: nextval() requests its sequence\'s page once per row');
+  if (drawsSequence) notes.assumptions.add("the ascending key takes its default: nextval() requests its sequence's page once per row");
   notes.assumptions.add('page splits and the free-space and visibility maps are not modelled; a rollback reads nothing');
   const target = new HeapTarget(pool, t, f.pages, perBlock, false);
   for (let r = 0; r < rows; r++) {
@@ -180,7 +180,10 @@ export interface UpdateShape {
  * many of the free-space map's blocks they took, and how many dead versions the statistics count that the
  * uniqueness checks visit: the same pages the scan below meets them on, which the caller replays after it.
  */
-export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext, shape: UpdateShape): { moved: number; freeBlocks: number; deadChecks: number } {
+export function replayUpdate(
+  { pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext,
+  shape: UpdateShape,
+): { moved: number; freeBlocks: number; deadChecks: number } {
   if (rows <= 0) return { moved: 0, freeBlocks: 0, deadChecks: 0 };
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
@@ -196,7 +199,9 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
   const hotRoom = roomLeft ? 1 : hotPerPage;
   const hotEligible = !indexed && hotRoom > 0;
   if (!indexed && hotPerPage === 0 && (f.deadTuples ?? 0) > 0) {
-    notes.assumptions.add(`${f.reportName}: it counts ${Math.round(f.deadTuples ?? 0).toLocaleString('en-US')} dead versions; where pruning removed one from a row's page, that page has room for the row's new version (HOT, no index entry), which no view shows before run 1: the prediction takes none, the range the first update of every page`);
+    notes.assumptions.add(
+      `${f.reportName}: it counts ${Math.round(f.deadTuples ?? 0).toLocaleString('en-US')} dead versions; where pruning removed one from a row's page, that page has room for the row's new version (HOT, no index entry), which no view shows before run 1: the prediction takes none, the range the first update of every page`,
+    );
   }
   notes.assumptions.add(
     `${f.reportName}: ${rows.toLocaleString('en-US')} rows updated; ` +
@@ -213,8 +218,13 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
   });
   const onPage = new Map<number, number>();
   // Loaded pages have no room beyond the reserve: the first version that leaves its page needs a new block.
-  const target = shape.freeSpace ? new FreeSpaceTarget(pool, t, shape.freeSpace.perBlock, shape.freeSpace.block) : new HeapTarget(pool, t, f.pages, perBlock, true);
-  if (shape.freeSpace) notes.assumptions.add(`${f.reportName}: the free-space map offers the pages a VACUUM emptied: the new versions go there, ${shape.freeSpace.perBlock} a page, each page read, not added; a later run takes the pages after them (the earlier ones are full)`);
+  const target = shape.freeSpace
+    ? new FreeSpaceTarget(pool, t, shape.freeSpace.perBlock, shape.freeSpace.block)
+    : new HeapTarget(pool, t, f.pages, perBlock, true);
+  if (shape.freeSpace)
+    notes.assumptions.add(
+      `${f.reportName}: the free-space map offers the pages a VACUUM emptied: the new versions go there, ${shape.freeSpace.perBlock} a page, each page read, not added; a later run takes the pages after them (the earlier ones are full)`,
+    );
   // A version that leaves its page first asks the free-space map for a page with room, where it has one.
   // heap_update pins the visibility-map page of an all-visible page and clears the page's bit: only the
   // first update of each such page pins it (measured: 34 map requests for 2,001 rows on 34 pages), and no
@@ -225,9 +235,12 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
   const allVisible = (page: number) => !cleared.has(page) && (visibleShare >= 1 || (page * GOLDEN) % 1 < visibleShare);
   const fsm = (f.fsmPages ?? 0) > 0;
   if (visibleShare > 0 || fsm) {
-    notes.assumptions.add(`${f.reportName}: ${[visibleShare > 0 ? `${Math.round(visibleShare * 100)} % of its pages all-visible (pg_class.relallvisible, as of the last VACUUM or ANALYZE): the first update of each such page pins its visibility-map page and clears the page's bit, which a rollback leaves cleared` : '', fsm ? `a free-space map of ${f.fsmPages} page(s), searched from its root (${FSM_LEVELS} levels) for each new block a version needs` : ''].filter(Boolean).join('; ')}`);
+    notes.assumptions.add(
+      `${f.reportName}: ${[visibleShare > 0 ? `${Math.round(visibleShare * 100)} % of its pages all-visible (pg_class.relallvisible, as of the last VACUUM or ANALYZE): the first update of each such page pins its visibility-map page and clears the page's bit, which a rollback leaves cleared` : '', fsm ? `a free-space map of ${f.fsmPages} page(s), searched from its root (${FSM_LEVELS} levels) for each new block a version needs` : ''].filter(Boolean).join('; ')}`,
+    );
   }
-  if (shape.refetchesOld) notes.assumptions.add(`${f.reportName}: each row's old version is fetched again to form the new one, a request on the page the scan holds`);
+  if (shape.refetchesOld)
+    notes.assumptions.add(`${f.reportName}: each row's old version is fetched again to form the new one, a request on the page the scan holds`);
   let placed = 0;
   let earlierMet = 0;
   let deadChecks = 0;
@@ -263,7 +276,8 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
         pool.repin();
         // _bt_check_unique checks every version under the key: a previous run's aborted one on its appended
         // page, and a dead one the statistics count where the scan met it (counted here, replayed after the scan).
-        for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++) pool.access(pageId(t, shape.leftoverAt ? shape.leftoverAt(r) : f.pages + Math.floor(r / perBlock)));
+        for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++)
+          pool.access(pageId(t, shape.leftoverAt ? shape.leftoverAt(r) : f.pages + Math.floor(r / perBlock)));
         deadChecks += Math.round(shape.deadPerRow ?? 0);
         // Those an earlier write left were counted under the scan's index.
         for (const e = s.i === shape.scanIndex ? shape.earlier : undefined; e && earlierMet < (r + 1) * e.perRow - 1e-9; earlierMet++) {
@@ -278,6 +292,8 @@ export function replayUpdate({ pool, heap, indexes, rows, rnd, notes, vmPage, fs
 
 export function replayDelete({ pool, heap, rows, notes }: WriteContext): void {
   if (rows <= 0) return;
-  notes.assumptions.add(`${heap.f.reportName}: ${rows.toLocaleString('en-US')} rows deleted, each on the page the scan below holds pinned; index entries stay until VACUUM`);
+  notes.assumptions.add(
+    `${heap.f.reportName}: ${rows.toLocaleString('en-US')} rows deleted, each on the page the scan below holds pinned; index entries stay until VACUUM`,
+  );
   for (let r = 0; r < rows; r++) pool.repin();
 }

@@ -397,7 +397,11 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
   seed(headToTail: ArrayLike<number>, old: ArrayLike<number>): void {
     const n = Math.min(headToTail.length, this.capacity);
     if (this.used !== 0 || n === 0) return;
-    this.seedList(n, (k) => headToTail[k], (k) => old[k] === 1);
+    this.seedList(
+      n,
+      (k) => headToTail[k],
+      (k) => old[k] === 1,
+    );
     for (let s = 0; s < n; s++) this.table.set(this.page[s], s);
     this.used = n;
     this.now = n;

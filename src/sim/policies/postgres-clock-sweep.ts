@@ -61,7 +61,10 @@ export class PostgresPool implements BufferPoolModel {
   private osHits = 0;
   private readonly rejectDirty: boolean;
 
-  constructor(readonly capacity: number, options: PostgresPoolOptions = {}) {
+  constructor(
+    readonly capacity: number,
+    options: PostgresPoolOptions = {},
+  ) {
     this.table = new PageTable(capacity);
     this.tag = new Int32Array(capacity).fill(-1);
     this.usage = new Uint8Array(capacity);

@@ -27,7 +27,8 @@ describe('MariaDB measurement', skipUnless(availability), () => {
     }
   };
   const checksum = async () => (await q<{ h: string }>(`SELECT CONCAT(COUNT(*), ':', COALESCE(SUM(CRC32(CONCAT(id, ':', v))), 0)) AS h FROM acct`))[0].h;
-  const leftovers = async () => (await q<{ n: number }>(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() AND USER = 'root'`))[0].n;
+  const leftovers = async () =>
+    (await q<{ n: number }>(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() AND USER = 'root'`))[0].n;
 
   before(async () => {
     // The seed 001 set-up: 100,000 rows with a 500-byte payload (≈ 3,574 leaf pages) in a 128 MB pool.
@@ -80,21 +81,34 @@ describe('MariaDB measurement', skipUnless(availability), () => {
     assert.equal(report.warnings.filter((w: string) => /something else|other sessions/.test(w)).length, 0, report.warnings.join('\n'));
   });
 
-  test('the tool\'s numbers equal a by-hand counter snapshot on an identical cold run', async () => {
+  test("the tool's numbers equal a by-hand counter snapshot on an identical cold run", async () => {
     await server.restart();
     const c = await connect();
     const names = `('INNODB_BUFFER_POOL_READS', 'INNODB_BUFFER_POOL_READ_AHEAD')`;
     const snap = async () =>
-      Object.fromEntries(((await c.query(`SELECT VARIABLE_NAME AS n, VARIABLE_VALUE AS v FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ${names}`))[0] as Array<{ n: string; v: string }>).map((r) => [r.n, Number(r.v)]));
+      Object.fromEntries(
+        (
+          (await c.query(`SELECT VARIABLE_NAME AS n, VARIABLE_VALUE AS v FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ${names}`))[0] as Array<{
+            n: string;
+            v: string;
+          }>
+        ).map((r) => [r.n, Number(r.v)]),
+      );
     const b = await snap();
     await c.query(STATEMENT);
     const a = await snap();
     await c.end();
-    const byHand = { readAhead: a.INNODB_BUFFER_POOL_READ_AHEAD - b.INNODB_BUFFER_POOL_READ_AHEAD, physical: a.INNODB_BUFFER_POOL_READS - b.INNODB_BUFFER_POOL_READS - (a.INNODB_BUFFER_POOL_READ_AHEAD - b.INNODB_BUFFER_POOL_READ_AHEAD) };
+    const byHand = {
+      readAhead: a.INNODB_BUFFER_POOL_READ_AHEAD - b.INNODB_BUFFER_POOL_READ_AHEAD,
+      physical: a.INNODB_BUFFER_POOL_READS - b.INNODB_BUFFER_POOL_READS - (a.INNODB_BUFFER_POOL_READ_AHEAD - b.INNODB_BUFFER_POOL_READ_AHEAD),
+    };
     await server.restart();
     const report = measureJson(url, STATEMENT, '--runs', '1');
     assert.equal(report.runs[0].measured.readAhead, byHand.readAhead);
-    assert.ok(Math.abs(report.runs[0].measured.physicalReads - byHand.physical) <= 2, `tool ${report.runs[0].measured.physicalReads} vs by hand ${byHand.physical}`);
+    assert.ok(
+      Math.abs(report.runs[0].measured.physicalReads - byHand.physical) <= 2,
+      `tool ${report.runs[0].measured.physicalReads} vs by hand ${byHand.physical}`,
+    );
   });
 
   test('with innodb_read_ahead_threshold=0 there is no read-ahead and every page is a synchronous read', async () => {
@@ -128,7 +142,10 @@ describe('MariaDB measurement', skipUnless(availability), () => {
       const r = await done;
       assert.equal(r.code, 0, r.err);
       const report = JSON.parse(r.out);
-      assert.ok(report.warnings.some((w: string) => /differ from the statement's own pages accessed .* by [\d,]+: something else was reading/.test(w)), report.warnings.join('\n'));
+      assert.ok(
+        report.warnings.some((w: string) => /differ from the statement's own pages accessed .* by [\d,]+: something else was reading/.test(w)),
+        report.warnings.join('\n'),
+      );
       assert.ok(report.warnings.some((w: string) => /other sessions were active/.test(w)));
     } finally {
       stop = true;
@@ -137,7 +154,11 @@ describe('MariaDB measurement', skipUnless(availability), () => {
     }
   });
 
-  for (const statement of ['UPDATE acct SET v = v + 1 WHERE id <= 1000', 'DELETE FROM acct WHERE id % 2 = 0', 'INSERT INTO acct SELECT id + 100000, v FROM acct WHERE id <= 200']) {
+  for (const statement of [
+    'UPDATE acct SET v = v + 1 WHERE id <= 1000',
+    'DELETE FROM acct WHERE id % 2 = 0',
+    'INSERT INTO acct SELECT id + 100000, v FROM acct WHERE id <= 200',
+  ]) {
     test(`leaves the data unchanged: ${statement}`, async () => {
       const before = await checksum();
       const report = measureJson(url, statement, '--runs', '3');
@@ -149,7 +170,10 @@ describe('MariaDB measurement', skipUnless(availability), () => {
       const kind = statement.split(' ')[0];
       if (kind !== 'INSERT') {
         const p = report.runs[0].prediction;
-        assert.match(p.assumptions.join('\n'), new RegExp(`acct: [\\d,]+ rows ${kind === 'UPDATE' ? 'updated' : 'deleted'} \\(Handler_${kind.toLowerCase()}\\)`));
+        assert.match(
+          p.assumptions.join('\n'),
+          new RegExp(`acct: [\\d,]+ rows ${kind === 'UPDATE' ? 'updated' : 'deleted'} \\(Handler_${kind.toLowerCase()}\\)`),
+        );
         assert.match(p.assumptions.join('\n'), /the rollback reads each undo record/);
         assert.doesNotMatch(p.unmodelled.join('\n'), /the changes it makes/);
       }
@@ -168,7 +192,10 @@ describe('MariaDB measurement', skipUnless(availability), () => {
     assert.equal(run.predicted.physicalReads, run.measured.physicalReads, 'the small table is cached: nothing to read');
     assert.ok(!report.warnings.some((w: string) => /something else was reading/.test(w)), report.warnings.join('\n'));
     const series = report.whatIf.series.find((s: { setting: string }) => s.setting === 'innodb_change_buffering');
-    assert.deepEqual(series.points.map((p: { label: string }) => p.label), ['none', 'all']);
+    assert.deepEqual(
+      series.points.map((p: { label: string }) => p.label),
+      ['none', 'all'],
+    );
   });
 
   for (const [statement, reason] of [
@@ -236,7 +263,8 @@ describe('MariaDB measurement', skipUnless(availability), () => {
   test('a server killed mid-statement gives a non-zero exit and one line, within the timeout', async () => {
     const { done } = cliAsync(['measure', '--url', url, '--timeout', '20', '--sql', 'SELECT SLEEP(15)']);
     for (let i = 0; i < 100; i++) {
-      if ((await q<{ n: number }>(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%SLEEP(15)%' AND ID <> CONNECTION_ID()`))[0].n > 0) break;
+      if ((await q<{ n: number }>(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%SLEEP(15)%' AND ID <> CONNECTION_ID()`))[0].n > 0)
+        break;
       await new Promise((res) => setTimeout(res, 100));
     }
     server.killNow();

@@ -12,7 +12,10 @@ import { historyLength, purgeWaitWarning } from '../../../src/measure/innodb/pur
 const availability = mariadb();
 
 test('a wait that purge did not finish says the counters may include it', () => {
-  assert.match(purgeWaitWarning({ before: 900, after: 40, waitedMs: 10_000 }, 'before run 1'), /still had 40 committed transactions to process after 10\.0 s \(900 at first.*may include its page requests/);
+  assert.match(
+    purgeWaitWarning({ before: 900, after: 40, waitedMs: 10_000 }, 'before run 1'),
+    /still had 40 committed transactions to process after 10\.0 s \(900 at first.*may include its page requests/,
+  );
   assert.match(purgeWaitWarning({ before: 96, after: 0, waitedMs: 1234 }, 'before run 1'), /undo logs of 96 committed transactions.*waited 1\.2 s/);
   assert.match(purgeWaitWarning('unknown', 'before run 1'), /history list length was not available .*could not wait for purge/);
 });
@@ -42,7 +45,16 @@ describe('MariaDB: waiting for purge', skipUnless(availability), () => {
     const release = setTimeout(() => void holder.query('ROLLBACK').then(() => holder.end()), 1500);
     try {
       const progress: string[] = [];
-      const report = await measure(parseConnectionUrl(server.url('lab')), { sql: 'SELECT COUNT(*) FROM t WHERE k BETWEEN 100 AND 9000', runs: 2, cold: 'no', commit: false, timing: false, timeoutMs: 30_000, whatIf: false, onProgress: (m) => progress.push(m) });
+      const report = await measure(parseConnectionUrl(server.url('lab')), {
+        sql: 'SELECT COUNT(*) FROM t WHERE k BETWEEN 100 AND 9000',
+        runs: 2,
+        cold: 'no',
+        commit: false,
+        timing: false,
+        timeoutMs: 30_000,
+        whatIf: false,
+        onProgress: (m) => progress.push(m),
+      });
       assert.match(progress[0] ?? '', /^waiting for InnoDB's purge: [\d,]+ committed transactions to process$/, 'the wait shows as progress before run 1');
       const note = report.warnings.find((w) => /InnoDB's purge/.test(w));
       assert.ok(note, `warnings: ${report.warnings.join(' | ')}`);

@@ -45,19 +45,35 @@ test('seed 001 on MySQL 8.4 (recorded deltas): 7,463 logical, 96 physical, 3,449
 });
 
 test('MariaDB counts read-ahead inside _reads; MySQL counts random read-ahead in both', () => {
-  const maria = normaliseInnodb('mariadb', { Innodb_buffer_pool_read_requests: 3576, Innodb_buffer_pool_reads: 3617, Innodb_buffer_pool_read_ahead: 3520, Innodb_buffer_pool_read_ahead_rnd: 0 });
+  const maria = normaliseInnodb('mariadb', {
+    Innodb_buffer_pool_read_requests: 3576,
+    Innodb_buffer_pool_reads: 3617,
+    Innodb_buffer_pool_read_ahead: 3520,
+    Innodb_buffer_pool_read_ahead_rnd: 0,
+  });
   assert.deepEqual(maria.measured, { logicalReads: 3576, physicalReads: 97, readAhead: 3520 });
-  const mysqlRandom = normaliseInnodb('mysql', { Innodb_buffer_pool_read_requests: 900, Innodb_buffer_pool_reads: 150, Innodb_buffer_pool_read_ahead: 100, Innodb_buffer_pool_read_ahead_rnd: 50 });
+  const mysqlRandom = normaliseInnodb('mysql', {
+    Innodb_buffer_pool_read_requests: 900,
+    Innodb_buffer_pool_reads: 150,
+    Innodb_buffer_pool_read_ahead: 100,
+    Innodb_buffer_pool_read_ahead_rnd: 50,
+  });
   assert.deepEqual(mysqlRandom.measured, { logicalReads: 900, physicalReads: 100, readAhead: 150 });
   const missing = normaliseInnodb('mysql', { Innodb_buffer_pool_read_requests: 5 });
   assert.deepEqual(missing.measured, { logicalReads: 5, physicalReads: null, readAhead: null });
 });
 
-test('calibration subtracts the snapshots\' own cost, never below zero', () => {
-  assert.deepEqual(subtractCalibration({ Innodb_buffer_pool_read_requests: 10, Innodb_buffer_pool_reads: 0 }, { Innodb_buffer_pool_read_requests: 3, Innodb_buffer_pool_reads: 1 }), {
-    Innodb_buffer_pool_read_requests: 7,
-    Innodb_buffer_pool_reads: 0,
-  });
+test("calibration subtracts the snapshots' own cost, never below zero", () => {
+  assert.deepEqual(
+    subtractCalibration(
+      { Innodb_buffer_pool_read_requests: 10, Innodb_buffer_pool_reads: 0 },
+      { Innodb_buffer_pool_read_requests: 3, Innodb_buffer_pool_reads: 1 },
+    ),
+    {
+      Innodb_buffer_pool_read_requests: 7,
+      Innodb_buffer_pool_reads: 0,
+    },
+  );
 });
 
 test('ibuf metrics: advice only when the module is off', () => {
@@ -69,8 +85,15 @@ test('MariaDB ANALYZE FORMAT=JSON: r_engine_stats per table, derived tables left
   const doc = {
     query_block: {
       nested_loop: [
-        { table: { table_name: 't', r_engine_stats: { pages_accessed: 3574, pages_read_count: 97, pages_prefetch_read_count: 3520, pages_read_time_ms: 12.5 } } },
-        { table: { table_name: '<derived2>', materialized: { query_block: { nested_loop: [{ table: { table_name: 'u', r_engine_stats: { pages_accessed: 4 } } }] } } } },
+        {
+          table: { table_name: 't', r_engine_stats: { pages_accessed: 3574, pages_read_count: 97, pages_prefetch_read_count: 3520, pages_read_time_ms: 12.5 } },
+        },
+        {
+          table: {
+            table_name: '<derived2>',
+            materialized: { query_block: { nested_loop: [{ table: { table_name: 'u', r_engine_stats: { pages_accessed: 4 } } }] } },
+          },
+        },
       ],
     },
   };

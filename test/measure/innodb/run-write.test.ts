@@ -5,7 +5,9 @@ import { writeOfRun } from '../../../src/measure/innodb/run-write';
 
 test('an UPDATE: its table, the rows the handler changed, the assigned columns and which add to themselves', () => {
   const w = writeOfRun('UPDATE sbtest1 SET k = k + 1, c = ? WHERE id = 5', 'UPDATE', { Handler_update: 1 }, true);
-  assert.deepEqual(w, { otherWrite: { statement: 'UPDATE', table: 'sbtest1', rows: 1, rowsFrom: 'Handler_update', setColumns: ['k', 'c'], selfRelative: ['k'], rolledBack: true } });
+  assert.deepEqual(w, {
+    otherWrite: { statement: 'UPDATE', table: 'sbtest1', rows: 1, rowsFrom: 'Handler_update', setColumns: ['k', 'c'], selfRelative: ['k'], rolledBack: true },
+  });
 });
 
 test('a write to several tables keeps its rows unknown (its changes stay named as left out)', () => {
@@ -13,9 +15,13 @@ test('a write to several tables keeps its rows unknown (its changes stay named a
   assert.equal(w.otherWrite?.rows, undefined);
 });
 
-test('an INSERT counts InnoDB\'s inserted rows where the server has them, else the handler\'s; a read writes nothing', () => {
-  assert.deepEqual(writeOfRun('INSERT INTO t (v) VALUES (1), (2)', 'INSERT', { Innodb_rows_inserted: 2, Handler_write: 9 }, false), { insert: { table: 't', rows: 2, rowsFrom: 'Innodb_rows_inserted', rolledBack: false } });
-  assert.deepEqual(writeOfRun('INSERT INTO lab.t (v) VALUES (1)', 'INSERT', { Handler_write: 1 }, true), { insert: { table: 't', rows: 1, rowsFrom: 'Handler_write', rolledBack: true } });
+test("an INSERT counts InnoDB's inserted rows where the server has them, else the handler's; a read writes nothing", () => {
+  assert.deepEqual(writeOfRun('INSERT INTO t (v) VALUES (1), (2)', 'INSERT', { Innodb_rows_inserted: 2, Handler_write: 9 }, false), {
+    insert: { table: 't', rows: 2, rowsFrom: 'Innodb_rows_inserted', rolledBack: false },
+  });
+  assert.deepEqual(writeOfRun('INSERT INTO lab.t (v) VALUES (1)', 'INSERT', { Handler_write: 1 }, true), {
+    insert: { table: 't', rows: 1, rowsFrom: 'Handler_write', rolledBack: true },
+  });
   assert.deepEqual(writeOfRun('SELECT 1', 'SELECT', {}, true), {});
 });
 

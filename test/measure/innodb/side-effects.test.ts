@@ -129,7 +129,9 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
   test('an AUTO_INCREMENT counter a rolled-back insert advances is named after the runs', async () => {
     const report = await run('INSERT INTO a (v) SELECT seq FROM seq_1_to_10');
     // 10 rows per run; InnoDB reserves values in growing batches for an INSERT … SELECT, so at least 20.
-    const advanced = report.warnings.map((w) => /AUTO_INCREMENT counter of lab\.a advanced by at least (\d+) over the runs/.exec(w)?.[1]).find((x) => x !== undefined);
+    const advanced = report.warnings
+      .map((w) => /AUTO_INCREMENT counter of lab\.a advanced by at least (\d+) over the runs/.exec(w)?.[1])
+      .find((x) => x !== undefined);
     assert.ok(Number(advanced) >= 20, report.warnings.join('\n'));
     const [{ n }] = await q<{ n: number }>('SELECT COUNT(*) AS n FROM a');
     assert.equal(n, 0);
@@ -148,6 +150,9 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
 
   test('measuring with ALL PRIVILEGES is flagged', async () => {
     const report = await run('SELECT COUNT(*) FROM t');
-    assert.ok(report.warnings.some((w) => /measured with ALL PRIVILEGES or SUPER/.test(w)), report.warnings.join('\n'));
+    assert.ok(
+      report.warnings.some((w) => /measured with ALL PRIVILEGES or SUPER/.test(w)),
+      report.warnings.join('\n'),
+    );
   });
 });

@@ -14,7 +14,8 @@ const availability = mariadb();
 describe('MariaDB: measuring does not disturb the pool', skipUnless(availability), () => {
   let server: LocalInnodbServer;
   let url: string;
-  const run = (sql: string, runs = 2) => measure(parseConnectionUrl(url), { sql, runs, cold: 'no', commit: false, timing: false, timeoutMs: 30_000, whatIf: false });
+  const run = (sql: string, runs = 2) =>
+    measure(parseConnectionUrl(url), { sql, runs, cold: 'no', commit: false, timing: false, timeoutMs: 30_000, whatIf: false });
   const cachedPages = async () => {
     const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
     try {
@@ -81,7 +82,7 @@ describe('MariaDB: measuring does not disturb the pool', skipUnless(availability
     assert.ok((report.runs[0].prediction?.assumptions ?? []).some((a) => /stopped after 2,000 rows/.test(a)));
   });
 
-  test('a join whose lookups follow the driving table\'s key order walks consecutive leaves, not random ones', async () => {
+  test("a join whose lookups follow the driving table's key order walks consecutive leaves, not random ones", async () => {
     await createTablesAB();
     for (const sql of [
       'SELECT SUM(LENGTH(y.pad)) FROM a x JOIN b y ON y.id = x.id WHERE x.k BETWEEN 1000 AND 3000',

@@ -6,7 +6,10 @@ import { updateSetClause } from '../../../src/measure/innodb/update-columns';
 
 test('columns and self-relative assignments of a plain UPDATE', () => {
   assert.deepEqual(updateSetClause('UPDATE sbtest1 SET k = k + 1 WHERE id = 5'), { columns: ['k'], selfRelative: ['k'] });
-  assert.deepEqual(updateSetClause("UPDATE t SET c = 'a, b = c + 1', `Pad` = CONCAT(pad, 'x') WHERE id BETWEEN 1 AND 9"), { columns: ['c', 'pad'], selfRelative: [] });
+  assert.deepEqual(updateSetClause("UPDATE t SET c = 'a, b = c + 1', `Pad` = CONCAT(pad, 'x') WHERE id BETWEEN 1 AND 9"), {
+    columns: ['c', 'pad'],
+    selfRelative: [],
+  });
   assert.deepEqual(updateSetClause('UPDATE t AS a SET a.k = a.k - 2, v = (SELECT 1, 2) ORDER BY id LIMIT 3'), { columns: ['k', 'v'], selfRelative: ['k'] });
 });
 

@@ -55,20 +55,28 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
     });
     after(async () => server?.stop());
 
-    test('a serial scan above NBuffers/4 keeps one 32-block ring per run; numbers equal the engine\'s own', async () => {
+    test("a serial scan above NBuffers/4 keeps one 32-block ring per run; numbers equal the engine's own", async () => {
       await server.restart();
       const statement = 'SELECT sum(length(pad)) FROM big';
       const report = measureJson(url, statement, '--runs', '3');
       assert.deepEqual(validateReport(report), []);
       const ring = 32;
-      report.runs.forEach((run: { measured: { logicalReads: number; physicalReads: number; readAhead: null }; residency: Array<{ relation: string; cachedBefore: number; cachedAfter: number }> }, k: number) => {
-        const big = run.residency.find((r) => r.relation === 'big')!;
-        assert.equal(run.measured.logicalReads, bigPages, `run ${k + 1} touches every block once`);
-        assert.equal(run.measured.physicalReads, bigPages - ring * k, `run ${k + 1} reads all but the blocks earlier rings left`);
-        assert.equal(run.measured.readAhead, null);
-        assert.equal(big.cachedBefore, ring * k);
-        assert.equal(big.cachedAfter, ring * (k + 1));
-      });
+      report.runs.forEach(
+        (
+          run: {
+            measured: { logicalReads: number; physicalReads: number; readAhead: null };
+            residency: Array<{ relation: string; cachedBefore: number; cachedAfter: number }>;
+          },
+          k: number,
+        ) => {
+          const big = run.residency.find((r) => r.relation === 'big')!;
+          assert.equal(run.measured.logicalReads, bigPages, `run ${k + 1} touches every block once`);
+          assert.equal(run.measured.physicalReads, bigPages - ring * k, `run ${k + 1} reads all but the blocks earlier rings left`);
+          assert.equal(run.measured.readAhead, null);
+          assert.equal(big.cachedBefore, ring * k);
+          assert.equal(big.cachedAfter, ring * (k + 1));
+        },
+      );
       // Directly, as an engineer would check by hand: pg_buffercache, then EXPLAIN BUFFERS.
       assert.equal(await cachedBlocks(url, 'big'), report.runs[2].residency.find((r: { relation: string }) => r.relation === 'big').cachedAfter);
       const direct = await explainBuffers(url, statement);
@@ -96,7 +104,7 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
         assert.ok(launched >= 1, 'at least one worker launched');
         const processes = launched + 1;
         const big = (k: number) => report.runs[k].residency.find((r: { relation: string }) => r.relation === 'big');
-        assert.equal(report.runs[0].measured.physicalReads, bigPages, 'workers\' reads are counted');
+        assert.equal(report.runs[0].measured.physicalReads, bigPages, "workers' reads are counted");
         // Cold, every block a miss: each process keeps the last 32 blocks it read — all 32 unless the scheduler
         // gave it fewer blocks than that (EXPLAIN VERBOSE tells each worker's share; the leader has the rest).
         const scanOf = (run: number) => {
@@ -107,7 +115,10 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
         const scan = scanOf(0);
         const shares = [scan.total.sharedRead + scan.total.sharedHit - scan.workers.reduce((a, w) => a + w.blocks, 0), ...scan.workers.map((w) => w.blocks)];
         assert.equal(shares.length, processes);
-        assert.equal(big(0).cachedAfter, shares.reduce((a, b) => a + Math.min(32, b), 0));
+        assert.equal(
+          big(0).cachedAfter,
+          shares.reduce((a, b) => a + Math.min(32, b), 0),
+        );
         // Warm, a process whose chunks were mostly cached can miss fewer than 32: at most one ring each.
         const grown = big(1).cachedAfter - big(1).cachedBefore;
         assert.ok(grown > 0 && grown <= 32 * (report.runs[1].raw['explain.workers_launched'] + 1), `grew by ${grown}`);

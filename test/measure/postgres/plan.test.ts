@@ -50,12 +50,20 @@ test('input that is not an EXPLAIN document is rejected', () => {
 
 test('a data-modifying CTE the query does not read runs after the plan: its buffers count, with no anomaly', () => {
   // Recorded from PostgreSQL 15: WITH u AS (UPDATE t … RETURNING 1) SELECT 1.
-  const node = (type: string, hit: number, extra: Record<string, unknown> = {}, plans: unknown[] = []) => ({ 'Node Type': type, 'Shared Hit Blocks': hit, 'Shared Read Blocks': 0, ...extra, ...(plans.length ? { Plans: plans } : {}) });
+  const node = (type: string, hit: number, extra: Record<string, unknown> = {}, plans: unknown[] = []) => ({
+    'Node Type': type,
+    'Shared Hit Blocks': hit,
+    'Shared Read Blocks': 0,
+    ...extra,
+    ...(plans.length ? { Plans: plans } : {}),
+  });
   const doc = [
     {
       Plan: node('Result', 0, {}, [
         node('ModifyTable', 30159, { Operation: 'Update', 'Parent Relationship': 'InitPlan', 'Subplan Name': 'CTE u', 'Relation Name': 't' }, [
-          node('Bitmap Heap Scan', 38, { 'Parent Relationship': 'Outer', 'Relation Name': 't' }, [node('Bitmap Index Scan', 15, { 'Parent Relationship': 'Outer', 'Index Name': 't_pkey' })]),
+          node('Bitmap Heap Scan', 38, { 'Parent Relationship': 'Outer', 'Relation Name': 't' }, [
+            node('Bitmap Index Scan', 15, { 'Parent Relationship': 'Outer', 'Index Name': 't_pkey' }),
+          ]),
         ]),
       ]),
     },

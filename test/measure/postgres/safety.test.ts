@@ -20,8 +20,7 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
   let url: string;
   const checksum = async () => (await sql<{ h: string }>(url, `SELECT md5(string_agg(id || ':' || v, ',' ORDER BY id)) || count(*) AS h FROM accounts`))[0].h;
   /** Sessions BufferLens left behind: none may remain, idle in a transaction or otherwise. */
-  const leftovers = async () =>
-    (await sql<{ n: number }>(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens'`))[0].n;
+  const leftovers = async () => (await sql<{ n: number }>(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens'`))[0].n;
 
   before(async () => {
     server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '16MB' }, hostAuth: 'scram-sha-256' });
@@ -51,7 +50,10 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
       assert.equal(report.dataChanging, true);
       // Every run saw the same data: the modifying node processed the same rows each time.
       const rows = report.runs.map((r: { plan: { children: Array<{ actualRows: number }> } }) => r.plan.children[0]?.actualRows);
-      assert.ok(rows.every((n: number) => n === rows[0] && n > 0), `rows per run: ${rows}`);
+      assert.ok(
+        rows.every((n: number) => n === rows[0] && n > 0),
+        `rows per run: ${rows}`,
+      );
       assert.equal(await leftovers(), 0);
     });
   }
@@ -103,7 +105,11 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
   });
 
   test('a wrong password is an authentication failure the editor offers to re-enter; an unknown database is not', async () => {
-    const attempt = (u: string) => measure(parseConnectionUrl(u), { sql: 'SELECT 1', runs: 1, cold: 'no', commit: false, timing: false, timeoutMs: 5_000, whatIf: false }).then(() => undefined, (e: unknown) => e);
+    const attempt = (u: string) =>
+      measure(parseConnectionUrl(u), { sql: 'SELECT 1', runs: 1, cold: 'no', commit: false, timing: false, timeoutMs: 5_000, whatIf: false }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     assert.equal(isAuthFailure(await attempt(server.url('postgres', 'tester', 'wrong-password'))), true);
     assert.equal(isAuthFailure(await attempt(server.url('nosuchdb', 'tester', 'right-password'))), false);
   });
@@ -131,7 +137,13 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
     const before = await checksum();
     const r = await interruptWhenActive(
       ['measure', '--url', url, '--sql', 'UPDATE accounts SET v = v + 1 WHERE pg_sleep(30) IS NOT NULL'],
-      async () => (await sql<{ n: number }>(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens' AND query LIKE 'EXPLAIN (ANALYZE%'`))[0].n > 0,
+      async () =>
+        (
+          await sql<{ n: number }>(
+            url,
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens' AND query LIKE 'EXPLAIN (ANALYZE%'`,
+          )
+        )[0].n > 0,
     );
     assert.equal(r.code, 1);
     assert.match(r.err, /cancelled during run 1/);
@@ -165,7 +177,13 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
   test('SIGTERM and SIGHUP stop the statement on the server and release its row locks, as Ctrl-C does', async () => {
     for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
       const { child, done } = cliAsync(['measure', '--url', url, '--sql', 'UPDATE accounts SET v = v + 1 WHERE id = 7 AND pg_sleep(30) IS NOT NULL']);
-      const active = async () => (await sql<{ n: number }>(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens' AND query LIKE 'EXPLAIN (ANALYZE%'`))[0].n > 0;
+      const active = async () =>
+        (
+          await sql<{ n: number }>(
+            url,
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bufferlens' AND query LIKE 'EXPLAIN (ANALYZE%'`,
+          )
+        )[0].n > 0;
       for (let i = 0; i < 100 && !(await active()); i++) await sleep(100);
       child.kill(signal);
       const r = await done;
@@ -187,7 +205,7 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
     assert.equal(await leftovers(), 0);
   });
 
-  test('a what-if of terabytes costs what the statement\'s pages cost', () => {
+  test("a what-if of terabytes costs what the statement's pages cost", () => {
     const report = measureJson(url, 'SELECT count(*) FROM accounts', '--runs', '1', '--what-if', 'pool=4TB,99999999TB');
     const pool = report.whatIf.series.find((s: { setting: string }) => s.setting === 'shared_buffers');
     const labels = pool.points.map((p: { label: string }) => p.label).slice(-2);
@@ -198,12 +216,15 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
 
   test('an error on run 2 names the run', async () => {
     // A session-level advisory lock survives run 1's rollback: the second call sees it and fails.
-    await sql(url, `CREATE OR REPLACE FUNCTION fail_on_second() RETURNS int VOLATILE LANGUAGE plpgsql AS $$
+    await sql(
+      url,
+      `CREATE OR REPLACE FUNCTION fail_on_second() RETURNS int VOLATILE LANGUAGE plpgsql AS $$
       BEGIN
         IF EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND objid = 4242) THEN RAISE EXCEPTION 'second call'; END IF;
         PERFORM pg_advisory_lock(4242);
         RETURN 1;
-      END $$`);
+      END $$`,
+    );
     const r = cli('measure', '--url', url, '--runs', '2', '--sql', 'SELECT fail_on_second()');
     assert.equal(r.code, 1);
     assert.match(r.err, /second call during run 2/);

@@ -49,7 +49,10 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
   });
 
   test('a function reaching dblink_exec is refused before anything runs; nothing is committed remotely', async () => {
-    await assert.rejects(run('SELECT remote_insert()'), (err: Error) => /refused: (public\.)?dblink_exec runs SQL on another connection/.test(err.message) && /--allow-side-effects/.test(err.message));
+    await assert.rejects(
+      run('SELECT remote_insert()'),
+      (err: Error) => /refused: (public\.)?dblink_exec runs SQL on another connection/.test(err.message) && /--allow-side-effects/.test(err.message),
+    );
     assert.equal(await count('SELECT count(*)::int AS n FROM log'), 0);
   });
 
@@ -62,7 +65,10 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
     const file = join(files, 'lo.bin');
     await assert.rejects(run(`SELECT lo_export(lo_from_bytea(0, 'x'), '${file}')`), /refused: lo_export reads or writes a file/);
     assert.equal(existsSync(file), false);
-    await assert.rejects(run(`SELECT pg_create_physical_replication_slot('bl_slot')`), /refused: pg_create_physical_replication_slot changes replication state/);
+    await assert.rejects(
+      run(`SELECT pg_create_physical_replication_slot('bl_slot')`),
+      /refused: pg_create_physical_replication_slot changes replication state/,
+    );
     assert.equal(await count('SELECT count(*)::int AS n FROM pg_replication_slots'), 0);
     await assert.rejects(run('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE false'), /refused: pg_terminate_backend signals another session/);
   });
@@ -81,23 +87,41 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
 
   test('sequences a write advances are named before the runs and counted after; a table without one gets no warning', async () => {
     const report = await run(`INSERT INTO log (note) SELECT 'x' FROM generate_series(1, 10)`);
-    assert.ok(report.warnings.some((w) => /sequence log_id_seq will advance/.test(w)), report.warnings.join('\n'));
-    assert.ok(report.warnings.some((w) => /sequence log_id_seq advanced by 20 over the runs/.test(w)), report.warnings.join('\n'));
+    assert.ok(
+      report.warnings.some((w) => /sequence log_id_seq will advance/.test(w)),
+      report.warnings.join('\n'),
+    );
+    assert.ok(
+      report.warnings.some((w) => /sequence log_id_seq advanced by 20 over the runs/.test(w)),
+      report.warnings.join('\n'),
+    );
     const plain = await run('INSERT INTO t SELECT g + 5000, g FROM generate_series(1, 10) g');
     assert.ok(!plain.warnings.some((w) => /sequence/.test(w)), plain.warnings.join('\n'));
     const cte = await run(`WITH x AS (INSERT INTO log (note) VALUES ('y') RETURNING id) SELECT hidden_next(), id FROM x`);
-    assert.ok(cte.warnings.some((w) => /sequences? .*\bs\b.*will advance/.test(w)), cte.warnings.join('\n'));
-    assert.ok(cte.warnings.some((w) => /user-defined volatile function public\.hidden_next/.test(w)), cte.warnings.join('\n'));
+    assert.ok(
+      cte.warnings.some((w) => /sequences? .*\bs\b.*will advance/.test(w)),
+      cte.warnings.join('\n'),
+    );
+    assert.ok(
+      cte.warnings.some((w) => /user-defined volatile function public\.hidden_next/.test(w)),
+      cte.warnings.join('\n'),
+    );
   });
 
   test('measuring as a superuser is flagged, with where to find a least-privilege role', async () => {
     const report = await run('SELECT count(*) FROM t');
-    assert.ok(report.warnings.some((w) => /measured as a superuser.*Test Connection prints the GRANTs/.test(w)), report.warnings.join('\n'));
+    assert.ok(
+      report.warnings.some((w) => /measured as a superuser.*Test Connection prints the GRANTs/.test(w)),
+      report.warnings.join('\n'),
+    );
   });
 
   test('a rolled-back UPDATE says before the runs that dead versions stay, and after what it left per relation', async () => {
     const report = await run('UPDATE t SET v = v + 1 WHERE id <= 400');
-    assert.ok(report.warnings.some((w) => /each rolled-back run leaves the row versions it wrote as dead tuples until VACUUM/.test(w)), report.warnings.join('\n'));
+    assert.ok(
+      report.warnings.some((w) => /each rolled-back run leaves the row versions it wrote as dead tuples until VACUUM/.test(w)),
+      report.warnings.join('\n'),
+    );
     const left = report.warnings.find((w) => /rolled-back runs left behind/.test(w)) ?? '';
     // Two runs, 400 new row versions each, all dead after the rollbacks.
     assert.match(left, /public\.t|\bt: 800 more dead row versions/);
@@ -106,7 +130,7 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
     assert.ok(!read.warnings.some((w) => /left behind|dead tuples/.test(w)), 'a read leaves nothing and says nothing');
   });
 
-  test('after a restart run 1 is cold: nothing sent before it touched the statement\'s pages (no plan-only EXPLAIN)', async () => {
+  test("after a restart run 1 is cold: nothing sent before it touched the statement's pages (no plan-only EXPLAIN)", async () => {
     await server.restart();
     const report = await run('SELECT v FROM t WHERE id BETWEEN 100 AND 120');
     assert.equal(report.runs[0].cold, true, report.warnings.join('\n'));

@@ -39,7 +39,11 @@ function replayedChurn(w: PgIndexWindow, firstNewBlock: number, keyBytes: number
  * making room first removes the entries marked dead. The draws that take every entry as marked give the
  * band's low end.
  */
-export function killedAfterChurn(sim: SimulationContext, i: number, notes: PlanSimulationNotes): { leaves: ChurnedLeaves; min: number; max: number } | undefined {
+export function killedAfterChurn(
+  sim: SimulationContext,
+  i: number,
+  notes: PlanSimulationNotes,
+): { leaves: ChurnedLeaves; min: number; max: number } | undefined {
   const f = sim.facts[i];
   const t = sim.relationIndex('table', f.table);
   if (sim.history.runsDone === 0 || sim.history.writes || !f.unique || !f.keyBytes || !f.keyRange || t === undefined) return undefined;
@@ -75,7 +79,9 @@ export function churnOf(sim: SimulationContext, i: number, scanned: number, note
   const churn = replayedChurn(w, firstNewBlock, f.keyBytes, Math.round(scanned));
   const leaves = indexGeometry(f).leafPages;
   if (Math.abs(churn.leavesPerRow * heap.tuples - leaves) > 0.08 * leaves) {
-    notes.unmodelled.add(`${f.reportName}: the replay of a table-wide update over the ${w.keys.length.toLocaleString('en-US')} rows around the scan gives ${Math.round(churn.leavesPerRow * heap.tuples).toLocaleString('en-US')} leaves, not the ${leaves.toLocaleString('en-US')} it has: the index was not built and updated as replayed, and its leaves and marked entries are modelled without it`);
+    notes.unmodelled.add(
+      `${f.reportName}: the replay of a table-wide update over the ${w.keys.length.toLocaleString('en-US')} rows around the scan gives ${Math.round(churn.leavesPerRow * heap.tuples).toLocaleString('en-US')} leaves, not the ${leaves.toLocaleString('en-US')} it has: the index was not built and updated as replayed, and its leaves and marked entries are modelled without it`,
+    );
     return undefined;
   }
   return churn;
@@ -112,11 +118,21 @@ export function startOfDraw(sim: SimulationContext, starts: number): number {
  * row whose block lies before the others' the update changed in place, HOT, where the earlier update had
  * left room: no entry more.)
  */
-export function findUpdatedEarlier(sim: SimulationContext, leaves: ChurnedLeaves, moved: Uint8Array, start: number, notes: PlanSimulationNotes, table: string): void {
+export function findUpdatedEarlier(
+  sim: SimulationContext,
+  leaves: ChurnedLeaves,
+  moved: Uint8Array,
+  start: number,
+  notes: PlanSimulationNotes,
+  table: string,
+): void {
   // Whether a scan had marked the row's dead entry first no view shows: the band's odd draws take it so.
   if ((sim.draw & 1) !== 0) return;
   moved.forEach((m, k) => m && leaves.updatedEarlier(start + k));
-  if (leaves.leavesUpdatedEarlier > 0) notes.assumptions.add(`${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update (its version out of the update's order), and kept no posting list past its first keys (${Math.round(PLAIN_AFTER_EARLIER_UPDATE * 100)} % of such leaves, each whole, which ones drawn; the others had its dead entry marked and removed first, as the band's odd draws take every such leaf)`);
+  if (leaves.leavesUpdatedEarlier > 0)
+    notes.assumptions.add(
+      `${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update (its version out of the update's order), and kept no posting list past its first keys (${Math.round(PLAIN_AFTER_EARLIER_UPDATE * 100)} % of such leaves, each whole, which ones drawn; the others had its dead entry marked and removed first, as the band's odd draws take every such leaf)`,
+    );
 }
 
 /**
@@ -198,4 +214,3 @@ export function unmarkedAsCounted(perRow: number, visits: number, killedAt: (k: 
   const kept = (left + marked - counted) / marked;
   return (k) => perRow * (1 - killedAt(k) * kept);
 }
-

@@ -18,9 +18,10 @@ export function deadOf(sim: SimulationContext, t: number, live: LiveRows, ordere
   const located = tableWideDead(f);
   // Where the dead entries under a correlated scan's keys were counted after the runs, they replace the guess.
   const countedAfter = ordered > 0.8 && sim.observed.deadEntries[f.planName] !== undefined;
-  const spread = (ordered < 0.5) === ((sim.draw & 4) === 0) && !countedAfter;
+  const spread = ordered < 0.5 === ((sim.draw & 4) === 0) && !countedAfter;
   // A write's later runs pass over the dead entries its run 1 marked as it checked uniqueness (modify).
-  const counted = skipsMarked(sim) || (sim.history.writes && sim.history.runsDone > 0) || markedSinceUpdate(sim, f) || (!located && !spread) ? 0 : deadEntriesPerRow(f);
+  const counted =
+    skipsMarked(sim) || (sim.history.writes && sim.history.runsDone > 0) || markedSinceUpdate(sim, f) || (!located && !spread) ? 0 : deadEntriesPerRow(f);
   const leftAt = sim.history.leftoverPlace.get(t);
   return deadVersions(f, live, ordered, { counted, left: leftoversOf(sim, t), ...(leftAt ? { leftAt } : {}) }, notes);
 }
@@ -49,7 +50,9 @@ export function freeSpaceOf(sim: SimulationContext, t: number): { block: (k: num
 export function deadMetByWrite(sim: SimulationContext, t: number, notes: PlanSimulationNotes): number {
   const f = sim.facts[t];
   if (!tableWideDead(f)) return deadEntriesPerRow(f);
-  notes.assumptions.add(`${f.reportName}: whether a scan since the table-wide update marked the dead entries under these keys no view shows: the prediction takes none marked, the range also all of them`);
+  notes.assumptions.add(
+    `${f.reportName}: whether a scan since the table-wide update marked the dead entries under these keys no view shows: the prediction takes none marked, the range also all of them`,
+  );
   return markedSinceUpdate(sim, f) ? 0 : deadEntriesPerRow(f);
 }
 
@@ -74,4 +77,3 @@ export function skipsMarked(sim: SimulationContext): boolean {
 export function leftoversOf(sim: SimulationContext, t: number): number {
   return sim.history.runsDone > 0 && !skipsMarked(sim) ? (sim.history.leftovers.get(t) ?? 0) : 0;
 }
-

@@ -16,7 +16,6 @@ import type { PlanSimulationNotes } from '../simulation-notes';
  */
 const ONE_MEASUREMENT_LEAVES = 0.62;
 
-
 /**
  * The dead entries counted after a rolled-back write's runs that run 1 is taken to have met: the odd draws
  * (the range's top) all of them up to the dead versions the statistics counted before it, the shown draw
@@ -34,7 +33,8 @@ export function earlierUnderWrite(sim: SimulationContext, t: number, notes?: Pla
   // table-wide update, whose inserts made room by deleting entries dead to all, the versions it left model
   // the entries instead (heap-layout.ts).
   const tableWide = tableWideDead(f);
-  const rolledBack = f.changedSinceAnalyze === undefined || !f.rowsUpdated || tableWide ? 0 : Math.max(0, Math.round(f.rowsUpdated.all - f.changedSinceAnalyze));
+  const rolledBack =
+    f.changedSinceAnalyze === undefined || !f.rowsUpdated || tableWide ? 0 : Math.max(0, Math.round(f.rowsUpdated.all - f.changedSinceAnalyze));
   // Which of those lie under these keys no view shows: taken as an earlier measurement of this write, which
   // leaves about ONE_MEASUREMENT_LEAVES a row in posting lists (more after a second). Fewer updates rolled
   // back than one run of it writes are another write's (a single-row update measured before it: 3 versions
@@ -122,7 +122,8 @@ export function splitByEarlier(sim: SimulationContext, i: number, leaves: number
   const measurements = earlierRuns(f, e.live)?.measurements ?? 0;
   const split = Math.min(x.pages - 1, measurements * leaves);
   if (split <= 0) return [];
-  notes.assumptions.add(`${x.reportName}: the earlier measurement(s) of this write split each of the ${leaves} leaves under its keys (taken as ${measurements} of ${RUNS_PER_MEASUREMENT} runs from the updates rolled back): the scan also reads the ${split} halves they appended at the index's end`);
+  notes.assumptions.add(
+    `${x.reportName}: the earlier measurement(s) of this write split each of the ${leaves} leaves under its keys (taken as ${measurements} of ${RUNS_PER_MEASUREMENT} runs from the updates rolled back): the scan also reads the ${split} halves they appended at the index's end`,
+  );
   return Array.from({ length: split }, (_, k) => pageId(i, x.pages - split + k));
 }
-

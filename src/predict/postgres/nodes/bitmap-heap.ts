@@ -14,4 +14,3 @@ export function bitmapHeap(sim: SimulationContext, pool: PostgresPool, n: PlanNo
   const stride = blocks > 0 ? f.pages / blocks : 1;
   for (let k = 0; k < blocks; k++) pool.access(pageId(t, Math.floor(k * stride)));
 }
-

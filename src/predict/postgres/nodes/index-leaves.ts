@@ -20,13 +20,18 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
   // A parallel B-tree scan hands out leaf pages from one shared position: its participants (its loops)
   // walk the leaves once between them, after one descent.
   const loops = n.parallelAware ? 1 : Math.max(1, n.actualLoops ?? 1);
-  if (n.parallelAware) notes.assumptions.add(`${f.reportName}: a parallel scan's ${Math.max(1, n.actualLoops ?? 1)} participants take leaf pages from one shared position`);
+  if (n.parallelAware)
+    notes.assumptions.add(`${f.reportName}: a parallel scan's ${Math.max(1, n.actualLoops ?? 1)} participants take leaf pages from one shared position`);
   const perLeaf = f.tuples > 0 ? f.tuples / g.leafPages : 1;
   const perLoop = totalTuples / loops;
   const placed = loops === 1 && !n.parallelAware ? keyPlacedLeaves(sim, i, n, perLoop) : undefined;
   // Where a table-wide update split the leaves unevenly, the replay over the scanned rows counts them.
   const churn = loops === 1 && !n.parallelAware && !placed && !n.backward ? churnOf(sim, i, perLoop, notes) : undefined;
-  const replayed = churn ? (sim.draw === 0 ? Math.round(sum(churn.leaves) / churn.leaves.length) : churn.leaves[startOfDraw(sim, churn.leaves.length)]) : undefined;
+  const replayed = churn
+    ? sim.draw === 0
+      ? Math.round(sum(churn.leaves) / churn.leaves.length)
+      : churn.leaves[startOfDraw(sim, churn.leaves.length)]
+    : undefined;
   const leaves = placed?.leaves ?? replayed ?? Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
   notes.assumptions.add(
     `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan${placed ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded${placed.split ? ' and a table-wide update in key order split each leaf' : ''}` : ''}${churn ? `, as the table-wide update, replayed over the rows around the scan (read after the last run), left them (${Math.min(...churn.leaves)}–${Math.max(...churn.leaves)} from ${churn.leaves.length} places of a leaf's start)` : ''}`,
@@ -55,9 +60,20 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
  */
 export function leavesMarkedNow(sim: SimulationContext, n: PlanNode, leaves: number, notes: PlanSimulationNotes, indexName: string): number[] {
   const moved = n.relation ? sim.observed.movedRows[n.relation] : undefined;
-  if (n.nodeType !== 'Index Scan' || sim.history.runsDone > 0 || sim.history.writes || (sim.draw & 2) !== 0 || !moved || moved.blocks.length === 0 || moved.scanned <= 0) return [];
+  if (
+    n.nodeType !== 'Index Scan' ||
+    sim.history.runsDone > 0 ||
+    sim.history.writes ||
+    (sim.draw & 2) !== 0 ||
+    !moved ||
+    moved.blocks.length === 0 ||
+    moved.scanned <= 0
+  )
+    return [];
   const marked = [...new Set(moved.ranks.map((r) => Math.min(leaves - 1, Math.floor(((r - 1) / moved.scanned) * leaves))))];
-  notes.assumptions.add(`${indexName}: run 1 marks the old entries of the rows an update moved dead, reading again the ${marked.length.toLocaleString('en-US')} leaves that hold them (taken as the first scan to meet them since the updates; the range also takes an earlier one to have)`);
+  notes.assumptions.add(
+    `${indexName}: run 1 marks the old entries of the rows an update moved dead, reading again the ${marked.length.toLocaleString('en-US')} leaves that hold them (taken as the first scan to meet them since the updates; the range also takes an earlier one to have)`,
+  );
   return marked;
 }
 
@@ -109,4 +125,3 @@ export function denseStart(sim: SimulationContext, i: number, n: PlanNode): { ke
   const key = firstKey(n.indexCond, column, n.backward === true) ?? (n.backward ? max : min);
   return key < min || key > max ? undefined : { key, fraction: (key - min) / keys };
 }
-

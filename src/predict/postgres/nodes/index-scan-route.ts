@@ -138,7 +138,8 @@ function movedTwice(notes: PlanSimulationNotes, b: ScanBase, moved: PgMovedRows 
 function unmarkedPerEntry(sim: SimulationContext, notes: PlanSimulationNotes, b: ScanBase, visits: number): (k: number) => number {
   const { n, kills, start, alone, dead, ordered, f } = b;
   const killedAt = (k: number) => (kills && start !== undefined ? kills.leaves.killed(n.backward ? start - k : start + k) : alone ? (alone[k] ?? 0) : 0);
-  const countedAfter = dead && sim.history.runsDone > 0 && !sim.history.writes && ordered > 0.8 && n.relation ? sim.observed.deadEntries[n.relation] : undefined;
+  const countedAfter =
+    dead && sim.history.runsDone > 0 && !sim.history.writes && ordered > 0.8 && n.relation ? sim.observed.deadEntries[n.relation] : undefined;
   if (countedAfter && kills && start !== undefined && sim.draw === 0) {
     fitPlainShare(kills.leaves, dead!.perRow, visits, (k) => (n.backward ? start - k : start + k), countedAfter.dead);
   }
@@ -158,7 +159,15 @@ function unmarkedPerEntry(sim: SimulationContext, notes: PlanSimulationNotes, b:
  * written since the last checkpoint, so it is one of them (pgbench's updates leave them so); the rest are
  * taken evenly over the range. In block order, as the scan meets them (descending for a backward scan).
  */
-export function fetchedInRange(sim: SimulationContext, t: number, start: number, span: number, count: number, backward: boolean, notes: PlanSimulationNotes): number[] {
+export function fetchedInRange(
+  sim: SimulationContext,
+  t: number,
+  start: number,
+  span: number,
+  count: number,
+  backward: boolean,
+  notes: PlanSimulationNotes,
+): number[] {
   // A backward scan starts at its range's last page.
   const from = Math.max(0, Math.floor(backward ? start - span : start));
   const to = Math.min(sim.facts[t].pages, Math.ceil(backward ? start + 1 : start + span));
@@ -175,4 +184,3 @@ export function fetchedInRange(sim: SimulationContext, t: number, start: number,
   );
   return [...taken].sort((a, b) => (backward ? b - a : a - b));
 }
-

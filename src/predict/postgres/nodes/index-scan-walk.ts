@@ -26,7 +26,7 @@ export function walkHeap(sim: SimulationContext, pool: PostgresPool, rnd: Seeded
     w.last = block;
     const inPlace = jumpToMoved(b, r, w, k, block);
     // Out to the far dead entries due by now, a key's in turn.
-    for (let size = r.perKey(w.keysTripped); r.far && w.tripped < r.trips && k + 1 >= ((w.tripped + 0.5) * r.visits) / r.trips; ) {
+    for (let size = r.perKey(w.keysTripped); r.far && w.tripped < r.trips && k + 1 >= ((w.tripped + 0.5) * r.visits) / r.trips;) {
       const from = w.tripped;
       r.outAndBack(block, ...Array.from({ length: Math.min(size, r.trips - from) }, (_, d) => r.farBlock(from + d)));
       w.tripped += size;
@@ -76,12 +76,23 @@ function jumpToMoved(b: ScanBase, r: HeapRoute, w: WalkState, k: number, block: 
  * far along the dead ones as the live row is along the live ones (a row out of place had its earlier version
  * out of place too: it was moved before).
  */
-function deadVersionsOf(sim: SimulationContext, pool: PostgresPool, rnd: SeededRandom, b: ScanBase, r: HeapRoute, w: WalkState, k: number, block: number): void {
+function deadVersionsOf(
+  sim: SimulationContext,
+  pool: PostgresPool,
+  rnd: SeededRandom,
+  b: ScanBase,
+  r: HeapRoute,
+  w: WalkState,
+  k: number,
+  block: number,
+): void {
   const { first, loadOrder, live, unsettled, known, indexOnly, n, t } = b;
   const dead = b.dead!;
   const key = first ? (n.backward ? first.key - k : first.key + k) : undefined;
   const loaded =
-    loadOrder && loadOrder.moved[k] === 0 && key !== undefined ? Math.min(live.first - 1, Math.max(0, Math.floor((key - loadOrder.min) / loadOrder.capacity))) : undefined;
+    loadOrder && loadOrder.moved[k] === 0 && key !== undefined
+      ? Math.min(live.first - 1, Math.max(0, Math.floor((key - loadOrder.min) / loadOrder.capacity)))
+      : undefined;
   const mirrored = ((known && k < known.length) || r.moved) && dead.mirrorsLive ? true : undefined;
   let map = r.vmOf(block);
   for (; w.deadDue >= 1; w.deadDue--) {

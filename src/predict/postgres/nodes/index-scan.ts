@@ -108,7 +108,9 @@ function scanBase(sim: SimulationContext, n: PlanNode, notes: PlanSimulationNote
 function loadOrderOf(b: Omit<ScanBase, 'loadOrder'>, keyMin: number | undefined, notes: PlanSimulationNotes): ScanBase['loadOrder'] {
   const { known, dead, first, capacity, ordered, live, f } = b;
   const loadOrder =
-    dead?.mirrorsLive && known && first && keyMin !== undefined && capacity && ordered > 0.95 && live.first > 0 ? { min: keyMin, capacity, moved: outOfOrder(known) } : undefined;
+    dead?.mirrorsLive && known && first && keyMin !== undefined && capacity && ordered > 0.95 && live.first > 0
+      ? { min: keyMin, capacity, moved: outOfOrder(known) }
+      : undefined;
   if (loadOrder) {
     notes.assumptions.add(
       `${f.reportName}: the heap was loaded in key order, ${loadOrder.capacity} rows a page: a row's dead version is where the load put it, ` +
@@ -118,7 +120,8 @@ function loadOrderOf(b: Omit<ScanBase, 'loadOrder'>, keyMin: number | undefined,
   if (known) {
     // A version an update appended lies where the update's scan met the one before it, so the dead
     // version sits as far along the dead ones as its live row, found or moved, is along the live ones.
-    const mirrored = dead && !loadOrder ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : '';
+    const mirrored =
+      dead && !loadOrder ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : '';
     notes.assumptions.add(
       `${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks${mirrored}`,
     );

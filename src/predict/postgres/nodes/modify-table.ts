@@ -23,7 +23,6 @@ export function checkDeadVersions(sim: SimulationContext, pool: PostgresPool): v
   for (let j = 0; j < checks.count; j++) pool.access(pageId(checks.t, met.length > 0 ? met[j % met.length] : Math.floor(j / perBlock)));
 }
 
-
 /** A write's rows are what its input produced (the plan's only child). */
 export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
   const t = sim.relationIndex('table', n.relation);
@@ -59,15 +58,32 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
       // list when the leaf deduplicated (the pgbench check, warm, after one earlier measurement: 0.9 a
       // version on run 2, 1.4-2.2 more on run 3; cold, with no such list, 0.25 a row more on run 3).
       const olderAt = sim.history.runsDone >= 2 ? sim.history.olderLeftoverPlace.get(t) : undefined;
-      const earlier = left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: earlierBlocks(sim, heap.f, left), ...(olderAt ? { olderAt } : {}) } : undefined;
-      const { moved, freeBlocks, deadChecks } = replayUpdate(context, { ...(scanIndex === undefined ? {} : { scanIndex }), clustered, leftoverPerRow, ...(leftoverAt ? { leftoverAt } : {}), deadPerRow, ...(earlier ? { earlier } : {}), ...(freeSpace ? { freeSpace } : {}), firstWrite: sim.history.runsDone === 0, cleared: clearedOf(sim, t), refetchesOld: sim.engine.major >= 14, roomFromPruning: (sim.draw & 4) !== 0, ...(sim.updatedColumns ? { updatedColumns: sim.updatedColumns } : {}) });
+      const earlier =
+        left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: earlierBlocks(sim, heap.f, left), ...(olderAt ? { olderAt } : {}) } : undefined;
+      const { moved, freeBlocks, deadChecks } = replayUpdate(context, {
+        ...(scanIndex === undefined ? {} : { scanIndex }),
+        clustered,
+        leftoverPerRow,
+        ...(leftoverAt ? { leftoverAt } : {}),
+        deadPerRow,
+        ...(earlier ? { earlier } : {}),
+        ...(freeSpace ? { freeSpace } : {}),
+        firstWrite: sim.history.runsDone === 0,
+        cleared: clearedOf(sim, t),
+        refetchesOld: sim.engine.major >= 14,
+        roomFromPruning: (sim.draw & 4) !== 0,
+        ...(sim.updatedColumns ? { updatedColumns: sim.updatedColumns } : {}),
+      });
       sim.history.freeUsed.set(t, (sim.history.freeUsed.get(t) ?? 0) + freeBlocks);
       for (const b of earlierUnderTableWide(sim, heap.f, rows, notes)) pool.access(pageId(t, b));
       sim.history.deadChecks = deadChecks > 0 ? { t, count: deadChecks } : undefined;
       // Where this run's versions went, for the next run to meet them there.
       const appendedPerBlock = tuplesPerBlock(heap.f);
       if (leftoverAt) sim.history.olderLeftoverPlace.set(t, leftoverAt);
-      sim.history.leftoverPlace.set(t, freeSpace ? (r) => freeSpace.block(Math.floor(r / freeSpace.perBlock)) : (r) => heap.f.pages + Math.floor(r / appendedPerBlock));
+      sim.history.leftoverPlace.set(
+        t,
+        freeSpace ? (r) => freeSpace.block(Math.floor(r / freeSpace.perBlock)) : (r) => heap.f.pages + Math.floor(r / appendedPerBlock),
+      );
       // Rolled back, each moved row leaves its new version dead, with an entry in every index, for the next
       // run's scan. (An INSERT's aborted rows are dead too, but the same INSERT run again does not read them.)
       if (rows > 0) sim.history.leftovers.set(t, moved / rows);
@@ -91,4 +107,3 @@ function scanOf(n: PlanNode, table: string): PlanNode | undefined {
   }
   return undefined;
 }
-

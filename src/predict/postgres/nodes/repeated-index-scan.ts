@@ -41,7 +41,10 @@ export function repeatedIndexScan(sim: SimulationContext, pool: PostgresPool, n:
   const rows = n.relation ? sim.observed.lookupRows[n.relation] : undefined;
   const known = rows && rows.blocks.length === loops ? rows : undefined;
   const keyed = known?.keys && f.keyRange ? { keys: known.keys, min: f.keyRange.min } : undefined;
-  if (known) notes.assumptions.add(`${f.reportName}: the ${loops.toLocaleString('en-US')} lookups' ${keyed ? 'keys and ' : ''}rows' heap blocks as the loop found them (read after the last run)`);
+  if (known)
+    notes.assumptions.add(
+      `${f.reportName}: the ${loops.toLocaleString('en-US')} lookups' ${keyed ? 'keys and ' : ''}rows' heap blocks as the loop found them (read after the last run)`,
+    );
   let pos = rnd.int(Math.max(1, entries - Math.ceil(loops * order.stride)));
   let heapDue = 0;
   let deadDue = 0;
@@ -66,7 +69,8 @@ export function repeatedIndexScan(sim: SimulationContext, pool: PostgresPool, n:
     heapDue += heapPerLoop;
     let last = -1;
     for (; heapDue >= 1; heapDue--) {
-      const drawn = rnd.next() < heapOrdered ? live.first + Math.min(live.pages - 1, Math.floor((pos / entries) * live.pages)) : live.first + rnd.int(live.pages);
+      const drawn =
+        rnd.next() < heapOrdered ? live.first + Math.min(live.pages - 1, Math.floor((pos / entries) * live.pages)) : live.first + rnd.int(live.pages);
       const block = known ? known.blocks[l] : drawn;
       if (block !== last) pool.access(pageId(t, block));
       last = block;
@@ -80,6 +84,6 @@ export function repeatedIndexScan(sim: SimulationContext, pool: PostgresPool, n:
       }
     }
   }
-  if (rereads) notes.assumptions.add(`${f.reportName}: ${rereads.toLocaleString('en-US')} rescans read the previous loop's leaf again to mark the dead entries it met`);
+  if (rereads)
+    notes.assumptions.add(`${f.reportName}: ${rereads.toLocaleString('en-US')} rescans read the previous loop's leaf again to mark the dead entries it met`);
 }
-

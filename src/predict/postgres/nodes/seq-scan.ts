@@ -19,7 +19,14 @@ export function participantShares(n: PlanNode): number[] | undefined {
   return shares.some((b) => b > 0) ? shares : undefined;
 }
 
-export function seqScan(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, processesPlanned: number, shares?: number[]): void {
+export function seqScan(
+  sim: SimulationContext,
+  pool: PostgresPool,
+  n: PlanNode,
+  notes: PlanSimulationNotes,
+  processesPlanned: number,
+  shares?: number[],
+): void {
   const processes = shares?.length ?? processesPlanned;
   const r = sim.relationIndex('table', n.relation);
   if (r === undefined) return void notes.unmodelled.add(`Seq Scan on ${n.relation}: relation facts missing`);
@@ -38,13 +45,14 @@ export function seqScan(sim: SimulationContext, pool: PostgresPool, n: PlanNode,
       `${f.reportName}: ${f.pages.toLocaleString('en-US')} blocks > NBuffers/4, so each of ${scanning} scanning process(es) uses a ${ringSize}-buffer BULKREAD ring`,
     );
   }
-  if (blocks < f.pages) notes.assumptions.add(`${f.reportName}: the scan stopped after about ${blocks.toLocaleString('en-US')} of ${f.pages.toLocaleString('en-US')} blocks`);
+  if (blocks < f.pages)
+    notes.assumptions.add(`${f.reportName}: the scan stopped after about ${blocks.toLocaleString('en-US')} of ${f.pages.toLocaleString('en-US')} blocks`);
   // Which blocks each process took is a guess: the shown draw paces them, half the others start workers late.
   const lateWorkers = (sim.draw & 1) === 1;
   if (shares) {
     notes.assumptions.add(
       `${f.reportName}: blocks shared among the scanning processes as executed (${shares.join(' / ')}, the leader first); which blocks each took no counter ` +
-        'tells: the prediction takes each at its share\'s pace from the start, the range also takes workers with smaller shares to have started late',
+        "tells: the prediction takes each at its share's pace from the start, the range also takes workers with smaller shares to have started late",
     );
   }
   const dirtied = !ring ? undefined : tableWideDead(sim.facts[r]) ? prunedNow(sim, r, blocks, notes, n) : dirtiedNow(sim, r, blocks, notes, n);
@@ -136,7 +144,9 @@ function dirtiedNow(sim: SimulationContext, t: number, blocks: number, notes: Pl
   const logged = sim.engine.hintsWalLogged === true;
   const count = Math.min(blocks, scan.self.sharedDirtied, logged ? Infinity : (f.deadTuples ?? 0));
   if (count <= 0) return undefined;
-  const why = logged ? 'data checksums or wal_log_hints log hint bits too' : `pruned: the table has ${(f.deadTuples ?? 0).toLocaleString('en-US')} dead versions`;
+  const why = logged
+    ? 'data checksums or wal_log_hints log hint bits too'
+    : `pruned: the table has ${(f.deadTuples ?? 0).toLocaleString('en-US')} dead versions`;
   notes.assumptions.add(
     `${f.reportName}: the scan dirtied ${scan.self.sharedDirtied.toLocaleString('en-US')} blocks as executed; ${count.toLocaleString('en-US')} taken as WAL-logged (${why}), ` +
       'which its BULKREAD ring rejects, leaving them cached; which blocks no counter tells: taken evenly over the scan (the range also takes them at its end)',

@@ -13,6 +13,7 @@ import type { PlanSimulationNotes } from '../simulation-notes';
 export function sortSupport(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes): void {
   if (sim.history.runsDone > 0 || !n.sortKeys) return;
   for (let k = 0; k < 3 * n.sortKeys; k++) pool.repin();
-  notes.assumptions.add(`${n.nodeType}: its first execution in the session looks up the sort support of its ${n.sortKeys} key(s) in the catalogs, ${3 * n.sortKeys} cached catalog page request(s)`);
+  notes.assumptions.add(
+    `${n.nodeType}: its first execution in the session looks up the sort support of its ${n.sortKeys} key(s) in the catalogs, ${3 * n.sortKeys} cached catalog page request(s)`,
+  );
 }
-

@@ -47,6 +47,7 @@ export function visibilityChecks(sim: SimulationContext, pool: PostgresPool, n: 
       last = page;
     }
   }
-  notes.assumptions.add(`${f.reportName}: visibility map of ${vmPages} page(s) consulted per index entry, ${requests.toLocaleString('en-US')} map page request(s)`);
+  notes.assumptions.add(
+    `${f.reportName}: visibility map of ${vmPages} page(s) consulted per index entry, ${requests.toLocaleString('en-US')} map page request(s)`,
+  );
 }
-
