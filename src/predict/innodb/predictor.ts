@@ -9,11 +9,9 @@ import { replayRowWrite } from './write-trace';
 import { openGets, openTable } from './row-costs';
 import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
-import { FRAGMENT_PAGES, IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
-import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
-import { placeKeys, placeRange } from './range-placement';
+import { IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
+import { replayReads, type InnodbReadContext } from './read-replay';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
-import type { TableAccess } from './plan';
 import type { RunPrediction } from '../prediction';
 import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
 
@@ -28,20 +26,10 @@ const IBUF_BITMAP_PAGE = 1;
 /** B-tree pages filled by inserts in random key order end about ln 2 full. */
 const RANDOM_FILL = Math.LN2;
 
-/**
- * Rows InnoDB fetched for a scan the LIMIT stopped: after 4 single fetches a consistent read fills its
- * prefetch cache 8 rows at a time (MYSQL_FETCH_CACHE_THRESHOLD, MYSQL_FETCH_CACHE_SIZE), so up to 7 rows
- * past the limit are read, each with its clustered lookup (measured: LIMIT 5 and 12 fetched 12 rows, LIMIT
- * 50 fetched 52). A scan that ran to its range's end (rows as estimated) fetched no more.
- */
-function prefetchedRows(a: TableAccess): number {
-  if (!a.executed || a.loops > 1 || a.rows <= 4 || a.estimatedRows === undefined || a.rows >= a.estimatedRows) return a.rows;
-  return Math.min(a.estimatedRows, 4 + 8 * Math.ceil((a.rows - 4) / 8));
-}
-
 export class InnodbPredictor {
   private readonly pool: InnodbPool;
   private readonly layouts: IndexLayouts;
+  private readonly readContext: InnodbReadContext;
   /** Pages created by committed inserts count in their index's residency; rolled-back ones were freed. */
   private createdPagesLive = false;
   /** Tables the replayed runs have opened (see openTables). */
@@ -57,9 +45,18 @@ export class InnodbPredictor {
     /** Which draw of what the model guesses (positions, orders, full leaves): 0 is the one shown. */
     private readonly draw = 0,
     /** The statement's text, for the constants a range starts from. */
-    private readonly statement?: string,
+    statement?: string,
   ) {
     this.layouts = new IndexLayouts(facts, settings.pageSize);
+    this.readContext = {
+      facts,
+      settings,
+      layouts: this.layouts,
+      draw,
+      statement,
+      indexOf: (table, key) => this.indexOf(table, key),
+      placedByKey: () => void (this.placedByKey = true),
+    };
     this.pool = this.startingPool(settings.poolPages, {});
   }
 
@@ -183,7 +180,11 @@ export class InnodbPredictor {
         `the page cleaner's LRU batches wake once a second, here every ${Math.round(perSecond).toLocaleString('en-US')} page requests (${p ? "the run's measured pace" : "the pool model's clock"}); between them a reading thread evicts one page from the LRU tail per page it reads; a pool already short of free pages gets one batch as the run starts`,
       );
     }
-    this.replayReads(pool, run.accesses, assumptions, unmodelled, run.limited === true, run.keyRanges ?? {}, run.lookupKeys ?? {});
+    replayReads(this.readContext, pool, run.accesses, assumptions, unmodelled, {
+      limited: run.limited === true,
+      keyRanges: run.keyRanges ?? {},
+      lookupKeys: run.lookupKeys ?? {},
+    });
     const w = run.otherWrite;
     if (w && w.rows !== undefined && w.rows > 0) {
       const self = new Set((w.selfRelative ?? []).map((c) => c.toLowerCase()));
@@ -238,130 +239,6 @@ export class InnodbPredictor {
     return `innodb_change_buffering=${s.changeBuffering}, change buffer up to ${s.changeBufferMaxPct} % of the pool${cleaner}`;
   }
 
-  /**
-   * Whether a lookup's keys arrive in ascending order: its one ref is the clustered key's first column of
-   * the table before it, which is read in that key's order (a range or a full scan of its clustered index).
-   */
-  private followsOuterOrder(a: TableAccess, outer: TableAccess | undefined): boolean {
-    if (!outer || (a.accessType !== 'eq_ref' && a.accessType !== 'ref') || a.ref?.length !== 1) return false;
-    const m = /^[^.]+\.([^.]+)\.([^.]+)$/.exec(a.ref[0]);
-    if (!m || m[1] !== outer.table) return false;
-    if (!['range', 'ALL', 'index'].includes(outer.accessType) || (outer.key !== undefined && outer.key !== 'PRIMARY')) return false;
-    const c = this.indexOf(outer.table, undefined);
-    return c >= 0 && this.facts[c].keyColumns?.[0] === m[2];
-  }
-
-  private replayReads(
-    pool: InnodbPool,
-    accesses: TableAccess[],
-    assumptions: Set<string>,
-    unmodelled: Set<string>,
-    limited: boolean,
-    keyRanges: Record<string, [number, number]>,
-    lookupKeys: Record<string, number[]>,
-  ): void {
-    for (const [position, a] of accesses.entries()) {
-      const full = a.accessType === 'ALL' || a.accessType === 'index';
-      if (!full && LOOKUP_ACCESS.has(a.accessType)) {
-        const i = this.indexOf(a.table, a.key);
-        if (i < 0) {
-          unmodelled.add(
-            `${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: no index statistics (mysql.innodb_index_stats), so its page requests are left out`,
-          );
-          continue;
-        }
-        const c = this.indexOf(a.table, undefined);
-        const ordered = this.followsOuterOrder(a, accesses[position - 1]);
-        const dive = this.diveOf(a, limited);
-        const rows = limited ? prefetchedRows(a) : a.rows;
-        // Half the draws place a range by its constants; the other half draw its start (ids with gaps, skewed values).
-        const placed =
-          this.draw % 2 === 0 && this.statement
-            ? placeRange(
-                { statement: this.statement, pageSize: this.settings.pageSize, keyRanges },
-                this.facts[i],
-                c >= 0 ? this.facts[c] : undefined,
-                a,
-                rows,
-                dive !== undefined,
-              )
-            : undefined;
-        if (placed) {
-          this.placedByKey = true;
-          if (placed.assumption) assumptions.add(placed.assumption);
-        }
-        const at = placed?.at;
-        // Keys read after the runs place a secondary index's lookups, or an eq_ref join's loops, in the clustered index.
-        const placedKeys =
-          c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(this.facts[c], this.settings.pageSize, lookupKeys[a.table], keyRanges) : undefined;
-        const lookupLeaves = c !== i ? placedKeys?.map((p) => p.leaf) : undefined;
-        const loopLeaves = c === i ? placedKeys : undefined;
-        replayLookup(
-          pool,
-          {
-            table: a.table,
-            accessType: a.accessType,
-            rowsPerLoop: rows,
-            loops: a.loops,
-            usingIndex: a.usingIndex,
-            ordered,
-            draw: this.draw,
-            ...(dive ? { dive } : {}),
-            ...(at ? { at } : {}),
-            ...(lookupLeaves ? { lookupLeaves } : {}),
-            ...(loopLeaves ? { loopLeaves } : {}),
-          },
-          { f: this.facts[i], l: this.layouts.of(i) },
-          c >= 0 ? { f: this.facts[c], l: this.layouts.of(c) } : undefined,
-          assumptions,
-        );
-        continue;
-      }
-      if (!full) {
-        unmodelled.add(`${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: its page requests are left out`);
-        continue;
-      }
-      const i = this.indexOf(a.table, a.accessType === 'ALL' ? undefined : a.key);
-      if (i < 0) {
-        unmodelled.add(`${a.table}: no InnoDB index statistics (mysql.innodb_index_stats; not an InnoDB table, or never analysed), so its scan is left out`);
-        continue;
-      }
-      const f = this.facts[i];
-      const l = this.layouts.of(i);
-      assumptions.add(
-        `${f.reportName}: full scan of ${f.leafPages.toLocaleString('en-US')} leaf pages in key order (statistics), the first ${FRAGMENT_PAGES} as fragment pages of extent 0, the rest in whole extents; tablespace ${f.spacePages.toLocaleString('en-US')} pages`,
-      );
-      const leaves = this.scannedLeaves(f, a, assumptions);
-      for (let loop = 0; loop < Math.max(1, a.loops); loop++) {
-        pool.access(l.root);
-        for (const p of l.internal) pool.access(p);
-        for (let k = 0; k < leaves; k++) pool.access(l.leaves(k));
-      }
-    }
-  }
-
-  /**
-   * A range over constants is estimated by an index dive while the statement is optimised: a range access,
-   * or a ref whose every key part is a constant. A unique key's single value is not dived (one row).
-   */
-  private diveOf(a: TableAccess, limited: boolean): IndexLookup['dive'] {
-    const constantRef = a.accessType === 'ref' && (a.ref?.length ?? 0) > 0 && a.ref!.every((r) => r === 'const');
-    if (a.accessType !== 'range' && !constantRef) return undefined;
-    const estimatedRows = a.estimatedRows ?? (a.executed ? undefined : a.rows);
-    if (estimatedRows === undefined) return undefined;
-    // One value of a unique key (an UPDATE … WHERE id = 5 shows as a range of 1 row): at most one row, no dive.
-    const i = this.indexOf(a.table, a.key);
-    if (estimatedRows <= 1 && i >= 0 && this.facts[i].unique) return undefined;
-    // MariaDB 10.6 searches both bounds in one descent (measured: a range within one leaf costs one path).
-    // With a LIMIT, estimated twice (measured: 24 gets where one dive took 12, with and without ORDER BY).
-    return {
-      estimatedRows,
-      shared: this.settings.product === 'mariadb',
-      times: limited ? 2 : 1,
-      stoppedEarly: limited && a.executed === true && a.rows < estimatedRows,
-    };
-  }
-
   predictRun(run: InnodbRunInput): RunPrediction {
     const before = this.pool.counters();
     const assumptions = new Set<string>();
@@ -384,22 +261,6 @@ export class InnodbPredictor {
       assumptions: [...assumptions],
       unmodelled: [...unmodelled],
     };
-  }
-
-  /**
-   * Leaves a full scan reads: all of them, unless the executed plan shows it stopped early (a LIMIT, an
-   * EXISTS): then as many as hold the rows it read, at the index's rows per leaf.
-   */
-  private scannedLeaves(f: InnodbIndexFacts, a: TableAccess, assumptions: Set<string>): number {
-    if (!a.executed || f.rows <= 0 || f.leafPages <= 0) return f.leafPages;
-    const perLeaf = f.rows / f.leafPages;
-    const leaves = Math.min(f.leafPages, Math.max(1, Math.ceil(a.rows / perLeaf)));
-    if (leaves < f.leafPages) {
-      assumptions.add(
-        `${f.reportName}: the scan stopped after ${a.rows.toLocaleString('en-US')} rows (as executed), about ${leaves.toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')} leaves at ${Math.round(perLeaf).toLocaleString('en-US')} rows per leaf`,
-      );
-    }
-    return leaves;
   }
 
   /** Pages of each index cached: only the index's own pages count (see IndexLayouts.ownPages). */

@@ -1,0 +1,190 @@
+// The reads of a statement's table accesses as executed: index lookups and ranges (lookup-trace.ts), placed
+// by their constants or the keys read after the runs, and full scans of an index's leaves.
+import type { InnodbPool } from '../../sim/policies/innodb-lru';
+import type { IndexLayouts } from './index-layout';
+import { FRAGMENT_PAGES } from './index-layout';
+import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
+import { placeKeys, placeRange } from './range-placement';
+import type { InnodbIndexFacts, InnodbPredictionSettings } from './facts';
+import type { TableAccess } from './plan';
+
+/** What the read replay reads of its predictor. */
+export interface InnodbReadContext {
+  facts: InnodbIndexFacts[];
+  settings: InnodbPredictionSettings;
+  layouts: IndexLayouts;
+  draw: number;
+  statement: string | undefined;
+  indexOf(table: string, key: string | undefined): number;
+  /** Called when a range was placed where its key puts it, rather than its start drawn. */
+  placedByKey(): void;
+}
+
+/**
+ * Rows InnoDB fetched for a scan the LIMIT stopped: after 4 single fetches a consistent read fills its
+ * prefetch cache 8 rows at a time (MYSQL_FETCH_CACHE_THRESHOLD, MYSQL_FETCH_CACHE_SIZE), so up to 7 rows
+ * past the limit are read, each with its clustered lookup (measured: LIMIT 5 and 12 fetched 12 rows, LIMIT
+ * 50 fetched 52). A scan that ran to its range's end (rows as estimated) fetched no more.
+ */
+function prefetchedRows(a: TableAccess): number {
+  if (!a.executed || a.loops > 1 || a.rows <= 4 || a.estimatedRows === undefined || a.rows >= a.estimatedRows) return a.rows;
+  return Math.min(a.estimatedRows, 4 + 8 * Math.ceil((a.rows - 4) / 8));
+}
+
+/**
+ * Whether a lookup's keys arrive in ascending order: its one ref is the clustered key's first column of
+ * the table before it, which is read in that key's order (a range or a full scan of its clustered index).
+ */
+function followsOuterOrder(ctx: InnodbReadContext, a: TableAccess, outer: TableAccess | undefined): boolean {
+  if (!outer || (a.accessType !== 'eq_ref' && a.accessType !== 'ref') || a.ref?.length !== 1) return false;
+  const m = /^[^.]+\.([^.]+)\.([^.]+)$/.exec(a.ref[0]);
+  if (!m || m[1] !== outer.table) return false;
+  if (!['range', 'ALL', 'index'].includes(outer.accessType) || (outer.key !== undefined && outer.key !== 'PRIMARY')) return false;
+  const c = ctx.indexOf(outer.table, undefined);
+  return c >= 0 && ctx.facts[c].keyColumns?.[0] === m[2];
+}
+
+/** What a run's accesses are replayed with: whether a LIMIT stopped them, and the keys read after the runs. */
+export interface ReadRun {
+  limited: boolean;
+  keyRanges: Record<string, [number, number]>;
+  lookupKeys: Record<string, number[]>;
+}
+
+export function replayReads(
+  ctx: InnodbReadContext,
+  pool: InnodbPool,
+  accesses: TableAccess[],
+  assumptions: Set<string>,
+  unmodelled: Set<string>,
+  run: ReadRun,
+): void {
+  for (const [position, a] of accesses.entries()) {
+    const full = a.accessType === 'ALL' || a.accessType === 'index';
+    if (!full && LOOKUP_ACCESS.has(a.accessType)) replayLookupAccess(ctx, pool, a, accesses[position - 1], assumptions, unmodelled, run);
+    else if (!full) unmodelled.add(`${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: its page requests are left out`);
+    else replayFullScan(ctx, pool, a, assumptions, unmodelled);
+  }
+}
+
+function replayLookupAccess(
+  ctx: InnodbReadContext,
+  pool: InnodbPool,
+  a: TableAccess,
+  outer: TableAccess | undefined,
+  assumptions: Set<string>,
+  unmodelled: Set<string>,
+  run: ReadRun,
+): void {
+  const { limited, keyRanges, lookupKeys } = run;
+  const i = ctx.indexOf(a.table, a.key);
+  if (i < 0) {
+    unmodelled.add(
+      `${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: no index statistics (mysql.innodb_index_stats), so its page requests are left out`,
+    );
+    return;
+  }
+  const c = ctx.indexOf(a.table, undefined);
+  const ordered = followsOuterOrder(ctx, a, outer);
+  const dive = diveOf(ctx, a, limited);
+  const rows = limited ? prefetchedRows(a) : a.rows;
+  // Half the draws place a range by its constants; the other half draw its start (ids with gaps, skewed values).
+  const placed =
+    ctx.draw % 2 === 0 && ctx.statement
+      ? placeRange(
+          { statement: ctx.statement, pageSize: ctx.settings.pageSize, keyRanges },
+          ctx.facts[i],
+          c >= 0 ? ctx.facts[c] : undefined,
+          a,
+          rows,
+          dive !== undefined,
+        )
+      : undefined;
+  if (placed) {
+    ctx.placedByKey();
+    if (placed.assumption) assumptions.add(placed.assumption);
+  }
+  const at = placed?.at;
+  // Keys read after the runs place a secondary index's lookups, or an eq_ref join's loops, in the clustered index.
+  const placedKeys =
+    c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(ctx.facts[c], ctx.settings.pageSize, lookupKeys[a.table], keyRanges) : undefined;
+  const lookupLeaves = c !== i ? placedKeys?.map((p) => p.leaf) : undefined;
+  const loopLeaves = c === i ? placedKeys : undefined;
+  replayLookup(
+    pool,
+    {
+      table: a.table,
+      accessType: a.accessType,
+      rowsPerLoop: rows,
+      loops: a.loops,
+      usingIndex: a.usingIndex,
+      ordered,
+      draw: ctx.draw,
+      ...(dive ? { dive } : {}),
+      ...(at ? { at } : {}),
+      ...(lookupLeaves ? { lookupLeaves } : {}),
+      ...(loopLeaves ? { loopLeaves } : {}),
+    },
+    { f: ctx.facts[i], l: ctx.layouts.of(i) },
+    c >= 0 ? { f: ctx.facts[c], l: ctx.layouts.of(c) } : undefined,
+    assumptions,
+  );
+}
+
+function replayFullScan(ctx: InnodbReadContext, pool: InnodbPool, a: TableAccess, assumptions: Set<string>, unmodelled: Set<string>): void {
+  const i = ctx.indexOf(a.table, a.accessType === 'ALL' ? undefined : a.key);
+  if (i < 0) {
+    unmodelled.add(`${a.table}: no InnoDB index statistics (mysql.innodb_index_stats; not an InnoDB table, or never analysed), so its scan is left out`);
+    return;
+  }
+  const f = ctx.facts[i];
+  const l = ctx.layouts.of(i);
+  assumptions.add(
+    `${f.reportName}: full scan of ${f.leafPages.toLocaleString('en-US')} leaf pages in key order (statistics), the first ${FRAGMENT_PAGES} as fragment pages of extent 0, ` +
+      `the rest in whole extents; tablespace ${f.spacePages.toLocaleString('en-US')} pages`,
+  );
+  const leaves = scannedLeaves(f, a, assumptions);
+  for (let loop = 0; loop < Math.max(1, a.loops); loop++) {
+    pool.access(l.root);
+    for (const p of l.internal) pool.access(p);
+    for (let k = 0; k < leaves; k++) pool.access(l.leaves(k));
+  }
+}
+
+/**
+ * A range over constants is estimated by an index dive while the statement is optimised: a range access,
+ * or a ref whose every key part is a constant. A unique key's single value is not dived (one row).
+ */
+function diveOf(ctx: InnodbReadContext, a: TableAccess, limited: boolean): IndexLookup['dive'] {
+  const constantRef = a.accessType === 'ref' && (a.ref?.length ?? 0) > 0 && a.ref!.every((r) => r === 'const');
+  if (a.accessType !== 'range' && !constantRef) return undefined;
+  const estimatedRows = a.estimatedRows ?? (a.executed ? undefined : a.rows);
+  if (estimatedRows === undefined) return undefined;
+  // One value of a unique key (an UPDATE … WHERE id = 5 shows as a range of 1 row): at most one row, no dive.
+  const i = ctx.indexOf(a.table, a.key);
+  if (estimatedRows <= 1 && i >= 0 && ctx.facts[i].unique) return undefined;
+  // MariaDB 10.6 searches both bounds in one descent (measured: a range within one leaf costs one path).
+  // With a LIMIT, estimated twice (measured: 24 gets where one dive took 12, with and without ORDER BY).
+  return {
+    estimatedRows,
+    shared: ctx.settings.product === 'mariadb',
+    times: limited ? 2 : 1,
+    stoppedEarly: limited && a.executed === true && a.rows < estimatedRows,
+  };
+}
+
+/**
+ * Leaves a full scan reads: all of them, unless the executed plan shows it stopped early (a LIMIT, an
+ * EXISTS): then as many as hold the rows it read, at the index's rows per leaf.
+ */
+function scannedLeaves(f: InnodbIndexFacts, a: TableAccess, assumptions: Set<string>): number {
+  if (!a.executed || f.rows <= 0 || f.leafPages <= 0) return f.leafPages;
+  const perLeaf = f.rows / f.leafPages;
+  const leaves = Math.min(f.leafPages, Math.max(1, Math.ceil(a.rows / perLeaf)));
+  if (leaves < f.leafPages) {
+    assumptions.add(
+      `${f.reportName}: the scan stopped after ${a.rows.toLocaleString('en-US')} rows (as executed), about ${leaves.toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')} leaves at ${Math.round(perLeaf).toLocaleString('en-US')} rows per leaf`,
+    );
+  }
+  return leaves;
+}
