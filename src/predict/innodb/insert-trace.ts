@@ -21,6 +21,27 @@ const APPEND_FILL = 15 / 16;
 /** An undo record for an insert: type, undo number, table id, the key's lengths (trx_undo_page_report_insert). */
 const UNDO_RECORD_OVERHEAD = 10;
 
+/** One replayed INSERT: its indexes, where each row went, and what the rollback must undo. */
+interface InsertTrace {
+  pool: InnodbPool;
+  layout: (i: number) => IndexPages;
+  run: InsertRun;
+  c: InnodbIndexFacts;
+  cl: IndexPages;
+  secondary: Array<{ f: InnodbIndexFacts; i: number }>;
+  splits: LeafSplits[];
+  perNewPage: number;
+  perUndoPage: number;
+  random: SeededRandom;
+  log: ReturnType<UndoLogs['begin']>;
+  spaceBase: number;
+  clusteredLeaf: Int32Array;
+  secondaryLeaf: Int32Array[];
+  /** Per row and secondary index: the leaf's key order position when the entry split it, else -1. */
+  splitAt: Int32Array[];
+  assumptions: Set<string>;
+}
+
 export function replayInsert(
   pool: InnodbPool,
   facts: InnodbIndexFacts[],
@@ -46,15 +67,16 @@ export function replayInsert(
   const perUndoPage = Math.max(1, Math.floor(usableBytes(pageSize) / (UNDO_RECORD_OVERHEAD + c.keyBytes)));
   // The same rows each run (a statement inserts the same keys when it is run again).
   const random = new SeededRandom(seedOf([run.table, run.rows], draw));
-  const clusteredLeaf = new Int32Array(run.rows);
-  const secondaryLeaf = secondary.map(() => new Int32Array(run.rows));
-  const descend = (l: IndexPages) => descendIndex(pool, l);
+  const where = c.autoIncrementKey
+    ? `appended at the right-most leaf, a new page created every ${perNewPage.toLocaleString('en-US')} rows`
+    : 'each into a random leaf (the key is not AUTO_INCREMENT)';
   assumptions.add(
-    `${c.reportName}: ${run.rows.toLocaleString('en-US')} rows inserted (${run.rowsFrom}); ${c.autoIncrementKey ? `appended at the right-most leaf, a new page created every ${perNewPage.toLocaleString('en-US')} rows` : 'each into a random leaf (the key is not AUTO_INCREMENT)'}; an undo page per ${perUndoPage.toLocaleString('en-US')} rows`,
+    `${c.reportName}: ${run.rows.toLocaleString('en-US')} rows inserted (${run.rowsFrom}); ${where}; an undo page per ${perUndoPage.toLocaleString('en-US')} rows`,
   );
   for (const { f } of secondary) {
     assumptions.add(
-      `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ${Math.round(leafFill(f, pageSize) * 100)} % full on average, split when full${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
+      `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ` +
+        `${Math.round(leafFill(f, pageSize) * 100)} % full on average, split when full${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
     );
   }
   const splits = secondary.map(
@@ -68,66 +90,88 @@ export function replayInsert(
         fullLeafShare(f, pageSize, draw, c),
       ),
   );
-  // Per row and secondary index: the leaf's key order position when the entry split it, else -1.
-  const splitAt = secondary.map(() => new Int32Array(run.rows).fill(-1));
-  const spaceBase = clustered.i * SPACE;
   const log = undo.begin(pool, draw);
   assumptions.add(undo.assumption());
-  for (let r = 0; r < run.rows; r++) {
-    descend(cl);
-    if (c.autoIncrementKey && r === 0) {
-      // The first row goes to the existing right-most leaf; the rows after it fill new pages.
-      clusteredLeaf[r] = cl.lastLeaf;
-      pool.modify(clusteredLeaf[r]);
-    } else if (c.autoIncrementKey) {
-      const page = cl.newPages + Math.floor((r - 1) / perNewPage);
-      if ((r - 1) % perNewPage === 0) pool.create(page);
-      else pool.modify(page);
-      clusteredLeaf[r] = page;
-    } else {
-      clusteredLeaf[r] = cl.leaves(random.int(Math.max(1, c.leafPages)));
-      pool.modify(clusteredLeaf[r]);
-    }
-    const undoPage = log.page(Math.floor(r / perUndoPage));
-    // A created first page is in the pool already; a reused one is requested (read where not cached).
-    if (r === 0 && log.paged) {
-      if (log.reused) pool.modify(undoPage);
-    } else if (r % perUndoPage === 0) pool.create(undoPage);
-    else pool.modify(undoPage);
-    secondary.forEach(({ f, i }, k) => {
-      const l = layout(i);
-      descend(l);
-      const key = random.int(Math.max(1, f.leafPages));
-      const leaf = splits[k].pageFor(key);
-      secondaryLeaf[k][r] = leaf;
-      pool.modifySecondaryLeaf(leaf, !f.unique);
-      // Written into the page (it was cached, or read): it may have to split. A buffered entry waits.
-      if (pool.contains(leaf)) {
-        const added = splits[k].apply(key, leaf);
-        if (added >= 0) {
-          splitLeaf(pool, l, leaf, key, added, spaceBase, true);
-          assumptions.add(FRESH_PAGE_ASSUMPTION);
-          splitAt[k][r] = key;
-        }
-      }
-    });
-  }
-  if (run.rolledBack) {
-    assumptions.add(
-      'the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read); the pages the inserts created are freed',
-    );
-    pool.residentHits(ROLLBACK_GETS);
-    for (let r = run.rows - 1; r >= 0; r--) {
-      pool.modify(log.page(Math.floor(r / perUndoPage)));
-      secondary.forEach(({ i }, k) => {
-        descend(layout(i));
-        pool.removeSecondaryEntry(secondaryLeaf[k][r]);
-        if (splitAt[k][r] >= 0) mergeLeaf(pool, layout(i), secondaryLeaf[k][r], splitAt[k][r], spaceBase);
-      });
-      descend(cl);
-      pool.modify(clusteredLeaf[r]);
-      pool.residentHits(INSERT_UNDO_CLUSTERED_GETS);
-    }
-  }
+  const trace: InsertTrace = {
+    pool,
+    layout,
+    run,
+    c,
+    cl,
+    secondary,
+    splits,
+    perNewPage,
+    perUndoPage,
+    random,
+    log,
+    spaceBase: clustered.i * SPACE,
+    clusteredLeaf: new Int32Array(run.rows),
+    secondaryLeaf: secondary.map(() => new Int32Array(run.rows)),
+    splitAt: secondary.map(() => new Int32Array(run.rows).fill(-1)),
+    assumptions,
+  };
+  for (let r = 0; r < run.rows; r++) insertRow(trace, r);
+  if (run.rolledBack) rollBack(trace);
   return true;
+}
+
+function insertRow(t: InsertTrace, r: number): void {
+  const { pool, cl, c, log, perNewPage, perUndoPage } = t;
+  descendIndex(pool, cl);
+  if (c.autoIncrementKey && r === 0) {
+    // The first row goes to the existing right-most leaf; the rows after it fill new pages.
+    t.clusteredLeaf[r] = cl.lastLeaf;
+    pool.modify(t.clusteredLeaf[r]);
+  } else if (c.autoIncrementKey) {
+    const page = cl.newPages + Math.floor((r - 1) / perNewPage);
+    if ((r - 1) % perNewPage === 0) pool.create(page);
+    else pool.modify(page);
+    t.clusteredLeaf[r] = page;
+  } else {
+    t.clusteredLeaf[r] = cl.leaves(t.random.int(Math.max(1, c.leafPages)));
+    pool.modify(t.clusteredLeaf[r]);
+  }
+  const undoPage = log.page(Math.floor(r / perUndoPage));
+  // A created first page is in the pool already; a reused one is requested (read where not cached).
+  if (r === 0 && log.paged) {
+    if (log.reused) pool.modify(undoPage);
+  } else if (r % perUndoPage === 0) pool.create(undoPage);
+  else pool.modify(undoPage);
+  t.secondary.forEach(({ f, i }, k) => {
+    const l = t.layout(i);
+    descendIndex(pool, l);
+    const key = t.random.int(Math.max(1, f.leafPages));
+    const leaf = t.splits[k].pageFor(key);
+    t.secondaryLeaf[k][r] = leaf;
+    pool.modifySecondaryLeaf(leaf, !f.unique);
+    // Written into the page (it was cached, or read): it may have to split. A buffered entry waits.
+    if (pool.contains(leaf)) {
+      const added = t.splits[k].apply(key, leaf);
+      if (added >= 0) {
+        splitLeaf(pool, l, leaf, key, added, t.spaceBase, true);
+        t.assumptions.add(FRESH_PAGE_ASSUMPTION);
+        t.splitAt[k][r] = key;
+      }
+    }
+  });
+}
+
+function rollBack(t: InsertTrace): void {
+  const { pool } = t;
+  t.assumptions.add(
+    'the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read); ' +
+      'the pages the inserts created are freed',
+  );
+  pool.residentHits(ROLLBACK_GETS);
+  for (let r = t.run.rows - 1; r >= 0; r--) {
+    pool.modify(t.log.page(Math.floor(r / t.perUndoPage)));
+    t.secondary.forEach(({ i }, k) => {
+      descendIndex(pool, t.layout(i));
+      pool.removeSecondaryEntry(t.secondaryLeaf[k][r]);
+      if (t.splitAt[k][r] >= 0) mergeLeaf(pool, t.layout(i), t.secondaryLeaf[k][r], t.splitAt[k][r], t.spaceBase);
+    });
+    descendIndex(pool, t.cl);
+    pool.modify(t.clusteredLeaf[r]);
+    pool.residentHits(INSERT_UNDO_CLUSTERED_GETS);
+  }
 }
