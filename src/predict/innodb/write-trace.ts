@@ -35,6 +35,20 @@ function undoRecordBytes(f: InnodbIndexFacts, w: RowWrite, secondaryKeyBytes: nu
   return HEADER + f.keyBytes + columns.reduce((a, c) => a + 3 + bytesOf(c), 0);
 }
 
+/** One replayed row write: the indexes whose key changes, and per row what the rollback must undo. */
+interface RowWriteTrace {
+  pool: InnodbPool;
+  w: RowWrite & { rows: number };
+  changed: Changed[];
+  splits: LeafSplits[];
+  random: SeededRandom;
+  space: number;
+  /** Per row and changed index: [old entry's leaf index, its page, new entry's leaf index, its page, split?]. */
+  touched: Array<Array<[number, number, number, number, boolean]>>;
+  undoPage: (r: number) => number;
+  perUndoPage: number;
+}
+
 export function replayRowWrite(
   pool: InnodbPool,
   facts: InnodbIndexFacts[],
@@ -50,15 +64,8 @@ export function replayRowWrite(
   const c = facts.findIndex((f) => f.table === w.table && f.clustered);
   if (c < 0) return false;
   const set = w.setColumns?.map((x) => x.toLowerCase());
-  const changed: Changed[] = [];
-  facts.forEach((f, i) => {
-    if (f.table !== w.table || f.clustered) return;
-    const keyChanges = w.statement === 'DELETE' || set === undefined || (f.keyColumns ?? []).some((k) => set.includes(k.toLowerCase()));
-    if (keyChanges)
-      changed.push({ f, l: layout(i), nearOld: w.statement === 'UPDATE' && (f.keyColumns ?? []).every((k) => !set?.includes(k.toLowerCase()) || nearOld(k)) });
-  });
+  const changed = changedIndexes(facts, layout, w, set, nearOld);
   const cl = layout(c);
-  const space = spaceBase(c);
   const primaryChanges = w.statement === 'UPDATE' && set !== undefined && (facts[c].keyColumns ?? []).some((k) => set.includes(k.toLowerCase()));
   if (primaryChanges)
     assumptions.add(
@@ -76,65 +83,101 @@ export function replayRowWrite(
         fullLeafShare(f, pageSize, draw, facts[c]),
       ),
   );
-  // Per row and changed index: [old entry's leaf index, its page, new entry's leaf index, its page, split?].
-  const touched = changed.map(() => new Array<[number, number, number, number, boolean]>(w.rows));
   const secondaryKeyBytes = facts.filter((f) => f.table === w.table && !f.clustered).reduce((a, f) => a + f.keyBytes - facts[c].keyBytes, 0);
   const perUndoPage = Math.max(1, Math.floor(undoPageBytes(pageSize) / undoRecordBytes(facts[c], w, Math.max(0, secondaryKeyBytes))));
   const log = undo.begin(pool, draw);
   const undoPage = (r: number) => log.page(Math.floor(r / perUndoPage));
   assumptions.add(undo.assumption());
+  const touched = changed.map(() => new Array<[number, number, number, number, boolean]>(w.rows));
+  const trace: RowWriteTrace = { pool, w, changed, splits, random, space: spaceBase(c), touched, undoPage, perUndoPage };
   for (let r = 0; r < w.rows; r++) {
     // The record on the leaf the scan holds is changed in place; its undo record is appended to the
     // log's last page, or to a page the log grows by.
     if (r > 0 && r % perUndoPage === 0) undo.grow(pool, undoPage(r));
     else pool.modify(undoPage(r));
-    changed.forEach(({ f, l, nearOld }, k) => {
-      const oldKey = random.int(Math.max(1, f.leafPages));
-      const oldPage = splits[k].pageFor(oldKey);
-      descend(pool, l);
-      pool.modify(oldPage);
-      if (w.statement === 'DELETE') {
-        touched[k][r] = [oldKey, oldPage, -1, -1, false];
-        return;
-      }
-      const newKey = nearOld ? oldKey : random.int(Math.max(1, f.leafPages));
-      const newPage = splits[k].pageFor(newKey);
-      descend(pool, l);
-      pool.modify(newPage);
-      const added = splits[k].apply(newKey, newPage);
-      if (added >= 0) splitLeaf(pool, l, newPage, newKey, added, space);
-      touched[k][r] = [oldKey, oldPage, newKey, newPage, added >= 0];
-    });
+    writeRow(trace, r);
   }
-  const names = changed.map(({ f }) => f.reportName).join(', ');
-  assumptions.add(
-    `${w.table}: ${w.rows.toLocaleString('en-US')} rows ${w.statement === 'DELETE' ? 'deleted' : 'updated'} (${w.rowsFrom ?? 'counted'}), each changed in place in the clustered index with an undo record (${perUndoPage.toLocaleString('en-US')} to an undo page, pages of the pool like any other)` +
-      (changed.length
-        ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, on a random leaf per row${changed.some((x) => x.nearOld) ? ' (the new key next to the old one, as the SET clause adds to the column)' : ''}; a full leaf splits`
-        : w.statement === 'UPDATE'
-          ? '; no indexed column changes (the SET clause), so no secondary index is touched'
-          : ''),
-  );
+  assumptions.add(writeAssumption(w, changed, perUndoPage));
   if (!w.rolledBack) return true;
+  rollBack(trace, cl, assumptions);
+  return true;
+}
+
+/** The secondary indexes whose key the write changes (a DELETE: every one). */
+function changedIndexes(
+  facts: InnodbIndexFacts[],
+  layout: (i: number) => IndexPages,
+  w: RowWrite,
+  set: string[] | undefined,
+  nearOld: (column: string) => boolean,
+): Changed[] {
+  const changed: Changed[] = [];
+  facts.forEach((f, i) => {
+    if (f.table !== w.table || f.clustered) return;
+    const keyChanges = w.statement === 'DELETE' || set === undefined || (f.keyColumns ?? []).some((k) => set.includes(k.toLowerCase()));
+    if (keyChanges)
+      changed.push({ f, l: layout(i), nearOld: w.statement === 'UPDATE' && (f.keyColumns ?? []).every((k) => !set?.includes(k.toLowerCase()) || nearOld(k)) });
+  });
+  return changed;
+}
+
+function writeRow(t: RowWriteTrace, r: number): void {
+  const { pool, w, random, splits } = t;
+  t.changed.forEach(({ f, l, nearOld }, k) => {
+    const oldKey = random.int(Math.max(1, f.leafPages));
+    const oldPage = splits[k].pageFor(oldKey);
+    descend(pool, l);
+    pool.modify(oldPage);
+    if (w.statement === 'DELETE') {
+      t.touched[k][r] = [oldKey, oldPage, -1, -1, false];
+      return;
+    }
+    const newKey = nearOld ? oldKey : random.int(Math.max(1, f.leafPages));
+    const newPage = splits[k].pageFor(newKey);
+    descend(pool, l);
+    pool.modify(newPage);
+    const added = splits[k].apply(newKey, newPage);
+    if (added >= 0) splitLeaf(pool, l, newPage, newKey, added, t.space);
+    t.touched[k][r] = [oldKey, oldPage, newKey, newPage, added >= 0];
+  });
+}
+
+function writeAssumption(w: RowWrite & { rows: number }, changed: Changed[], perUndoPage: number): string {
+  const names = changed.map(({ f }) => f.reportName).join(', ');
+  const near = changed.some((x) => x.nearOld) ? ' (the new key next to the old one, as the SET clause adds to the column)' : '';
+  const secondary = changed.length
+    ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, on a random leaf per row${near}; a full leaf splits`
+    : w.statement === 'UPDATE'
+      ? '; no indexed column changes (the SET clause), so no secondary index is touched'
+      : '';
+  return (
+    `${w.table}: ${w.rows.toLocaleString('en-US')} rows ${w.statement === 'DELETE' ? 'deleted' : 'updated'} (${w.rowsFrom ?? 'counted'}), ` +
+    `each changed in place in the clustered index with an undo record (${perUndoPage.toLocaleString('en-US')} to an undo page, pages of the pool like any other)` +
+    secondary
+  );
+}
+
+function rollBack(t: RowWriteTrace, cl: IndexPages, assumptions: Set<string>): void {
+  const { pool, w, perUndoPage } = t;
   assumptions.add(
-    'the rollback reads each undo record, searches the clustered record again and restores it, removes the new secondary entries (merging split pages back) and clears the delete marks, newest row first',
+    'the rollback reads each undo record, searches the clustered record again and restores it, removes the new secondary entries (merging split pages back) ' +
+      'and clears the delete marks, newest row first',
   );
   pool.residentHits(ROLLBACK_GETS);
   for (let r = w.rows - 1; r >= 0; r--) {
     if (r < w.rows - 1 && r % perUndoPage === perUndoPage - 1) pool.residentHits(UNDO_PAGE_BACK_GETS);
-    pool.access(undoPage(r));
+    pool.access(t.undoPage(r));
     descend(pool, cl);
     pool.residentHits(1);
-    changed.forEach(({ l }, k) => {
-      const [, oldPage, newKey, newPage, split] = touched[k][r];
+    t.changed.forEach(({ l }, k) => {
+      const [, oldPage, newKey, newPage, split] = t.touched[k][r];
       if (newPage >= 0) {
         descend(pool, l);
         pool.modify(newPage);
-        if (split) mergeLeaf(pool, l, newPage, newKey, space);
+        if (split) mergeLeaf(pool, l, newPage, newKey, t.space);
       }
       descend(pool, l);
       pool.modify(oldPage);
     });
   }
-  return true;
 }
