@@ -180,11 +180,37 @@ export interface UpdateShape {
  * many of the free-space map's blocks they took, and how many dead versions the statistics count that the
  * uniqueness checks visit: the same pages the scan below meets them on, which the caller replays after it.
  */
-export function replayUpdate(
-  { pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage }: WriteContext,
-  shape: UpdateShape,
-): { moved: number; freeBlocks: number; deadChecks: number } {
-  if (rows <= 0) return { moved: 0, freeBlocks: 0, deadChecks: 0 };
+/** What every updated row of one replayed UPDATE follows: HOT room, the indexes' entries, the heap's target and its visibility map. */
+interface UpdateRules {
+  perBlock: number;
+  roomLeft: boolean;
+  hotRoom: number;
+  hotEligible: boolean;
+  entries: Array<{ i: number; g: ReturnType<typeof indexGeometry>; checksOldVersion: boolean }>;
+  target: FreeSpaceTarget | HeapTarget;
+  allVisible: (page: number) => boolean;
+  visibleShare: number;
+  cleared: Set<number>;
+  fsm: boolean;
+}
+
+/** Where the replay is: versions per page so far, versions placed off their page, earlier versions met, dead versions to check. */
+interface UpdateProgress {
+  onPage: Map<number, number>;
+  placed: number;
+  earlierMet: number;
+  deadChecks: number;
+}
+
+export function replayUpdate(context: WriteContext, shape: UpdateShape): { moved: number; freeBlocks: number; deadChecks: number } {
+  if (context.rows <= 0) return { moved: 0, freeBlocks: 0, deadChecks: 0 };
+  const rules = updateRules(context, shape);
+  const progress: UpdateProgress = { onPage: new Map(), placed: 0, earlierMet: 0, deadChecks: 0 };
+  for (let r = 0; r < context.rows; r++) updateRow(context, shape, rules, progress, r);
+  return { moved: progress.placed, freeBlocks: rules.target instanceof FreeSpaceTarget ? rules.target.used : 0, deadChecks: progress.deadChecks };
+}
+
+function updateRules({ pool, heap, indexes, rows, notes }: WriteContext, shape: UpdateShape): UpdateRules {
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
   const fillfactor = f.fillfactor ?? 100;
@@ -197,10 +223,10 @@ export function replayUpdate(
   // left (a committed update's old version, a deleted row): which pages do, no view shows before run 1.
   const roomLeft = !indexed && hotPerPage === 0 && (f.deadTuples ?? 0) > 0 && shape.roomFromPruning === true;
   const hotRoom = roomLeft ? 1 : hotPerPage;
-  const hotEligible = !indexed && hotRoom > 0;
   if (!indexed && hotPerPage === 0 && (f.deadTuples ?? 0) > 0) {
     notes.assumptions.add(
-      `${f.reportName}: it counts ${Math.round(f.deadTuples ?? 0).toLocaleString('en-US')} dead versions; where pruning removed one from a row's page, that page has room for the row's new version (HOT, no index entry), which no view shows before run 1: the prediction takes none, the range the first update of every page`,
+      `${f.reportName}: it counts ${Math.round(f.deadTuples ?? 0).toLocaleString('en-US')} dead versions; where pruning removed one from a row's page, ` +
+        "that page has room for the row's new version (HOT, no index entry), which no view shows before run 1: the prediction takes none, the range the first update of every page",
     );
   }
   notes.assumptions.add(
@@ -211,19 +237,19 @@ export function replayUpdate(
           ? `fillfactor ${fillfactor} leaves room for ${hotPerPage} new version(s) per page (HOT), the rest go to new blocks with an entry in every index`
           : `fillfactor ${fillfactor}: a full page has no room for a new version, so each goes to a new block with an entry in every index`),
   );
-  const shapes = indexes.map(({ f: x, i }) => {
+  const entries = indexes.map(({ f: x, i }) => {
     const g = indexGeometry(x);
     const keyKept = changed !== undefined && x.columns !== undefined && x.columns.every((c) => c !== null && !changed.includes(c));
     return { i, g, checksOldVersion: x.unique === true && keyKept };
   });
-  const onPage = new Map<number, number>();
   // Loaded pages have no room beyond the reserve: the first version that leaves its page needs a new block.
   const target = shape.freeSpace
     ? new FreeSpaceTarget(pool, t, shape.freeSpace.perBlock, shape.freeSpace.block)
     : new HeapTarget(pool, t, f.pages, perBlock, true);
   if (shape.freeSpace)
     notes.assumptions.add(
-      `${f.reportName}: the free-space map offers the pages a VACUUM emptied: the new versions go there, ${shape.freeSpace.perBlock} a page, each page read, not added; a later run takes the pages after them (the earlier ones are full)`,
+      `${f.reportName}: the free-space map offers the pages a VACUUM emptied: the new versions go there, ${shape.freeSpace.perBlock} a page, each page read, not added; ` +
+        'a later run takes the pages after them (the earlier ones are full)',
     );
   // A version that leaves its page first asks the free-space map for a page with room, where it has one.
   // heap_update pins the visibility-map page of an all-visible page and clears the page's bit: only the
@@ -234,60 +260,79 @@ export function replayUpdate(
   const cleared = shape.cleared ?? new Set<number>();
   const allVisible = (page: number) => !cleared.has(page) && (visibleShare >= 1 || (page * GOLDEN) % 1 < visibleShare);
   const fsm = (f.fsmPages ?? 0) > 0;
-  if (visibleShare > 0 || fsm) {
-    notes.assumptions.add(
-      `${f.reportName}: ${[visibleShare > 0 ? `${Math.round(visibleShare * 100)} % of its pages all-visible (pg_class.relallvisible, as of the last VACUUM or ANALYZE): the first update of each such page pins its visibility-map page and clears the page's bit, which a rollback leaves cleared` : '', fsm ? `a free-space map of ${f.fsmPages} page(s), searched from its root (${FSM_LEVELS} levels) for each new block a version needs` : ''].filter(Boolean).join('; ')}`,
-    );
-  }
+  if (visibleShare > 0 || fsm) noteMaps(notes, f, visibleShare);
   if (shape.refetchesOld)
     notes.assumptions.add(`${f.reportName}: each row's old version is fetched again to form the new one, a request on the page the scan holds`);
-  let placed = 0;
-  let earlierMet = 0;
-  let deadChecks = 0;
-  for (let r = 0; r < rows; r++) {
-    pool.repin();
-    if (shape.refetchesOld) pool.repin();
-    const page = shape.clustered ? Math.floor(r / perBlock) : rnd.int(Math.max(1, f.pages));
-    const n = onPage.get(page) ?? 0;
-    onPage.set(page, n + 1);
-    // A page pruning left room on was written since the last VACUUM: not all-visible.
-    if (allVisible(page) && !roomLeft) pool.access(vmPage(page));
-    cleared.add(page);
-    if (hotEligible && n < hotRoom) continue;
-    if (fsm && placed % perBlock === 0) for (let l = 0; l < FSM_LEVELS; l++) pool.access(fsmPage(l));
-    if (placed === 0 && !shape.freeSpace && shape.firstWrite) {
-      // With no target block cached in the session, RelationGetBufferForTuple tries the table's last block
-      // before it extends, pinning its visibility-map page where the page is all-visible: taken so where
-      // the map marks the table so and no update since the statistics were reset appended a version (a
-      // later run finds its cached target, the block run 1 extended, at once).
-      pool.access(pageId(t, f.pages - 1));
-      const appended = f.rowsUpdated ? f.rowsUpdated.all - f.rowsUpdated.hot : 0;
-      if (visibleShare >= 0.5 && appended === 0) pool.access(vmPage(f.pages - 1));
-    }
-    placed++;
-    target.put();
-    for (const s of shapes) {
-      // The scan's own index: the entry goes to the leaf the scan holds (taken at the index's start, as the scan's leaves are).
-      const leaf = s.i === shape.scanIndex ? 0 : rnd.int(s.g.leafPages);
-      for (const p of descentPages(s.i, s.g, leaf)) pool.access(p);
-      if (s.i === shape.scanIndex) pool.repin();
-      else pool.readBuffer(pageId(s.i, s.g.firstLeaf + leaf), -1, true);
-      if (s.checksOldVersion) {
-        pool.repin();
-        // _bt_check_unique checks every version under the key: a previous run's aborted one on its appended
-        // page, and a dead one the statistics count where the scan met it (counted here, replayed after the scan).
-        for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++)
-          pool.access(pageId(t, shape.leftoverAt ? shape.leftoverAt(r) : f.pages + Math.floor(r / perBlock)));
-        deadChecks += Math.round(shape.deadPerRow ?? 0);
-        // Those an earlier write left were counted under the scan's index.
-        for (const e = s.i === shape.scanIndex ? shape.earlier : undefined; e && earlierMet < (r + 1) * e.perRow - 1e-9; earlierMet++) {
-          pool.access(pageId(t, e.block(earlierMet)));
-          if (e.olderAt) pool.access(pageId(t, e.olderAt(r)));
-        }
-      }
-    }
+  return { perBlock, roomLeft, hotRoom, hotEligible: !indexed && hotRoom > 0, entries, target, allVisible, visibleShare, cleared, fsm };
+}
+
+function noteMaps(notes: WriteContext['notes'], f: WriteContext['heap']['f'], visibleShare: number): void {
+  const visible =
+    visibleShare > 0
+      ? `${Math.round(visibleShare * 100)} % of its pages all-visible (pg_class.relallvisible, as of the last VACUUM or ANALYZE): ` +
+        "the first update of each such page pins its visibility-map page and clears the page's bit, which a rollback leaves cleared"
+      : '';
+  const fsm =
+    (f.fsmPages ?? 0) > 0 ? `a free-space map of ${f.fsmPages} page(s), searched from its root (${FSM_LEVELS} levels) for each new block a version needs` : '';
+  notes.assumptions.add(`${f.reportName}: ${[visible, fsm].filter(Boolean).join('; ')}`);
+}
+
+function updateRow(context: WriteContext, shape: UpdateShape, rules: UpdateRules, progress: UpdateProgress, r: number): void {
+  const { pool, heap, rnd, vmPage, fsmPage } = context;
+  const { t, f } = heap;
+  const { perBlock } = rules;
+  pool.repin();
+  if (shape.refetchesOld) pool.repin();
+  const page = shape.clustered ? Math.floor(r / perBlock) : rnd.int(Math.max(1, f.pages));
+  const n = progress.onPage.get(page) ?? 0;
+  progress.onPage.set(page, n + 1);
+  // A page pruning left room on was written since the last VACUUM: not all-visible.
+  if (rules.allVisible(page) && !rules.roomLeft) pool.access(vmPage(page));
+  rules.cleared.add(page);
+  if (rules.hotEligible && n < rules.hotRoom) return;
+  if (rules.fsm && progress.placed % perBlock === 0) for (let l = 0; l < FSM_LEVELS; l++) pool.access(fsmPage(l));
+  if (progress.placed === 0 && !shape.freeSpace && shape.firstWrite) {
+    // With no target block cached in the session, RelationGetBufferForTuple tries the table's last block
+    // before it extends, pinning its visibility-map page where the page is all-visible: taken so where
+    // the map marks the table so and no update since the statistics were reset appended a version (a
+    // later run finds its cached target, the block run 1 extended, at once).
+    pool.access(pageId(t, f.pages - 1));
+    const appended = f.rowsUpdated ? f.rowsUpdated.all - f.rowsUpdated.hot : 0;
+    if (rules.visibleShare >= 0.5 && appended === 0) pool.access(vmPage(f.pages - 1));
   }
-  return { moved: placed, freeBlocks: target instanceof FreeSpaceTarget ? target.used : 0, deadChecks };
+  progress.placed++;
+  rules.target.put();
+  for (const s of rules.entries) indexEntry(context, shape, rules, progress, s, r);
+}
+
+/** The new version's entry in one index, and the uniqueness check of the versions under its key. */
+function indexEntry(
+  context: WriteContext,
+  shape: UpdateShape,
+  rules: UpdateRules,
+  progress: UpdateProgress,
+  s: UpdateRules['entries'][number],
+  r: number,
+): void {
+  const { pool, heap, rnd } = context;
+  const { t, f } = heap;
+  // The scan's own index: the entry goes to the leaf the scan holds (taken at the index's start, as the scan's leaves are).
+  const leaf = s.i === shape.scanIndex ? 0 : rnd.int(s.g.leafPages);
+  for (const p of descentPages(s.i, s.g, leaf)) pool.access(p);
+  if (s.i === shape.scanIndex) pool.repin();
+  else pool.readBuffer(pageId(s.i, s.g.firstLeaf + leaf), -1, true);
+  if (!s.checksOldVersion) return;
+  pool.repin();
+  // _bt_check_unique checks every version under the key: a previous run's aborted one on its appended
+  // page, and a dead one the statistics count where the scan met it (counted here, replayed after the scan).
+  for (let d = 0; d < Math.round(shape.leftoverPerRow ?? 0); d++)
+    pool.access(pageId(t, shape.leftoverAt ? shape.leftoverAt(r) : f.pages + Math.floor(r / rules.perBlock)));
+  progress.deadChecks += Math.round(shape.deadPerRow ?? 0);
+  // Those an earlier write left were counted under the scan's index.
+  for (const e = s.i === shape.scanIndex ? shape.earlier : undefined; e && progress.earlierMet < (r + 1) * e.perRow - 1e-9; progress.earlierMet++) {
+    pool.access(pageId(t, e.block(progress.earlierMet)));
+    if (e.olderAt) pool.access(pageId(t, e.olderAt(r)));
+  }
 }
 
 export function replayDelete({ pool, heap, rows, notes }: WriteContext): void {
