@@ -5,7 +5,7 @@ import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
 import type { SeededRandom } from '../../../sim/random';
 import { descentPages, indexGeometry, orderedShare, pageId } from '../geometry';
-import { liveRows } from '../heap-layout';
+import { liveRows, type DeadVersions, type LiveRows } from '../heap-layout';
 import { deadOf } from '../history/dead-versions';
 import { killedAfterChurn } from '../history/churn';
 import { visibilityChecks } from './visibility-map';
@@ -16,6 +16,25 @@ import { visibilityChecks } from './visibility-map';
  * Where each loop's key lands follows the order the outer rows arrive in (lookup-order.ts): the next
  * entries after the previous key, or anywhere in the index. Where the first key lands is drawn.
  */
+/** The heap side of a nested loop's lookups: the table's live rows and dead versions, and the rows as the loop found them. */
+interface LookupHeap {
+  t: number;
+  live: LiveRows;
+  heapPerLoop: number;
+  heapOrdered: number;
+  dead: DeadVersions | undefined;
+  kills: ReturnType<typeof killedAfterChurn>;
+  known: { keys?: number[]; blocks: number[] } | undefined;
+}
+
+/** Where the loops are: the entry looked up, the heap visits and dead versions due, and whether the last loop met any dead. */
+interface LoopState {
+  pos: number;
+  heapDue: number;
+  deadDue: number;
+  metDead: boolean;
+}
+
 export function repeatedIndexScan(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
   const i = sim.relationIndex('index', n.index);
   if (i === undefined) return void notes.unmodelled.add(`${n.nodeType} using ${n.index}: index facts missing`);
@@ -31,59 +50,78 @@ export function repeatedIndexScan(sim: SimulationContext, pool: PostgresPool, n:
   // EXPLAIN gives rows per loop, and heap fetches of an index-only scan in total.
   const perLoop = (n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0);
   const leaves = Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
-  const heapPerLoop = n.nodeType === 'Index Only Scan' ? (n.heapFetches ?? 0) / loops : perLoop;
-  const t = sim.relationIndex('table', n.relation);
-  if (t === undefined && heapPerLoop > 0) notes.unmodelled.add(`${n.nodeType} on ${n.relation}: table facts missing`);
-  const live = t === undefined ? undefined : liveRows(sim.facts[t], sim.blockSize, sim.draw, notes);
-  const heapOrdered = orderedShare(f.correlation);
-  const dead = t === undefined || !live || n.nodeType === 'Index Only Scan' ? undefined : deadOf(sim, t, live, heapOrdered, notes);
-  const kills = dead ? killedAfterChurn(sim, i, notes) : undefined;
   const rows = n.relation ? sim.observed.lookupRows[n.relation] : undefined;
   const known = rows && rows.blocks.length === loops ? rows : undefined;
+  const heap = lookupHeap(sim, n, notes, i, { loops, perLoop, known });
   const keyed = known?.keys && f.keyRange ? { keys: known.keys, min: f.keyRange.min } : undefined;
   if (known)
     notes.assumptions.add(
       `${f.reportName}: the ${loops.toLocaleString('en-US')} lookups' ${keyed ? 'keys and ' : ''}rows' heap blocks as the loop found them (read after the last run)`,
     );
-  let pos = rnd.int(Math.max(1, entries - Math.ceil(loops * order.stride)));
-  let heapDue = 0;
-  let deadDue = 0;
-  let prev = pos;
-  let metDead = false;
+  const state: LoopState = { pos: rnd.int(Math.max(1, entries - Math.ceil(loops * order.stride))), heapDue: 0, deadDue: 0, metDead: false };
+  let prev = state.pos;
   let rereads = 0;
   for (let l = 0; l < loops; l++) {
-    if (l > 0) pos = rnd.next() < order.ordered ? (pos + order.stride) % entries : rnd.int(entries);
+    if (l > 0) state.pos = rnd.next() < order.ordered ? (state.pos + order.stride) % entries : rnd.int(entries);
     const key = keyed?.keys[l];
-    if (key !== undefined && keyed) pos = Math.min(entries - 1, Math.max(0, key - keyed.min));
+    if (key !== undefined && keyed) state.pos = Math.min(entries - 1, Math.max(0, key - keyed.min));
     // A rescan first marks the entries the previous loop found dead (_bt_killitems): its leaf once more.
-    if (metDead) {
+    if (state.metDead) {
       pool.access(pageId(i, g.firstLeaf + Math.min(g.leafPages - 1, Math.floor(prev / perLeaf))));
       rereads++;
     }
-    metDead = false;
-    prev = pos;
-    const leaf = Math.min(g.leafPages - leaves, Math.floor(pos / perLeaf));
+    state.metDead = false;
+    prev = state.pos;
+    const leaf = Math.min(g.leafPages - leaves, Math.floor(state.pos / perLeaf));
     for (const p of descentPages(i, g, leaf)) pool.access(p);
     for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + leaf + k));
-    if (t === undefined || !live) continue;
-    heapDue += heapPerLoop;
-    let last = -1;
-    for (; heapDue >= 1; heapDue--) {
-      const drawn =
-        rnd.next() < heapOrdered ? live.first + Math.min(live.pages - 1, Math.floor((pos / entries) * live.pages)) : live.first + rnd.int(live.pages);
-      const block = known ? known.blocks[l] : drawn;
-      if (block !== last) pool.access(pageId(t, block));
-      last = block;
-      // An entry an earlier run marked dead is passed over: no heap visit, nothing for the rescan to mark.
-      deadDue += (dead?.perRow ?? 0) * (kills ? 1 - kills.leaves.killed(key ?? kills.min + pos) : 1);
-      for (; dead && deadDue >= 1; deadDue--) {
-        const d = dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known && dead.mirrorsLive ? true : undefined);
-        if (d !== last) pool.access(pageId(t, d));
-        last = d;
-        metDead = true;
-      }
-    }
+    if (heap) visitLookupRows(pool, rnd, heap, state, { l, key, entries });
   }
   if (rereads)
     notes.assumptions.add(`${f.reportName}: ${rereads.toLocaleString('en-US')} rescans read the previous loop's leaf again to mark the dead entries it met`);
+}
+
+function lookupHeap(
+  sim: SimulationContext,
+  n: PlanNode,
+  notes: PlanSimulationNotes,
+  i: number,
+  { loops, perLoop, known }: { loops: number; perLoop: number; known: LookupHeap['known'] },
+): LookupHeap | undefined {
+  const heapPerLoop = n.nodeType === 'Index Only Scan' ? (n.heapFetches ?? 0) / loops : perLoop;
+  const t = sim.relationIndex('table', n.relation);
+  if (t === undefined && heapPerLoop > 0) notes.unmodelled.add(`${n.nodeType} on ${n.relation}: table facts missing`);
+  const live = t === undefined ? undefined : liveRows(sim.facts[t], sim.blockSize, sim.draw, notes);
+  const heapOrdered = orderedShare(sim.facts[i].correlation);
+  const dead = t === undefined || !live || n.nodeType === 'Index Only Scan' ? undefined : deadOf(sim, t, live, heapOrdered, notes);
+  const kills = dead ? killedAfterChurn(sim, i, notes) : undefined;
+  return t === undefined || !live ? undefined : { t, live, heapPerLoop, heapOrdered, dead, kills, known };
+}
+
+/** One loop's heap visits: its rows' pages (as found, or drawn by the index's correlation) and the dead versions of their keys. */
+function visitLookupRows(
+  pool: PostgresPool,
+  rnd: SeededRandom,
+  h: LookupHeap,
+  s: LoopState,
+  at: { l: number; key: number | undefined; entries: number },
+): void {
+  const { t, live, dead, kills, known } = h;
+  s.heapDue += h.heapPerLoop;
+  let last = -1;
+  for (; s.heapDue >= 1; s.heapDue--) {
+    const drawn =
+      rnd.next() < h.heapOrdered ? live.first + Math.min(live.pages - 1, Math.floor((s.pos / at.entries) * live.pages)) : live.first + rnd.int(live.pages);
+    const block = known ? known.blocks[at.l] : drawn;
+    if (block !== last) pool.access(pageId(t, block));
+    last = block;
+    // An entry an earlier run marked dead is passed over: no heap visit, nothing for the rescan to mark.
+    s.deadDue += (dead?.perRow ?? 0) * (kills ? 1 - kills.leaves.killed(at.key ?? kills.min + s.pos) : 1);
+    for (; dead && s.deadDue >= 1; s.deadDue--) {
+      const d = dead.block(Math.min(1, Math.max(0, (block - live.first) / Math.max(1, live.pages))), rnd, known && dead.mirrorsLive ? true : undefined);
+      if (d !== last) pool.access(pageId(t, d));
+      last = d;
+      s.metDead = true;
+    }
+  }
 }
