@@ -51,6 +51,27 @@ const DIVE_PAGES_BETWEEN = 9;
 
 export const LOOKUP_ACCESS = new Set(['range', 'ref', 'eq_ref', 'ref_or_null', 'const', 'system', 'unique_subquery', 'index_subquery']);
 
+/** One replayed lookup access: its index, the rows per loop, and how each loop's start is found. */
+interface LookupTrace {
+  pool: InnodbPool;
+  a: IndexLookup;
+  f: InnodbIndexFacts;
+  l: IndexPages;
+  clustered: { f: InnodbIndexFacts; l: IndexPages } | undefined;
+  perLeaf: number;
+  rows: number;
+  leavesPerLoop: number;
+  lookups: boolean;
+  pointSearch: boolean;
+  random: SeededRandom;
+  startOf: (loop: number) => number;
+  firstStart: number;
+  /** Rows looked up in the clustered index so far: rows per loop are an average, spread so that fractions add up. */
+  rowsDone: number;
+}
+
+const count = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 });
+
 export function replayLookup(
   pool: InnodbPool,
   a: IndexLookup,
@@ -59,7 +80,6 @@ export function replayLookup(
   assumptions: Set<string>,
 ): void {
   const { f, l } = index;
-  const n = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 });
   const perLeaf = Math.max(1, f.rows / Math.max(1, f.leafPages));
   const loops = Math.max(1, Math.round(a.loops));
   const rows = Math.max(0, a.rowsPerLoop);
@@ -73,9 +93,6 @@ export function replayLookup(
   // next leaf. Measured on MariaDB 10.11: 4 gets for either, 3 for a key between (2 of every 73 keys).
   const pointSearch = f.clustered && f.unique && (a.accessType === 'eq_ref' || a.accessType === 'const') && rows <= 1;
   const random = new SeededRandom(seedOf([a.table, f.index, a.accessType, rows, loops], a.draw));
-  const descend = (pages: IndexPages, leaf?: number) => descendIndex(pool, pages, leaf);
-  // Rows per loop are an average: spread the total over the loops so that fractions add up.
-  let rowsDone = 0;
   const spanned = Math.min(f.leafPages, Math.ceil((rows * loops) / perLeaf));
   const orderedStart = a.ordered ? random.int(Math.max(1, f.leafPages - spanned + 1)) : 0;
   const startOf = (loop: number) => (a.ordered ? orderedStart + Math.floor((rows * loop) / perLeaf) : random.int(Math.max(1, f.leafPages - leavesPerLoop + 1)));
@@ -87,58 +104,81 @@ export function replayLookup(
       ? Math.min(f.leafPages, Math.max(1, Math.ceil((a.dive.stoppedEarly ? a.dive.estimatedRows : rows) / perLeaf)))
       : 0;
   const firstStart = a.at ? a.at.first : a.dive && !a.ordered && rangeSpan > leavesPerLoop ? random.int(Math.max(1, f.leafPages - rangeSpan + 1)) : startOf(0);
-  if (a.dive) {
-    // Both bounds' paths from the root, and the leaves between them up to the estimator's limit.
-    const span = Math.min(f.leafPages - firstStart, rangeSpan);
-    const end = firstStart + span - 1;
-    for (let t = 0; t < a.dive.times; t++) {
-      descend(l, firstStart);
-      pool.access(l.leaves(firstStart));
-      if (span <= 1) continue;
-      // One descent serves both bounds down to where their paths part; below it the second bound's own
-      // pages, and on each level under a wide parting, the pages between the two (at most the limit).
-      if (!a.dive.shared) descend(l, end);
-      else {
-        const [p1, p2] = [l.pathTo(firstStart), l.pathTo(end)];
-        p2.forEach((p, j) => p !== p1[j] && pool.access(p));
-      }
-      for (const level of l.nodesBetween(firstStart, end)) for (const p of level.slice(0, DIVE_PAGES_BETWEEN)) pool.access(p);
-      pool.access(l.leaves(end));
-      for (let k = 1; k <= Math.min(span - 2, DIVE_PAGES_BETWEEN); k++) pool.access(l.leaves(firstStart + k));
+  const t: LookupTrace = { pool, a, f, l, clustered, perLeaf, rows, leavesPerLoop, lookups, pointSearch, random, startOf, firstStart, rowsDone: 0 };
+  if (a.dive) replayDive(t, a.dive, rangeSpan, assumptions);
+  for (let loop = 0; loop < loops; loop++) replayLoop(t, loop);
+  assumptions.add(lookupAssumption(t, loops, spanned));
+}
+
+/** Both bounds' paths from the root, and the leaves between them up to the estimator's limit. */
+function replayDive(t: LookupTrace, dive: NonNullable<IndexLookup['dive']>, rangeSpan: number, assumptions: Set<string>): void {
+  const { pool, f, l, firstStart } = t;
+  const span = Math.min(f.leafPages - firstStart, rangeSpan);
+  const end = firstStart + span - 1;
+  for (let k = 0; k < dive.times; k++) {
+    descendIndex(pool, l, firstStart);
+    pool.access(l.leaves(firstStart));
+    if (span <= 1) continue;
+    // One descent serves both bounds down to where their paths part; below it the second bound's own
+    // pages, and on each level under a wide parting, the pages between the two (at most the limit).
+    if (!dive.shared) descendIndex(pool, l, end);
+    else {
+      const [p1, p2] = [l.pathTo(firstStart), l.pathTo(end)];
+      p2.forEach((p, j) => p !== p1[j] && pool.access(p));
     }
-    assumptions.add(
-      `${f.reportName}: the optimizer's index dive (records_in_range) before the range ran${a.dive.times > 1 ? `, ${a.dive.times} times (ORDER BY … LIMIT reconsiders the index)` : ''}: both bounds' paths, ${n(span)} leaf page${span === 1 ? '' : 's'} apart for ${a.dive.stoppedEarly ? `the ${n(a.dive.estimatedRows)} rows it estimated (the LIMIT stopped the scan first)` : `the ${n(rows)} rows read`}, and at most ${DIVE_PAGES_BETWEEN} leaves between them`,
-    );
+    for (const level of l.nodesBetween(firstStart, end)) for (const p of level.slice(0, DIVE_PAGES_BETWEEN)) pool.access(p);
+    pool.access(l.leaves(end));
+    for (let j = 1; j <= Math.min(span - 2, DIVE_PAGES_BETWEEN); j++) pool.access(l.leaves(firstStart + j));
   }
-  for (let loop = 0; loop < loops; loop++) {
-    const placedLoop = a.loopLeaves?.[loop];
-    const start = placedLoop ? Math.min(placedLoop.leaf, Math.max(0, f.leafPages - leavesPerLoop)) : loop === 0 ? firstStart : startOf(loop);
-    descend(l, start);
-    for (let k = 0; k < leavesPerLoop; k++) pool.access(l.leaves(start + k));
-    if (pointSearch) {
-      // Which of its leaf's keys this one is: consecutive in ascending order, otherwise any.
-      const known = placedLoop?.slot ?? a.at?.slot;
-      const slot = known ? known.slot : a.ordered ? loop % Math.max(1, Math.round(perLeaf)) : Math.floor(random.next() * perLeaf);
-      const last = known ? known.of - 1 : perLeaf - 1;
-      if (slot === 0 && start > 0) pool.access(l.leaves(start - 1));
-      else if (slot >= last && start < f.leafPages - 1) pool.access(l.leaves(start + 1));
-    }
-    if (!lookups) continue;
-    const target = Math.round(rows * (loop + 1));
-    for (; rowsDone < target; rowsDone++) {
-      const leaf = a.lookupLeaves?.[rowsDone] ?? random.int(Math.max(1, clustered.f.leafPages));
-      descend(clustered.l, leaf);
-      pool.access(clustered.l.leaves(leaf));
-    }
-  }
+  const times = dive.times > 1 ? `, ${dive.times} times (ORDER BY … LIMIT reconsiders the index)` : '';
+  const rowsFor = dive.stoppedEarly
+    ? `the ${count(dive.estimatedRows)} rows it estimated (the LIMIT stopped the scan first)`
+    : `the ${count(t.rows)} rows read`;
   assumptions.add(
-    `${f.reportName}: ${a.accessType} access, ${n(loops)} × (a descent and ${n(leavesPerLoop)} leaf page${leavesPerLoop === 1 ? '' : 's'} for ${n(rows)} rows, ${a.loopLeaves ? `each loop's leaf placed by its key (${n(a.loopLeaves.length)} keys read after the last run)` : a.ordered ? `keys in ascending order: ${n(spanned)} consecutive leaves from a drawn start` : 'from a random position'})` +
-      (lookups
-        ? a.lookupLeaves
-          ? `, then ${n(Math.round(rows * loops))} lookups in ${clustered.f.reportName}, each row's leaf placed by its key (the keys read after the last run, in the index's order)`
-          : `, then ${n(Math.round(rows * loops))} lookups in ${clustered.f.reportName} in random order (InnoDB keeps no correlation statistic: an upper bound for a key that follows the primary key)`
-        : a.usingIndex
-          ? ', covering: no clustered lookups'
-          : ''),
+    `${f.reportName}: the optimizer's index dive (records_in_range) before the range ran${times}: both bounds' paths, ` +
+      `${count(span)} leaf page${span === 1 ? '' : 's'} apart for ${rowsFor}, and at most ${DIVE_PAGES_BETWEEN} leaves between them`,
   );
+}
+
+function replayLoop(t: LookupTrace, loop: number): void {
+  const { pool, a, f, l, leavesPerLoop, random, perLeaf } = t;
+  const placedLoop = a.loopLeaves?.[loop];
+  const start = placedLoop ? Math.min(placedLoop.leaf, Math.max(0, f.leafPages - leavesPerLoop)) : loop === 0 ? t.firstStart : t.startOf(loop);
+  descendIndex(pool, l, start);
+  for (let k = 0; k < leavesPerLoop; k++) pool.access(l.leaves(start + k));
+  if (t.pointSearch) {
+    // Which of its leaf's keys this one is: consecutive in ascending order, otherwise any.
+    const known = placedLoop?.slot ?? a.at?.slot;
+    const slot = known ? known.slot : a.ordered ? loop % Math.max(1, Math.round(perLeaf)) : Math.floor(random.next() * perLeaf);
+    const last = known ? known.of - 1 : perLeaf - 1;
+    if (slot === 0 && start > 0) pool.access(l.leaves(start - 1));
+    else if (slot >= last && start < f.leafPages - 1) pool.access(l.leaves(start + 1));
+  }
+  if (!t.lookups || !t.clustered) return;
+  const target = Math.round(t.rows * (loop + 1));
+  for (; t.rowsDone < target; t.rowsDone++) {
+    const leaf = a.lookupLeaves?.[t.rowsDone] ?? random.int(Math.max(1, t.clustered.f.leafPages));
+    descendIndex(pool, t.clustered.l, leaf);
+    pool.access(t.clustered.l.leaves(leaf));
+  }
+}
+
+function lookupAssumption(t: LookupTrace, loops: number, spanned: number): string {
+  const { a, f, rows, leavesPerLoop, clustered } = t;
+  const placed = a.loopLeaves
+    ? `each loop's leaf placed by its key (${count(a.loopLeaves.length)} keys read after the last run)`
+    : a.ordered
+      ? `keys in ascending order: ${count(spanned)} consecutive leaves from a drawn start`
+      : 'from a random position';
+  const looked = Math.round(rows * loops);
+  const after =
+    t.lookups && clustered
+      ? a.lookupLeaves
+        ? `, then ${count(looked)} lookups in ${clustered.f.reportName}, each row's leaf placed by its key (the keys read after the last run, in the index's order)`
+        : `, then ${count(looked)} lookups in ${clustered.f.reportName} in random order ` +
+          '(InnoDB keeps no correlation statistic: an upper bound for a key that follows the primary key)'
+      : a.usingIndex
+        ? ', covering: no clustered lookups'
+        : '';
+  return `${f.reportName}: ${a.accessType} access, ${count(loops)} × (a descent and ${count(leavesPerLoop)} leaf page${leavesPerLoop === 1 ? '' : 's'} for ${count(rows)} rows, ${placed})${after}`;
 }
