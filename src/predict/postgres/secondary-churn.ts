@@ -94,10 +94,37 @@ export function replayWindow(
     const key = rows[start].key;
     while (start < rows.length && rows[start].key === key) start++;
   }
+  const itemSize = (n: number) => (n === 1 ? tuple : maxAlign(tuple + 6 * n)) + LINE_POINTER;
+  const leaves = buildLeaves(rows, start, tuple, itemSize, heapRank);
+  const leavesBefore = leaves.length;
+  // The update's inserts in its order: its heap scan met the rows in their old order, and appended each new
+  // version as it went, so the live versions' positions give that order. A row whose live version is not
+  // past the old heap was changed in place (HOT) or not at all: no new entry.
+  const moved: number[] = [];
+  const isMoved = new Uint8Array(rows.length);
+  for (let r = start; r < rows.length; r++) {
+    if (rows[r].block < firstNewBlock) continue;
+    moved.push(r);
+    isMoved[r] = 1;
+  }
+  moved.sort((a, b) => rows[a].block - rows[b].block || rows[a].offset - rows[b].offset);
+  for (const r of moved) insertEntry(leaves, { key: rows[r].key, rows: [r], old: false, rank: NEW_ENTRY + heapRank(r) }, tuple, itemSize);
+  const alone = new Uint8Array(rows.length);
+  // Dead versions only: no new entry merged in (deduplication) and no row in it that the update left where it was (live).
+  for (const leaf of leaves) for (const it of leaf.items) if (it.old && it.rows.every((r) => isMoved[r] === 1)) for (const r of it.rows) alone[r] = 1;
+  // The leaf of each row's live entry: its new one where the update moved it, else the one the build made.
+  const leafOf = new Int32Array(rows.length).fill(-1);
+  leaves.forEach((leaf, l) => {
+    for (const it of leaf.items) for (const r of it.rows) if (!it.old || !isMoved[r]) leafOf[r] = l;
+  });
+  return { alone, leafOf, leavesBefore, leavesAfter: leaves.length, rows: rows.length - start };
+}
+
+/** The build's leaves over the window's rows from `start`: each key's rows in posting lists, a leaf filled to the build's fill. */
+function buildLeaves(rows: IndexWindow['rows'], start: number, tuple: number, itemSize: (n: number) => number, heapRank: (r: number) => number): Leaf[] {
   const built: Leaf[] = [];
   let page: Item[] = [];
   let used = 0;
-  const itemSize = (n: number) => (n === 1 ? tuple : maxAlign(tuple + 6 * n)) + LINE_POINTER;
   const truncGain = (n: number) => itemSize(n) - itemSize(1);
   const add = (it: Item) => {
     const last = page[page.length - 1];
@@ -118,64 +145,44 @@ export function replayWindow(
     for (let g = 0; g < group.length; g += MAX_POSTING) add({ key, rows: group.slice(g, g + MAX_POSTING), old: true, rank: heapRank(group[g]) });
   }
   if (page.length) built.push(new Leaf(page, tuple));
-  const leavesBefore = built.length;
-  // The update's inserts in its order: its heap scan met the rows in their old order, and appended each new
-  // version as it went, so the live versions' positions give that order. A row whose live version is not
-  // past the old heap was changed in place (HOT) or not at all: no new entry.
-  const moved: number[] = [];
-  const isMoved = new Uint8Array(rows.length);
-  for (let r = start; r < rows.length; r++) {
-    if (rows[r].block < firstNewBlock) continue;
-    moved.push(r);
-    isMoved[r] = 1;
-  }
-  moved.sort((a, b) => rows[a].block - rows[b].block || rows[a].offset - rows[b].offset);
-  const leaves = built;
+  return built;
+}
+
+/** One of the update's new entries into its leaf: deduplicated first where full, split where still full. */
+function insertEntry(leaves: Leaf[], it: Item, tuple: number, itemSize: (n: number) => number): void {
   // A non-rightmost leaf keeps a high key, as large as a plain item.
   const room = PAGE_SPACE - itemSize(1);
   const before = (a: Item, b: Item) => a.key - b.key || a.rank - b.rank;
-  for (const r of moved) {
-    const it: Item = { key: rows[r].key, rows: [r], old: false, rank: NEW_ENTRY + heapRank(r) };
-    let lo = 0;
-    let hi = leaves.length - 1;
-    while (lo < hi) {
-      const m = (lo + hi + 1) >> 1;
-      if (before(leaves[m].items[0], it) < 0) lo = m;
-      else hi = m - 1;
-    }
-    const leaf = leaves[lo];
-    // The first item that sorts after the new one.
-    const place = (items: Item[]) => {
-      let [a, b] = [0, items.length];
-      while (a < b) {
-        const m = (a + b) >> 1;
-        if (before(items[m], it) > 0) b = m;
-        else a = m + 1;
-      }
-      return a;
-    };
-    if (leaf.bytes + itemSize(1) > room) {
-      dedupLeaf(leaf);
-      if (leaf.bytes + itemSize(1) > room) {
-        const all = [...leaf.items];
-        all.splice(place(all), 0, it);
-        const cut = splitPoint(all, (x) => leaf.size(x), room);
-        leaves.splice(lo, 1, new Leaf(all.slice(0, cut), tuple), new Leaf(all.slice(cut), tuple));
-        continue;
-      }
-    }
-    leaf.items.splice(place(leaf.items), 0, it);
-    leaf.bytes += itemSize(1);
+  let lo = 0;
+  let hi = leaves.length - 1;
+  while (lo < hi) {
+    const m = (lo + hi + 1) >> 1;
+    if (before(leaves[m].items[0], it) < 0) lo = m;
+    else hi = m - 1;
   }
-  const alone = new Uint8Array(rows.length);
-  // Dead versions only: no new entry merged in (deduplication) and no row in it that the update left where it was (live).
-  for (const leaf of leaves) for (const it of leaf.items) if (it.old && it.rows.every((r) => isMoved[r] === 1)) for (const r of it.rows) alone[r] = 1;
-  // The leaf of each row's live entry: its new one where the update moved it, else the one the build made.
-  const leafOf = new Int32Array(rows.length).fill(-1);
-  leaves.forEach((leaf, l) => {
-    for (const it of leaf.items) for (const r of it.rows) if (!it.old || !isMoved[r]) leafOf[r] = l;
-  });
-  return { alone, leafOf, leavesBefore, leavesAfter: leaves.length, rows: rows.length - start };
+  const leaf = leaves[lo];
+  // The first item that sorts after the new one.
+  const place = (items: Item[]) => {
+    let [a, b] = [0, items.length];
+    while (a < b) {
+      const m = (a + b) >> 1;
+      if (before(items[m], it) > 0) b = m;
+      else a = m + 1;
+    }
+    return a;
+  };
+  if (leaf.bytes + itemSize(1) > room) {
+    dedupLeaf(leaf);
+    if (leaf.bytes + itemSize(1) > room) {
+      const all = [...leaf.items];
+      all.splice(place(all), 0, it);
+      const cut = splitPoint(all, (x) => leaf.size(x), room);
+      leaves.splice(lo, 1, new Leaf(all.slice(0, cut), tuple), new Leaf(all.slice(cut), tuple));
+      return;
+    }
+  }
+  leaf.items.splice(place(leaf.items), 0, it);
+  leaf.bytes += itemSize(1);
 }
 
 /** Merges each key's items into one posting list (_bt_dedup_pass), in place; an item holding any new version is no longer old-only. */
