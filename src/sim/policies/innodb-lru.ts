@@ -1,5 +1,5 @@
 // InnoDB's buffer pool (MySQL 8.0/8.4 buf0lru.cc, buf0buf.cc, buf0rea.cc; MariaDB 10.11 differences):
-// - the LRU list with its old sublist (innodb-lru-list.ts);
+// - the LRU list with its old sublist (innodb-lru-list.ts), its frames and the page cleaner (innodb-frames.ts);
 // - a page is made young only after the first eviction since start-up; an old page only when
 //   innodb_old_blocks_time ms have passed since its first access (on a simulated clock); a young page only
 //   when it has drifted a quarter of the young list towards the tail (the freed_page_clock rule);
@@ -24,35 +24,21 @@
 //   change-buffer bitmap page (ibuf_merge_or_delete_for_page), whatever innodb_change_buffering says:
 //   measured, a cold 20,000-row covering range took 18 gets more than warm for 18 leaves read.
 // Counters carry the status-variable names, with MariaDB's _reads including read-ahead pages.
-import { PageTable } from '../page-table';
 import { ChangeBuffer } from './innodb-change-buffer';
 import { SeededRandom } from '../random';
 import type { BufferPoolModel } from '../types';
-import { InnodbLruList } from './innodb-lru-list';
+import { InnodbFrames } from './innodb-frames';
 import type { InnodbPoolOptions } from './innodb-pool-options';
 
 export type { InnodbPoolOptions };
 
-/** BUF_LRU_MIN_LEN: the page cleaner is not woken for a shorter LRU. */
-const LRU_MIN_LEN = 256;
 /** Where the change buffer's own pages (system tablespace) are numbered in the simulation. */
 export const IBUF_PAGE_BASE = 0x7e000000;
 /** The change-buffer bitmap page of the simulated indexes' tablespace (one per 16,384 pages: here, one). */
 const IBUF_BITMAP_PAGE = IBUF_PAGE_BASE - 1;
 
-export class InnodbPool extends InnodbLruList implements BufferPoolModel {
+export class InnodbPool extends InnodbFrames implements BufferPoolModel {
   readonly name = 'innodb';
-  private readonly table: PageTable;
-  /** Modified since read (on the flush list): the page cleaner must write it before it leaves. */
-  private readonly dirty: Uint8Array;
-  /** When a page was read ahead (0: read on request): until the scan reaches it, its read is in flight. */
-  private readonly readAheadAt: Int32Array;
-  private used = 0;
-  private now = 0;
-  /** innodb_old_blocks_time in page requests. */
-  private readonly oldBlocksTicks: number;
-  private readonly tick: number;
-  private readonly area: number;
   private readonly tolerance: number;
   private readonly spaceEnd: (page: number) => number;
   private readonly randomReadAhead: boolean;
@@ -63,8 +49,6 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
   private syncReads = 0;
   private readAhead = 0;
   private readAheadRnd = 0;
-  private readAheadEvicted = 0;
-  private notMadeYoung = 0;
   // change buffer
   private readonly changeBuffering: boolean;
   private readonly ibuf: ChangeBuffer;
@@ -72,30 +56,11 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
   private readonly backgroundMergeInterval: number;
   private nextBackgroundMerge: number;
   private readonly ibufRandom = new SeededRandom(5);
-  // page cleaner
-  private readonly freeSlots: Int32Array;
-  private freeTop = 0;
-  private readonly cleanerTrigger: number;
-  private readonly cleanerTarget: number;
-  private readonly cleanerMinLen: number;
-  private readonly cleanerBatch: number;
-  private cleanerEvicted = 0;
-  private cleanerOnDemand = true;
-  private cleanerInterval = 0;
-  private nextCleanerAt = 0;
 
   constructor(capacity: number, options: InnodbPoolOptions = {}) {
-    super(capacity, options.oldBlocksPct ?? 37);
-    this.table = new PageTable(capacity);
-    this.dirty = new Uint8Array(capacity);
-    this.readAheadAt = new Int32Array(capacity);
+    super(capacity, options);
     this.product = options.product ?? 'mysql';
-    this.tick = options.msPerAccess ?? 0.01;
-    const oldBlocksTime = options.oldBlocksTime ?? 1000;
-    this.oldBlocksTicks = oldBlocksTime === 0 ? 0 : Math.max(1, Math.ceil(oldBlocksTime / this.tick));
     const threshold = options.readAheadThreshold ?? 56;
-    this.area = options.area ?? (capacity >= 2048 ? 64 : Math.max(1, 2 ** Math.ceil(Math.log2(capacity / 32))));
-    if ((this.area & (this.area - 1)) !== 0) throw new Error(`read-ahead area ${this.area}: InnoDB's is a power of 2`);
     this.tolerance = threshold === 0 ? -1 : Math.min(64 - threshold, this.area);
     const spacePages = options.spacePages ?? Number.MAX_SAFE_INTEGER;
     this.spaceEnd = options.spaceEnd ?? (() => spacePages);
@@ -106,12 +71,6 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
     const perSecond = options.backgroundMergesPerSecond ?? (this.product === 'mariadb' ? 0 : 10);
     this.backgroundMergeInterval = perSecond > 0 ? Math.max(1, Math.round(1000 / perSecond / this.tick)) : Infinity;
     this.nextBackgroundMerge = this.backgroundMergeInterval;
-    this.freeSlots = new Int32Array(options.pageCleaner ? capacity : 0);
-    const depth = options.pageCleaner?.lruScanDepth ?? 0;
-    this.cleanerTrigger = Math.floor(depth / 2);
-    this.cleanerTarget = depth;
-    this.cleanerMinLen = Math.max(1, Math.min(Math.floor(capacity / 20) - 1, LRU_MIN_LEN));
-    this.cleanerBatch = options.pageCleaner?.maxIoCapacity ?? 2000;
     // ibuf_init_at_db_start reads the tree's root at start-up.
     if (this.changeBuffering) this.preload(IBUF_PAGE_BASE);
   }
@@ -237,90 +196,6 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
     }
   }
 
-  /**
-   * buf_flush_LRU_list_batch as the page cleaner runs it between page requests: dirty pages are written
-   * and evicted like clean ones (the writes go to the OS cache, so they finish before the next batch).
-   */
-  private cleanLru(): void {
-    if (this.len <= LRU_MIN_LEN || this.capacity - this.len >= this.cleanerTrigger) return;
-    if (!this.cleanerOnDemand && this.now < this.nextCleanerAt) return;
-    this.nextCleanerAt = this.now + this.cleanerInterval;
-    // What the batch sees: a dirty page under write is still in the LRU and not yet free.
-    let seen = this.len;
-    let cursor = this.tail;
-    for (let n = 0; n < this.cleanerBatch && cursor >= 0 && seen > this.cleanerMinLen && this.capacity - seen < this.cleanerTarget; n++) {
-      const s = cursor;
-      cursor = this.prev[s];
-      // A page read ahead that the scan has not reached is still read-fixed (its asynchronous read
-      // completes as the scan gets there), and the batch passes over it.
-      if (this.accessTime[s] === 0 && this.readAheadAt[s] !== 0 && this.now - this.readAheadAt[s] < this.area) {
-        n--;
-        continue;
-      }
-      if (this.dirty[s] === 0) seen--;
-      this.dirty[s] = 0;
-      if (this.accessTime[s] === 0) this.readAheadEvicted++;
-      this.remove(s);
-      this.table.delete(this.page[s]);
-      this.freedPageClock++;
-      this.freeSlots[this.freeTop++] = s;
-      this.cleanerEvicted++;
-    }
-  }
-
-  /** buf_page_init_for_read: into a free or evicted slot, at the old sublist's head, not yet accessed. */
-  private readIn(p: number): number {
-    let s: number;
-    if (this.freeTop > 0) s = this.freeSlots[--this.freeTop];
-    else if (this.used < this.capacity) s = this.used++;
-    else if (this.lruOld >= 0 && this.isOld[this.tail] === 1 && this.tail !== this.lruOld) {
-      // The common case in a full pool: the old tail leaves and the new page enters the old sublist's
-      // head. Lengths do not change, so the old-sublist boundary needs no adjustment.
-      s = this.tail;
-      if (this.accessTime[s] === 0) this.readAheadEvicted++;
-      this.table.delete(this.page[s]);
-      this.freedPageClock++;
-      const a = this.prev[s];
-      this.next[a] = -1;
-      this.tail = a;
-      const o = this.lruOld;
-      const after = this.next[o];
-      this.prev[s] = o;
-      this.next[s] = after;
-      this.next[o] = s;
-      if (after >= 0) this.prev[after] = s;
-      else this.tail = s;
-      this.page[s] = p;
-      this.dirty[s] = 0;
-      this.accessTime[s] = 0;
-      this.readAheadAt[s] = 0;
-      this.freedClockAt[s] = 0;
-      this.table.set(p, s);
-      return s;
-    } else {
-      s = this.tail;
-      if (this.accessTime[s] === 0) this.readAheadEvicted++;
-      this.remove(s);
-      this.table.delete(this.page[s]);
-      this.freedPageClock++;
-    }
-    this.page[s] = p;
-    this.dirty[s] = 0;
-    this.accessTime[s] = 0;
-    this.readAheadAt[s] = 0;
-    this.freedClockAt[s] = 0;
-    this.table.set(p, s);
-    this.add(s, true);
-    return s;
-  }
-
-  private makeYoungIfNeeded(s: number): void {
-    if (this.oldBlocksTicks !== 0 && this.isOld[s]) {
-      if (this.accessTime[s] !== 0 && this.now - this.accessTime[s] >= this.oldBlocksTicks) this.makeYoung(s);
-      else this.notMadeYoung++;
-    } else if (!this.peekIfYoung(s)) this.makeYoung(s);
-  }
-
   /** buf_read_ahead_linear, with leaf pages linked in page order (FIL_PAGE_PREV/NEXT = p ∓ 1). */
   private linearAhead(p: number): void {
     const area = this.area;
@@ -386,48 +261,9 @@ export class InnodbPool extends InnodbLruList implements BufferPoolModel {
     return hits;
   }
 
-  contains(p: number): boolean {
-    return this.table.get(p) >= 0;
-  }
-
-  /**
-   * The starting state as the server's LRU list had it (INNODB_BUFFER_PAGE_LRU), head to tail with old
-   * flags, into an empty pool; pages beyond its capacity (a smaller what-if) are the tail's it would evict.
-   */
-  seed(headToTail: ArrayLike<number>, old: ArrayLike<number>): void {
-    const n = Math.min(headToTail.length, this.capacity);
-    if (this.used !== 0 || n === 0) return;
-    this.seedList(
-      n,
-      (k) => headToTail[k],
-      (k) => old[k] === 1,
-    );
-    for (let s = 0; s < n; s++) this.table.set(this.page[s], s);
-    this.used = n;
-    this.now = n;
-  }
-
-  /** The page cleaner's pace for the statement that starts now (see the header). */
-  paceCleaner(writes: boolean, requestsPerSecond: number): void {
-    this.cleanerOnDemand = writes || this.capacity < 1.5 * this.cleanerTarget;
-    this.cleanerInterval = Math.max(1, Math.round(requestsPerSecond));
-    this.nextCleanerAt = this.now;
-  }
-
   /** Gets of pages kept hot outside the model (dictionary, statistics, rollback segment): requests that hit. */
   residentHits(n: number): void {
     this.requests += n;
-  }
-
-  /** Puts a page in the pool as already accessed, with no counters touched: a starting state. */
-  preload(p: number): void {
-    if (this.table.get(p) < 0) this.accessTime[this.readIn(p)] = ++this.now;
-  }
-
-  /** Whether a cached page is in the old sublist (for tests of midpoint insertion). */
-  isInOldSublist(p: number): boolean {
-    const s = this.table.get(p);
-    return s >= 0 && this.isOld[s] === 1;
   }
 
   counters(): Record<string, number> {
