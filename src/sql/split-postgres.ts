@@ -66,18 +66,7 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
     }
     if (c === SLASH && next === STAR) {
       if (start < 0) start = i;
-      let nest = 1;
-      i += 2;
-      while (i < n && nest > 0) {
-        const d = text.charCodeAt(i);
-        if (d === SLASH && text.charCodeAt(i + 1) === STAR) {
-          nest++;
-          i += 2;
-        } else if (d === STAR && text.charCodeAt(i + 1) === SLASH) {
-          nest--;
-          i += 2;
-        } else i++;
-      }
+      i = afterBlockComment(text, i);
       continue;
     }
     if (isSpace(c)) {
@@ -95,43 +84,17 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
     if (c === QUOTE) {
       const prev = i > 0 ? text.charCodeAt(i - 1) : 0;
       const escapes = (prev === 69 || prev === 101) && (i < 2 || !isIdentPart(text.charCodeAt(i - 2)));
-      i++;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (escapes && d === BACKSLASH) i += 2;
-        else if (d === QUOTE) {
-          if (text.charCodeAt(i + 1) === QUOTE) i += 2;
-          else {
-            i++;
-            break;
-          }
-        } else i++;
-      }
+      i = afterQuoted(text, i, QUOTE, escapes);
       continue;
     }
     if (c === DQUOTE) {
-      i++;
-      while (i < n) {
-        if (text.charCodeAt(i) === DQUOTE) {
-          if (text.charCodeAt(i + 1) === DQUOTE) i += 2;
-          else {
-            i++;
-            break;
-          }
-        } else i++;
-      }
+      i = afterQuoted(text, i, DQUOTE, false);
       continue;
     }
     if (c === DOLLAR && (i === 0 || !isIdentPart(text.charCodeAt(i - 1)))) {
-      let j = i + 1;
-      if (j < n && isIdentStart(text.charCodeAt(j)) && text.charCodeAt(j) !== DOLLAR) {
-        j++;
-        while (j < n && isIdentPart(text.charCodeAt(j)) && text.charCodeAt(j) !== DOLLAR) j++;
-      }
-      if (j < n && text.charCodeAt(j) === DOLLAR) {
-        const tag = text.slice(i, j + 1);
-        const end = text.indexOf(tag, j + 1);
-        i = end < 0 ? n : end + tag.length;
+      const end = afterDollarQuoted(text, i);
+      if (end >= 0) {
+        i = end;
         continue;
       }
     }
@@ -149,6 +112,53 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
   }
   close(n, n);
   return out;
+}
+
+/** Just past the block comment that starts at i: PostgreSQL nests them. */
+function afterBlockComment(text: string, i: number): number {
+  const n = text.length;
+  let nest = 1;
+  i += 2;
+  while (i < n && nest > 0) {
+    const d = text.charCodeAt(i);
+    if (d === SLASH && text.charCodeAt(i + 1) === STAR) {
+      nest++;
+      i += 2;
+    } else if (d === STAR && text.charCodeAt(i + 1) === SLASH) {
+      nest--;
+      i += 2;
+    } else i++;
+  }
+  return i;
+}
+
+/** Just past the string or identifier quoted by `quote` that starts at i (a doubled quote stands for one; E-strings escape with a backslash). */
+function afterQuoted(text: string, i: number, quote: number, escapes: boolean): number {
+  const n = text.length;
+  i++;
+  while (i < n) {
+    const d = text.charCodeAt(i);
+    if (escapes && d === BACKSLASH) i += 2;
+    else if (d === quote) {
+      if (text.charCodeAt(i + 1) === quote) i += 2;
+      else return i + 1;
+    } else i++;
+  }
+  return i;
+}
+
+/** Just past the $tag$ … $tag$ body that starts at i, or -1 where no tag starts there. */
+function afterDollarQuoted(text: string, i: number): number {
+  const n = text.length;
+  let j = i + 1;
+  if (j < n && isIdentStart(text.charCodeAt(j)) && text.charCodeAt(j) !== DOLLAR) {
+    j++;
+    while (j < n && isIdentPart(text.charCodeAt(j)) && text.charCodeAt(j) !== DOLLAR) j++;
+  }
+  if (j >= n || text.charCodeAt(j) !== DOLLAR) return -1;
+  const tag = text.slice(i, j + 1);
+  const end = text.indexOf(tag, j + 1);
+  return end < 0 ? n : end + tag.length;
 }
 
 /** Offsets [start, end) of each statement's text, semicolon and trailing blanks excluded. */
