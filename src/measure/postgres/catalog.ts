@@ -34,7 +34,7 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
              LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum`,
     values: [rels.map((x) => x.oid)],
   });
-  const byOid = new Map(r.rows.map((row) => [row.oid as number, row]));
+  const byOid = new Map(r.rows.map((row) => [row.oid as number, row as CatalogRow]));
   return rels.map((rel) => {
     const row = byOid.get(rel.oid);
     const res = residency.get(rel.name);
@@ -47,25 +47,39 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
       cachedBefore: res?.ranges ?? [],
     };
     if (row?.table_name) facts.table = row.table_name;
-    if (rel.kind === 'index') {
-      facts.correlation = row?.correlation ?? null;
-      facts.ascending = row?.ascending === true;
-      facts.unique = row?.unique === true;
-      if (row?.key_bytes) facts.keyBytes = Number(row.key_bytes);
-      // An expression column (attnum 0) has no name: any UPDATE may change it.
-      if (Array.isArray(row?.columns)) facts.columns = (row.columns as Array<string | null>).map((c) => c ?? null);
-    } else if (rel.kind === 'table') {
-      facts.fillfactor = Number(row?.fillfactor ?? 100);
-      if (row?.row_bytes) facts.rowBytes = Number(row.row_bytes);
-      if (row?.fsm_pages !== null && row?.fsm_pages !== undefined) facts.fsmPages = Number(row.fsm_pages);
-      if (row?.all_visible !== null && row?.all_visible !== undefined) facts.allVisible = Math.min(1, Number(row.all_visible));
-      // The statistics collector's counts (estimates, cumulative since the statistics were reset).
-      if (row?.dead_tuples !== null && row?.dead_tuples !== undefined) facts.deadTuples = Number(row.dead_tuples);
-      if (row?.changed_since_analyze !== null && row?.changed_since_analyze !== undefined) facts.changedSinceAnalyze = Number(row.changed_since_analyze);
-      if (row?.updated !== null && row?.updated !== undefined) facts.rowsUpdated = { all: Number(row.updated), hot: Number(row.hot_updated ?? 0) };
-    }
+    if (rel.kind === 'index') Object.assign(facts, indexFacts(row));
+    else if (rel.kind === 'table') Object.assign(facts, tableFacts(row));
     return facts;
   });
+}
+
+/** One relation's row of the catalog query (columns as named there; absent where the relation was dropped meanwhile). */
+type CatalogRow = Record<string, unknown> & { relname?: string; table_name?: string };
+
+const known = (v: unknown): v is string | number => v !== null && v !== undefined;
+
+function indexFacts(row: CatalogRow | undefined): Partial<PgRelationFacts> {
+  const facts: Partial<PgRelationFacts> = {
+    correlation: (row?.correlation as number | null | undefined) ?? null,
+    ascending: row?.ascending === true,
+    unique: row?.unique === true,
+  };
+  if (row?.key_bytes) facts.keyBytes = Number(row.key_bytes);
+  // An expression column (attnum 0) has no name: any UPDATE may change it.
+  if (Array.isArray(row?.columns)) facts.columns = (row.columns as Array<string | null>).map((c) => c ?? null);
+  return facts;
+}
+
+function tableFacts(row: CatalogRow | undefined): Partial<PgRelationFacts> {
+  const facts: Partial<PgRelationFacts> = { fillfactor: Number(row?.fillfactor ?? 100) };
+  if (row?.row_bytes) facts.rowBytes = Number(row.row_bytes);
+  if (known(row?.fsm_pages)) facts.fsmPages = Number(row.fsm_pages);
+  if (known(row?.all_visible)) facts.allVisible = Math.min(1, Number(row.all_visible));
+  // The statistics collector's counts (estimates, cumulative since the statistics were reset).
+  if (known(row?.dead_tuples)) facts.deadTuples = Number(row.dead_tuples);
+  if (known(row?.changed_since_analyze)) facts.changedSinceAnalyze = Number(row.changed_since_analyze);
+  if (known(row?.updated)) facts.rowsUpdated = { all: Number(row.updated), hot: Number(row.hot_updated ?? 0) };
+  return facts;
 }
 
 /** Buffers in use by anything, from pg_buffercache (the summary function where it exists: no per-buffer rows). */
