@@ -13,7 +13,7 @@ import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-ses
 import type { MeasureOptions } from '../options';
 import type { InnodbStatementKind } from './statement-kind';
 import type { CheckedStatement } from '../statement-check';
-import { atLeast, readInnodbServerInfo, type InnodbServerInfo } from './server-info';
+import { readInnodbServerInfo, type InnodbServerInfo } from './server-info';
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
 import { isStatsDenied, readInnodbResidency, readLruSeed, resolveInnodbRelations, tablesFromTablespaces, type InnodbRelation } from './residency';
@@ -29,6 +29,7 @@ import { PURGE_WAIT_MS, purgeWaitWarning, waitForPurge } from './purge';
 import { readKeyRanges } from './key-ranges';
 import { readLookupKeys } from './lookup-keys';
 import { discardingQuery } from './discarding-query';
+import { innodbPredictionSettings } from './prediction-settings';
 
 const CALIBRATION_PASSES = 3;
 
@@ -224,37 +225,12 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       other = Math.max(0, (await poolPagesInUse(this.conn, info)) - tracked);
       lruSeed = await readLruSeed(this.conn, this.relations);
     } else warnings.push("the prediction assumes none of the statement's pages were cached before run 1: residency was not read");
-    const st = info.settings;
     const frames = await poolFrames(this.conn, info);
     const undo = await readUndoState(this.conn, info, withCache);
-    return {
-      indexes,
-      settings: {
-        product: info.product,
-        poolPages: info.poolPages,
-        ...(frames ? { poolFrames: frames } : {}),
-        pageSize: info.pageSize,
-        oldBlocksPct: Number(st.innodb_old_blocks_pct ?? 37),
-        oldBlocksTime: Number(st.innodb_old_blocks_time ?? 1000),
-        readAheadThreshold: Number(st.innodb_read_ahead_threshold ?? 56),
-        randomReadAhead: String(st.innodb_random_read_ahead).toUpperCase() === 'ON',
-        otherPagesUsed: other,
-        ...(lruSeed ? { lruSeed } : {}),
-        ...(undo ? { undo } : {}),
-        ...(unavailable ? { unavailable } : {}),
-        ...(this.openAtStart
-          ? {
-              tablesToOpen: [
-                ...new Set(this.relations.filter((r) => r.kind === 'table' && !this.openAtStart!.has(`${r.schema}/${r.table}`)).map((r) => r.table)),
-              ],
-            }
-          : {}),
-        changeBuffering: changeBufferingOf(st.innodb_change_buffering),
-        changeBufferMaxPct: Number(st.innodb_change_buffer_max_size ?? 25),
-        // MariaDB 10.5 made the page cleaner keep innodb_lru_scan_depth pages free on demand.
-        ...(info.product === 'mariadb' && atLeast(info.release, 10, 5, 0) ? { lruScanDepth: Number(st.innodb_lru_scan_depth ?? 1536) } : {}),
-      },
-    };
+    const tablesToOpen = this.openAtStart
+      ? [...new Set(this.relations.filter((r) => r.kind === 'table' && !this.openAtStart!.has(`${r.schema}/${r.table}`)).map((r) => r.table))]
+      : undefined;
+    return { indexes, settings: innodbPredictionSettings(info, { frames, other, lruSeed, undo, unavailable, tablesToOpen }) };
   }
 
   async run(run: number): Promise<RunOutcome<InnodbRunInput>> {
@@ -417,9 +393,4 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
 
 function prefixed(prefix: string, o: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [prefix + k, v]));
-}
-
-function changeBufferingOf(value: unknown): InnodbFacts['settings']['changeBuffering'] {
-  const v = String(value ?? 'none').toLowerCase();
-  return (['none', 'all', 'inserts', 'deletes', 'changes', 'purges'] as const).find((x) => x === v) ?? 'none';
 }
