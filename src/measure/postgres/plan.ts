@@ -92,6 +92,39 @@ export interface ParsedPlan {
   wal: Record<string, number> | undefined;
 }
 
+/** EXPLAIN's numeric node fields the model reads, in the order a node shows them. */
+const COUNTS_BEFORE: Array<[keyof PlanNode, string]> = [
+  ['workersPlanned', 'Workers Planned'],
+  ['workersLaunched', 'Workers Launched'],
+  ['actualRows', 'Actual Rows'],
+  ['actualLoops', 'Actual Loops'],
+  ['totalTimeMs', 'Actual Total Time'],
+];
+const COUNTS_AFTER: Array<[keyof PlanNode, string]> = [
+  ['rowsRemovedByFilter', 'Rows Removed by Filter'],
+  ['heapFetches', 'Heap Fetches'],
+  ['exactHeapBlocks', 'Exact Heap Blocks'],
+  ['lossyHeapBlocks', 'Lossy Heap Blocks'],
+];
+
+function copyNodeDetails(node: Json, out: PlanNode): void {
+  const target = out as unknown as Record<string, unknown>;
+  const copy = (fields: Array<[keyof PlanNode, string]>) => {
+    for (const [key, field] of fields) if (typeof node[field] === 'number') target[key] = node[field];
+  };
+  if (typeof node.Alias === 'string') out.alias = node.Alias;
+  if (typeof node['Index Cond'] === 'string') out.indexCond = node['Index Cond'] as string;
+  if (node['Scan Direction'] === 'Backward') out.backward = true;
+  if (Array.isArray(node['Sort Key'])) out.sortKeys = (node['Sort Key'] as unknown[]).length;
+  if (typeof node.Operation === 'string') out.operation = node.Operation;
+  copy(COUNTS_BEFORE);
+  if (node['Parallel Aware'] === true) out.parallelAware = true;
+  copy(COUNTS_AFTER);
+  if (Array.isArray(node.Workers) && node.Workers.length) {
+    out.workers = (node.Workers as Json[]).map((w) => ({ blocks: num(w, 'Shared Hit Blocks') + num(w, 'Shared Read Blocks'), rows: num(w, 'Actual Rows') }));
+  }
+}
+
 export function parseExplainJson(output: unknown): ParsedPlan {
   const doc = (Array.isArray(output) ? output[0] : output) as Json | undefined;
   if (!doc || typeof doc !== 'object' || typeof doc.Plan !== 'object') throw new Error('not an EXPLAIN (FORMAT JSON) document');
@@ -142,24 +175,7 @@ export function parseExplainJson(output: unknown): ParsedPlan {
     };
     if (relation) out.relation = relation;
     if (index) out.index = index;
-    if (typeof node.Alias === 'string') out.alias = node.Alias;
-    if (typeof node['Index Cond'] === 'string') out.indexCond = node['Index Cond'] as string;
-    if (node['Scan Direction'] === 'Backward') out.backward = true;
-    if (Array.isArray(node['Sort Key'])) out.sortKeys = (node['Sort Key'] as unknown[]).length;
-    if (typeof node.Operation === 'string') out.operation = node.Operation;
-    if (typeof node['Workers Planned'] === 'number') out.workersPlanned = node['Workers Planned'] as number;
-    if (typeof node['Workers Launched'] === 'number') out.workersLaunched = node['Workers Launched'] as number;
-    if (typeof node['Actual Rows'] === 'number') out.actualRows = node['Actual Rows'] as number;
-    if (typeof node['Actual Loops'] === 'number') out.actualLoops = node['Actual Loops'] as number;
-    if (typeof node['Actual Total Time'] === 'number') out.totalTimeMs = node['Actual Total Time'] as number;
-    if (node['Parallel Aware'] === true) out.parallelAware = true;
-    if (typeof node['Rows Removed by Filter'] === 'number') out.rowsRemovedByFilter = node['Rows Removed by Filter'] as number;
-    if (typeof node['Heap Fetches'] === 'number') out.heapFetches = node['Heap Fetches'] as number;
-    if (typeof node['Exact Heap Blocks'] === 'number') out.exactHeapBlocks = node['Exact Heap Blocks'] as number;
-    if (typeof node['Lossy Heap Blocks'] === 'number') out.lossyHeapBlocks = node['Lossy Heap Blocks'] as number;
-    if (Array.isArray(node.Workers) && node.Workers.length) {
-      out.workers = (node.Workers as Json[]).map((w) => ({ blocks: num(w, 'Shared Hit Blocks') + num(w, 'Shared Read Blocks'), rows: num(w, 'Actual Rows') }));
-    }
+    copyNodeDetails(node, out);
     return out;
   };
 
