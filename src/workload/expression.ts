@@ -63,98 +63,110 @@ const PRECEDENCE: Record<string, number> = {
 };
 
 export function parseExpression(text: string): Expr {
-  const tokens = tokenize(text);
-  let pos = 0;
-  const peek = (): Token | undefined => tokens[pos];
-  const isOp = (op: string): boolean => {
-    const t = peek();
+  const parser = new ExpressionParser(text);
+  const e = parser.binary(1);
+  if (!parser.atEnd()) throw new ExpressionError(`unexpected text after the expression "${text.trim()}"`);
+  return e;
+}
+
+/** Precedence climbing over pgbench's expression grammar. */
+class ExpressionParser {
+  private readonly tokens: Token[];
+  private pos = 0;
+
+  constructor(private readonly text: string) {
+    this.tokens = tokenize(text);
+  }
+
+  atEnd(): boolean {
+    return this.pos >= this.tokens.length;
+  }
+
+  binary(minPrec: number): Expr {
+    let left = this.unary();
+    for (;;) {
+      const op = this.binaryOp();
+      if (!op || PRECEDENCE[op] < minPrec) return left;
+      this.pos++;
+      left = { kind: 'binary', op, left, right: this.binary(PRECEDENCE[op] + 1) };
+    }
+  }
+
+  private peek(): Token | undefined {
+    return this.tokens[this.pos];
+  }
+
+  private isOp(op: string): boolean {
+    const t = this.peek();
     return (t?.t === 'op' && t.op === op) || (t?.t === 'id' && t.name === op);
-  };
-  const expect = (op: string): void => {
-    if (!isOp(op)) throw new ExpressionError(`expected "${op}" in expression "${text.trim()}"`);
-    pos++;
-  };
-  const binaryOp = (): string | undefined => {
-    const t = peek();
+  }
+
+  /** Takes `op` where it is next; true where it was. */
+  private take(op: string): boolean {
+    if (!this.isOp(op)) return false;
+    this.pos++;
+    return true;
+  }
+
+  private expect(op: string): void {
+    if (!this.take(op)) throw new ExpressionError(`expected "${op}" in expression "${this.text.trim()}"`);
+  }
+
+  private binaryOp(): string | undefined {
+    const t = this.peek();
     if (t?.t === 'op' && PRECEDENCE[t.op]) return t.op;
     if (t?.t === 'id' && (t.name === 'and' || t.name === 'or')) return t.name;
     return undefined;
-  };
-  const parseBinary = (minPrec: number): Expr => {
-    let left = parseUnary();
-    for (;;) {
-      const op = binaryOp();
-      if (!op || PRECEDENCE[op] < minPrec) return left;
-      pos++;
-      left = { kind: 'binary', op, left, right: parseBinary(PRECEDENCE[op] + 1) };
-    }
-  };
-  const parseUnary = (): Expr => {
-    if (isOp('-')) {
-      pos++;
-      return { kind: 'unary', op: '-', arg: parseUnary() };
-    }
-    if (isOp('+')) {
-      pos++;
-      return parseUnary();
-    }
-    if (isOp('~')) {
-      pos++;
-      return { kind: 'unary', op: '~', arg: parseUnary() };
-    }
-    if (isOp('not')) {
-      pos++;
-      return { kind: 'unary', op: 'not', arg: parseBinary(3) };
-    }
-    return parsePrimary();
-  };
-  const parsePrimary = (): Expr => {
-    const t = peek();
-    if (!t) throw new ExpressionError(`expression "${text.trim()}" ends too early`);
-    pos++;
+  }
+
+  private unary(): Expr {
+    if (this.take('-')) return { kind: 'unary', op: '-', arg: this.unary() };
+    if (this.take('+')) return this.unary();
+    if (this.take('~')) return { kind: 'unary', op: '~', arg: this.unary() };
+    if (this.take('not')) return { kind: 'unary', op: 'not', arg: this.binary(3) };
+    return this.primary();
+  }
+
+  private primary(): Expr {
+    const t = this.peek();
+    if (!t) throw new ExpressionError(`expression "${this.text.trim()}" ends too early`);
+    this.pos++;
     if (t.t === 'num') return { kind: 'number', value: t.value };
     if (t.t === 'var') return { kind: 'variable', name: t.name };
     if (t.t === 'op' && t.op === '(') {
-      const e = parseBinary(1);
-      expect(')');
+      const e = this.binary(1);
+      this.expect(')');
       return e;
     }
-    if (t.t === 'id') {
-      if (t.name === 'true' || t.name === 'false') return { kind: 'number', value: int(t.name === 'true' ? 1 : 0) };
-      if (t.name === 'case') {
-        const whens: Array<[Expr, Expr]> = [];
-        while (isOp('when')) {
-          pos++;
-          const cond = parseBinary(1);
-          expect('then');
-          whens.push([cond, parseBinary(1)]);
-        }
-        let otherwise: Expr | undefined;
-        if (isOp('else')) {
-          pos++;
-          otherwise = parseBinary(1);
-        }
-        expect('end');
-        return { kind: 'case', whens, otherwise };
-      }
-      expect('(');
-      const args: Expr[] = [];
-      if (!isOp(')')) {
-        args.push(parseBinary(1));
-        while (isOp(',')) {
-          pos++;
-          args.push(parseBinary(1));
-        }
-      }
-      expect(')');
-      checkCall(t.name, args.length, text);
-      return { kind: 'call', name: t.name, args };
+    if (t.t !== 'id') throw new ExpressionError(`unexpected "${t.t === 'op' ? t.op : ''}" in expression "${this.text.trim()}"`);
+    if (t.name === 'true' || t.name === 'false') return { kind: 'number', value: int(t.name === 'true' ? 1 : 0) };
+    if (t.name === 'case') return this.caseExpr();
+    return this.call(t.name);
+  }
+
+  private caseExpr(): Expr {
+    const whens: Array<[Expr, Expr]> = [];
+    while (this.take('when')) {
+      const cond = this.binary(1);
+      this.expect('then');
+      whens.push([cond, this.binary(1)]);
     }
-    throw new ExpressionError(`unexpected "${t.t === 'op' ? t.op : ''}" in expression "${text.trim()}"`);
-  };
-  const e = parseBinary(1);
-  if (pos < tokens.length) throw new ExpressionError(`unexpected text after the expression "${text.trim()}"`);
-  return e;
+    const otherwise = this.take('else') ? this.binary(1) : undefined;
+    this.expect('end');
+    return { kind: 'case', whens, otherwise };
+  }
+
+  private call(name: string): Expr {
+    this.expect('(');
+    const args: Expr[] = [];
+    if (!this.isOp(')')) {
+      args.push(this.binary(1));
+      while (this.take(',')) args.push(this.binary(1));
+    }
+    this.expect(')');
+    checkCall(name, args.length, this.text);
+    return { kind: 'call', name, args };
+  }
 }
 
 const ARITY: Record<string, [number, number]> = {
