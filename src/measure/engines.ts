@@ -20,6 +20,9 @@ import { openPostgresSession, type PgFacts } from './postgres/postgres-session';
 import { checkInnodbStatement } from './innodb/statement-kind';
 import { openInnodbSession, type InnodbFacts } from './innodb/innodb-session';
 import type { InnodbRunInput } from '../predict/innodb/facts';
+import type { StatementStatistics } from './statement-statistics';
+import { postgresStatementStatistics } from './postgres/statement-statistics';
+import { innodbStatementStatistics } from './innodb/statement-statistics';
 
 export type EngineId = ConnectionTarget['engine'];
 
@@ -38,6 +41,8 @@ export interface Engine {
   /** The GRANTs of a least-privilege measuring role, as SQL to run. */
   leastPrivilegeGrants(database: string | undefined): string;
   measure(target: ConnectionTarget, options: MeasureOptions): Promise<Report>;
+  /** The statements the server counts, for a workload made from them. */
+  statementStatistics(target: ConnectionTarget): Promise<StatementStatistics>;
 }
 
 function engine<F, R>(def: EngineDefinition<F, R>, about: Omit<Engine, 'id' | 'dialect' | 'split' | 'measure' | 'leastPrivilegeGrants'>): Engine {
@@ -70,8 +75,20 @@ const innodb: EngineDefinition<InnodbFacts, InnodbRunInput> = {
 };
 
 export const ENGINES: Readonly<Record<EngineId, Engine>> = {
-  postgresql: engine(postgresql, { label: 'PostgreSQL', defaultPort: 5432, defaultLogin: 'postgres@postgres', serverVersion: postgresVersion }),
-  mysql: engine(innodb, { label: 'MySQL or MariaDB', defaultPort: 3306, defaultLogin: 'root@', serverVersion: mysqlVersion }),
+  postgresql: engine(postgresql, {
+    label: 'PostgreSQL',
+    defaultPort: 5432,
+    defaultLogin: 'postgres@postgres',
+    serverVersion: postgresVersion,
+    statementStatistics: postgresStatementStatistics,
+  }),
+  mysql: engine(innodb, {
+    label: 'MySQL or MariaDB',
+    defaultPort: 3306,
+    defaultLogin: 'root@',
+    serverVersion: mysqlVersion,
+    statementStatistics: innodbStatementStatistics,
+  }),
 };
 
 /** The engine whose client splits files in this dialect. */

@@ -4,20 +4,12 @@
 // `\set` drawing uniformly over that column's range (read from its index's ends), which the file says so
 // the user can change it. A value an UPDATE writes, or an INSERT puts in a column no index orders, decides
 // no page and becomes a constant, said so. Any other placeholder leaves its statement out, with the reason.
-import type { Client } from 'pg';
-import type { Connection } from 'mysql2/promise';
 import type { ConnectionTarget } from '../db/connection-url';
-import { connectPostgres } from '../db/postgres';
-import { connectMysql } from '../db/mysql';
+import { ENGINES } from '../measure/engines';
+import { StatisticsUnavailable, type CountedStatement, type RangeOf } from '../measure/statement-statistics';
 import { WorkloadInputError } from './load-scripts';
 
-export interface CountedStatement {
-  text: string;
-  calls: number;
-}
-
-/** A column's range, or undefined when it is not numeric or has no index to read its ends from. */
-type RangeOf = (table: string, column: string) => Promise<[number, number] | undefined>;
+export type { CountedStatement };
 
 const PLACEHOLDER = /\$(\d+)|\?/g;
 const DML = /^\s*(select|insert|update|delete|with|replace)\b/i;
@@ -142,69 +134,12 @@ export async function workloadFromStatistics(
   top: number,
   choose?: (counted: CountedStatement[]) => Promise<CountedStatement[] | undefined>,
 ): Promise<string | undefined> {
-  const counted: CountedStatement[] = [];
-  let rangeOf: RangeOf;
-  let source: string;
-  let close: () => Promise<void>;
-  if (target.engine === 'postgresql') {
-    const c: Client = await connectPostgres(target);
-    close = () => c.end();
-    try {
-      const r = await c.query(
-        `SELECT query, calls::float8 AS calls FROM pg_stat_statements
-          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND toplevel
-          ORDER BY calls DESC`,
-      );
-      for (const row of r.rows) if (DML.test(row.query) && readsTable(row.query) && counted.length < top) counted.push({ text: row.query, calls: row.calls });
-    } catch (err) {
-      await close();
-      throw new WorkloadInputError(
-        `pg_stat_statements could not be read (${(err as Error).message}): it needs shared_preload_libraries = 'pg_stat_statements' and CREATE EXTENSION pg_stat_statements`,
-      );
-    }
-    source = 'pg_stat_statements';
-    rangeOf = async (table, column) => {
-      const ok = await c.query(
-        `SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-          WHERE i.indrelid = to_regclass($1) AND a.attname = $2 AND a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype, 'numeric'::regtype)`,
-        [table, column],
-      );
-      if (ok.rows.length === 0) return undefined;
-      const m = await c.query(
-        `SELECT min("${column.replace(/"/g, '""')}")::float8 AS lo, max("${column.replace(/"/g, '""')}")::float8 AS hi FROM "${table.replace(/"/g, '""')}"`,
-      );
-      return m.rows[0].lo === null ? undefined : [Math.floor(m.rows[0].lo), Math.ceil(m.rows[0].hi)];
-    };
-  } else {
-    const c: Connection = await connectMysql(target);
-    close = () => c.end();
-    try {
-      const [rows] = await c.query(
-        `SELECT DIGEST_TEXT AS query, COUNT_STAR AS calls FROM performance_schema.events_statements_summary_by_digest
-          WHERE SCHEMA_NAME = DATABASE() AND DIGEST_TEXT IS NOT NULL ORDER BY COUNT_STAR DESC`,
-      );
-      for (const row of rows as Array<{ query: string; calls: number }>)
-        if (DML.test(row.query) && readsTable(row.query) && counted.length < top) counted.push({ text: row.query, calls: Number(row.calls) });
-    } catch (err) {
-      await close();
-      throw new WorkloadInputError(
-        `performance_schema's statement digests could not be read (${(err as { sqlMessage?: string }).sqlMessage ?? (err as Error).message}): MariaDB needs performance_schema = ON at server start`,
-      );
-    }
-    source = 'performance_schema.events_statements_summary_by_digest';
-    rangeOf = async (table, column) => {
-      const [ix] = await c.query(
-        `SELECT 1 FROM information_schema.STATISTICS s JOIN information_schema.COLUMNS c USING (TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME)
-          WHERE s.TABLE_SCHEMA = DATABASE() AND s.TABLE_NAME = ? AND s.COLUMN_NAME = ? AND s.SEQ_IN_INDEX = 1 AND c.DATA_TYPE IN ('tinyint', 'smallint', 'mediumint', 'int', 'bigint', 'decimal')`,
-        [table, column],
-      );
-      if ((ix as unknown[]).length === 0) return undefined;
-      const [m] = await c.query(`SELECT MIN(\`${column}\`) AS lo, MAX(\`${column}\`) AS hi FROM \`${table}\``);
-      const row = (m as Array<{ lo: number | null; hi: number | null }>)[0];
-      return row.lo === null || row.hi === null ? undefined : [Math.floor(Number(row.lo)), Math.ceil(Number(row.hi))];
-    };
-  }
+  const stats = await ENGINES[target.engine].statementStatistics(target).catch((err: unknown) => {
+    throw err instanceof StatisticsUnavailable ? new WorkloadInputError(err.message) : err;
+  });
+  const { source, rangeOf } = stats;
   try {
+    const counted = stats.statements.filter((s) => DML.test(s.text) && readsTable(s.text)).slice(0, top);
     if (counted.length === 0) throw new WorkloadInputError(`${source} has no SELECT, INSERT, UPDATE or DELETE statements for this database yet`);
     const chosen = choose ? await choose(counted) : counted;
     if (!chosen || chosen.length === 0) return undefined;
@@ -226,6 +161,6 @@ export async function workloadFromStatistics(
       '',
     ].join('\n');
   } finally {
-    await close();
+    await stats.close();
   }
 }
