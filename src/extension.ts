@@ -8,6 +8,7 @@ import { ConnectionService } from './views/connections';
 import { EditorCommands } from './views/editor-commands';
 import { BudgetDiagnostics } from './views/budget-diagnostics';
 import { startLanguageClient, type LanguageClientHandle } from './views/language-client';
+import { languageServerSettings, sendHistory } from './views/language-server-state';
 import { ReportsViewProvider } from './views/reports-view';
 import { ConnectionItem, ConnectionsViewProvider } from './views/connections-view';
 import { WorkloadCommands } from './views/workload-commands';
@@ -21,25 +22,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const view = new ReportsViewProvider(store);
   const connectionsView = new ConnectionsViewProvider(connections);
   context.subscriptions.push(connectionsView);
-  // The default dialect is the workspace default connection's; documents with their own connection of
-  // another engine are split with theirs.
-  const serverSettings = () => {
-    const config = readConfig();
-    const dialect = config.dialect === 'auto' ? (connections.defaultConnection()?.engine ?? 'postgresql') : config.dialect;
-    const documentDialects: Record<string, 'postgresql' | 'mysql'> = {};
-    if (config.dialect === 'auto') {
-      for (const [uri, name] of Object.entries(connections.documentConnections())) {
-        const engine = config.connections.find((c) => c.name === name)?.engine;
-        if (engine && engine !== dialect) documentDialects[uri] = engine;
-      }
-    }
-    return {
-      codeLensEnabled: config.codeLensEnabled,
-      dialect,
-      hasConnection: connections.defaultConnection() !== undefined || config.connections.length > 0,
-      documentDialects,
-    };
-  };
+  const serverSettings = () => languageServerSettings(connections);
   const lsp: LanguageClientHandle = {
     sendSettings: (s) => client?.sendSettings(s),
     sendResult: (...a) => client?.sendResult(...a),
@@ -47,15 +30,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     statementAt: async (uri, offset) => (client ? client.statementAt(uri, offset) : null),
     stop: async () => client?.stop(),
   };
-  // The last result of each statement survives a restart: lenses of a reopened file come from the history.
-  const sendHistoryFor = (doc: vscode.TextDocument) => {
-    if (doc.languageId !== 'sql') return;
-    const results = [...store.list()]
-      .filter((r) => r.file === doc.uri.fsPath)
-      .reverse() // oldest first, so the newest result of a statement is the one kept
-      .map((r) => ({ statement: r.report.statement, summary: r.summary, reportId: r.id }));
-    if (results.length) lsp.sendResults({ uri: doc.uri.toString(), results });
-  };
+  const sendHistoryFor = (doc: vscode.TextDocument) => sendHistory(store, lsp, doc);
   const budgets = new BudgetDiagnostics();
   context.subscriptions.push(budgets);
   const editor = new EditorCommands(context, connections, store, view, lsp, budgets);

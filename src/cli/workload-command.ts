@@ -46,6 +46,32 @@ export const WORKLOAD_DETAILS = [
   'Exit 0 on success, 2 on bad input, 1 when the server fails.',
 ];
 
+/** A workload's own input errors (a script, a -D value) are the user's: said as usage errors. */
+function inputErrorsAsUsage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof WorkloadInputError || err instanceof ScriptError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+function workloadOptions(
+  positionals: string[],
+  v: Record<string, string | boolean | string[] | undefined>,
+  list: (x: unknown) => string[],
+): PredictWorkloadOptions {
+  return {
+    scripts: loadScripts(positionals, list(v.builtin)),
+    fixed: fixedVariables(list(v.set)),
+    sizes: sizesOption(v.sizes as string | undefined),
+    warmup: intOption(v['warmup-transactions'] as string | undefined, 'warmup-transactions', 0, 1e9),
+    transactions: intOption(v.transactions as string | undefined, 'transactions', 1, 1e9),
+    tps: intOption(v.tps as string | undefined, 'tps', 1, 1e9),
+    seed: intOption(v.seed as string | undefined, 'seed', 0, 2 ** 31) ?? 1,
+  };
+}
+
 export async function runWorkloadCommand(argv: string[], urlOption: (v: string | boolean | undefined) => ConnectionTarget): Promise<number> {
   const [mode, ...rest] = argv;
   if (mode === 'from-stats') return fromStats(rest, urlOption);
@@ -79,21 +105,7 @@ export async function runWorkloadCommand(argv: string[], urlOption: (v: string |
   if (commit && (typeof v.disposable !== 'string' || v.disposable !== target.database)) {
     throw new UsageError(`--commit keeps the workload's changes: name the URL's database as disposable with --disposable ${target.database ?? 'DB'}`);
   }
-  let options: PredictWorkloadOptions;
-  try {
-    options = {
-      scripts: loadScripts(positionals, list(v.builtin)),
-      fixed: fixedVariables(list(v.set)),
-      sizes: sizesOption(v.sizes as string | undefined),
-      warmup: intOption(v['warmup-transactions'] as string | undefined, 'warmup-transactions', 0, 1e9),
-      transactions: intOption(v.transactions as string | undefined, 'transactions', 1, 1e9),
-      tps: intOption(v.tps as string | undefined, 'tps', 1, 1e9),
-      seed: intOption(v.seed as string | undefined, 'seed', 0, 2 ** 31) ?? 1,
-    };
-  } catch (err) {
-    if (err instanceof WorkloadInputError || err instanceof ScriptError) throw new UsageError(err.message);
-    throw err;
-  }
+  const options = inputErrorsAsUsage(() => workloadOptions(positionals, v, list));
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
