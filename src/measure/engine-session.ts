@@ -26,7 +26,7 @@ export interface TrackedRelation {
 }
 
 /** What one run of the statement gave, before the orchestrator adds residency and the prediction. */
-export interface RunOutcome<RunInput> {
+export interface RunOutcome<RunInput, Observed> {
   elapsedMs: number;
   measured: Reads;
   notes: ReadsNotes;
@@ -35,14 +35,14 @@ export interface RunOutcome<RunInput> {
   planning?: BufferCounters;
   enginePlan?: unknown;
   /**
-   * The run as the predictor replays it, read once every run is over: an engine that gets its plan only
-   * after the last run (MySQL's EXPLAIN, which touches the statement's pages) fills it in then.
+   * The run as the predictor replays it, made once every run is over with what the queries after the last
+   * run observed (MySQL's EXPLAIN, which would touch the statement's pages before run 1; where rows were).
    */
-  predictInput: () => RunInput;
+  predictInput: (observed: Observed) => RunInput;
   warnings: string[];
 }
 
-export interface EngineSession<Facts, RunInput> {
+export interface EngineSession<Facts, RunInput, Observed> {
   /** Reads what the server is, sets the session up, refuses what must not run and finds the relations. */
   prepare(warnings: string[]): Promise<void>;
   /** The report's engine part (product, version, page size, settings); valid after prepare. */
@@ -63,9 +63,12 @@ export interface EngineSession<Facts, RunInput> {
   /** Catalog facts and settings for the prediction, read before run 1. */
   predictionFacts(before: ResidencySnapshot, withCache: boolean, warnings: string[]): Promise<Facts>;
   /** One run of the statement, bracketed by the engine's counters; rolled back unless committing. */
-  run(run: number, cold: boolean): Promise<RunOutcome<RunInput>>;
-  /** Work after the last run that must not come before run 1 (an EXPLAIN that would touch the pages). */
-  finishRuns(): Promise<void>;
+  run(run: number, cold: boolean): Promise<RunOutcome<RunInput, Observed>>;
+  /**
+   * The queries after the last run, which must not come before run 1 (an EXPLAIN that would touch the
+   * pages), and what they observed: returned, never written into facts already handed over.
+   */
+  finishRuns(): Promise<Observed>;
   /** Warnings that hold for the whole measurement, added after the runs (what the runs left behind). */
   closingWarnings(): Promise<string[]>;
   /** Stops the running statement on the server (from a second connection). */
@@ -75,11 +78,13 @@ export interface EngineSession<Facts, RunInput> {
 }
 
 /** One engine: how its files split, how its statements are checked, how to measure and predict on it. */
-export interface EngineDefinition<Facts, RunInput> {
+export interface EngineDefinition<Facts, RunInput, Observed> {
   id: ConnectionTarget['engine'];
   dialect: Dialect;
   split(text: string): SqlStatement[];
   check(sql: string, commit: boolean): StatementCheck;
-  open(target: ConnectionTarget, statement: CheckedStatement, options: MeasureOptions): Promise<EngineSession<Facts, RunInput>>;
+  open(target: ConnectionTarget, statement: CheckedStatement, options: MeasureOptions): Promise<EngineSession<Facts, RunInput, Observed>>;
+  /** The facts read before run 1 completed with what was observed after the last run: a new value. */
+  complete(facts: Facts, observed: Observed): Facts;
   predict(facts: Facts, runs: RunInput[], options: PredictOptions): ReportPrediction;
 }

@@ -17,8 +17,9 @@ import type { MeasureOptions } from './options';
 import { runMeasurement } from './run-measurement';
 import { checkPostgresStatement } from './postgres/statement-kind';
 import { openPostgresSession, type PgFacts } from './postgres/postgres-session';
+import { withObservations, type PgPostRunObservations } from '../predict/postgres/facts';
 import { checkInnodbStatement } from './innodb/statement-kind';
-import { openInnodbSession, type InnodbFacts } from './innodb/innodb-session';
+import { openInnodbSession, type InnodbFacts, type InnodbPostRunObservations } from './innodb/innodb-session';
 import type { InnodbRunInput } from '../predict/innodb/facts';
 import type { StatementStatistics } from './statement-statistics';
 import { postgresStatementStatistics } from './postgres/statement-statistics';
@@ -45,7 +46,7 @@ export interface Engine {
   statementStatistics(target: ConnectionTarget): Promise<StatementStatistics>;
 }
 
-function engine<F, R>(def: EngineDefinition<F, R>, about: Omit<Engine, 'id' | 'dialect' | 'split' | 'measure' | 'leastPrivilegeGrants'>): Engine {
+function engine<F, R, O>(def: EngineDefinition<F, R, O>, about: Omit<Engine, 'id' | 'dialect' | 'split' | 'measure' | 'leastPrivilegeGrants'>): Engine {
   return {
     id: def.id,
     dialect: def.dialect,
@@ -56,21 +57,24 @@ function engine<F, R>(def: EngineDefinition<F, R>, about: Omit<Engine, 'id' | 'd
   };
 }
 
-const postgresql: EngineDefinition<PgFacts, PlanNode> = {
+const postgresql: EngineDefinition<PgFacts, PlanNode, PgPostRunObservations> = {
   id: 'postgresql',
   dialect: 'postgresql',
   split: splitPostgres,
   check: checkPostgresStatement,
   open: openPostgresSession,
+  complete: withObservations,
   predict: (facts, runs, options) => predictPostgres({ ...facts, runs }, options),
 };
 
-const innodb: EngineDefinition<InnodbFacts, InnodbRunInput> = {
+const innodb: EngineDefinition<InnodbFacts, InnodbRunInput, InnodbPostRunObservations> = {
   id: 'mysql',
   dialect: 'mysql',
   split: splitMysql,
   check: checkInnodbStatement,
   open: openInnodbSession,
+  // The observations go into each run's input (predictInput), not the facts.
+  complete: (facts) => facts,
   predict: (facts, runs, options) => predictInnodb({ ...facts, runs }, options),
 };
 

@@ -10,8 +10,8 @@ import type { EngineDefinition, EngineSession, ResidencySnapshot, RunOutcome, Tr
 import { DEFAULT_RESIDENCY_LIMIT_PAGES, type MeasureOptions } from './options';
 import type { CheckedStatement } from './statement-check';
 
-export async function runMeasurement<Facts, RunInput>(
-  engine: EngineDefinition<Facts, RunInput>,
+export async function runMeasurement<Facts, RunInput, Observed>(
+  engine: EngineDefinition<Facts, RunInput, Observed>,
   target: ConnectionTarget,
   options: MeasureOptions,
 ): Promise<Report> {
@@ -21,7 +21,7 @@ export async function runMeasurement<Facts, RunInput>(
   if (!check.ok) throw new MeasureError(check.reason, check.kind);
   const warnings = [...check.warnings];
   const session = await openCancellably(engine, target, check, options);
-  let measured: Measured<Facts, RunInput>;
+  let measured: Measured<Facts, RunInput, Observed>;
   // The cancel runs on a second connection; it is awaited before returning, so that none is left open.
   let cancelling: Promise<void> | undefined;
   const onAbort = () => {
@@ -36,9 +36,10 @@ export async function runMeasurement<Facts, RunInput>(
     await session.close();
   }
   // The prediction needs no server: the connection is released before simulating.
-  const runInputs = measured.outcomes.map((o) => o.predictInput());
-  options.onPredictionInput?.({ engine: engine.id, statement: options.sql, facts: measured.facts, runs: runInputs });
-  const prediction = engine.predict(measured.facts, runInputs, {
+  const runInputs = measured.outcomes.map((o) => o.predictInput(measured.observed));
+  const facts = engine.complete(measured.facts, measured.observed);
+  options.onPredictionInput?.({ engine: engine.id, statement: options.sql, facts, runs: runInputs });
+  const prediction = engine.predict(facts, runInputs, {
     whatIf: options.whatIf !== false,
     statement: options.sql,
     ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}),
@@ -46,20 +47,22 @@ export async function runMeasurement<Facts, RunInput>(
   return assemble(session, target, check.statement, check.dataChanging, options, measured, prediction, warnings);
 }
 
-interface Measured<Facts, RunInput> {
+interface Measured<Facts, RunInput, Observed> {
   facts: Facts;
-  outcomes: Array<RunOutcome<RunInput>>;
+  /** What the queries after the last run observed. */
+  observed: Observed;
+  outcomes: Array<RunOutcome<RunInput, Observed>>;
   residencies: RelationResidency[][];
   cold: boolean;
 }
 
 /** Connecting can hang (a server that accepts and never answers): a cancel must not wait for it. */
-async function openCancellably<Facts, RunInput>(
-  engine: EngineDefinition<Facts, RunInput>,
+async function openCancellably<Facts, RunInput, Observed>(
+  engine: EngineDefinition<Facts, RunInput, Observed>,
   target: ConnectionTarget,
   check: CheckedStatement,
   options: MeasureOptions,
-): Promise<EngineSession<Facts, RunInput>> {
+): Promise<EngineSession<Facts, RunInput, Observed>> {
   const signal = options.signal;
   if (signal?.aborted) throw new MeasureError('cancelled before connecting', 'cancelled');
   const opening = engine.open(target, check, options);
@@ -83,11 +86,11 @@ async function openCancellably<Facts, RunInput>(
   }
 }
 
-async function measureRuns<Facts, RunInput>(
-  session: EngineSession<Facts, RunInput>,
+async function measureRuns<Facts, RunInput, Observed>(
+  session: EngineSession<Facts, RunInput, Observed>,
   options: MeasureOptions,
   warnings: string[],
-): Promise<Measured<Facts, RunInput>> {
+): Promise<Measured<Facts, RunInput, Observed>> {
   await session.prepare(warnings);
   const withResidency = residencyWanted(session, options, warnings);
   const evictFailure = options.cold === 'no' ? undefined : await session.evict(warnings);
@@ -98,7 +101,7 @@ async function measureRuns<Facts, RunInput>(
   const nothingCached = withResidency && session.relations.length > 0 && [...residency.values()].every((r) => r.cached <= 1);
   const cold = coldStart(options, evictFailure, nothingCached, warnings);
   const facts = await session.predictionFacts(residency, withResidency, warnings);
-  const outcomes: Array<RunOutcome<RunInput>> = [];
+  const outcomes: Array<RunOutcome<RunInput, Observed>> = [];
   const residencies: RelationResidency[][] = [];
   for (let n = 1; n <= options.runs; n++) {
     // A cancel between statements has nothing to stop on the server: it must stop the loop.
@@ -113,9 +116,9 @@ async function measureRuns<Facts, RunInput>(
     warnings.push(...outcome.warnings);
     residency = after;
   }
-  await session.finishRuns();
+  const observed = await session.finishRuns();
   warnings.push(...(await session.closingWarnings()));
-  return { facts, outcomes, residencies, cold };
+  return { facts, observed, outcomes, residencies, cold };
 }
 
 /** A cancel may land on any of a run's queries (counters, residency), not only the statement: all mean "cancelled". */
@@ -130,7 +133,7 @@ async function asCancelled<T>(run: number, signal: AbortSignal | undefined, body
   }
 }
 
-function residencyWanted(session: EngineSession<unknown, unknown>, options: MeasureOptions, warnings: string[]): boolean {
+function residencyWanted<F, R, O>(session: EngineSession<F, R, O>, options: MeasureOptions, warnings: string[]): boolean {
   if (!session.residencyAvailable || options.residency === 'never') return false;
   const limit = options.residencyLimitPages ?? DEFAULT_RESIDENCY_LIMIT_PAGES;
   if (options.residency !== 'always' && session.poolPages > limit) {
@@ -154,13 +157,13 @@ function coldStart(options: MeasureOptions, evictFailure: string | undefined, no
   return false;
 }
 
-function assemble<Facts, RunInput>(
-  session: EngineSession<Facts, RunInput>,
+function assemble<Facts, RunInput, Observed>(
+  session: EngineSession<Facts, RunInput, Observed>,
   target: ConnectionTarget,
   statement: string,
   dataChanging: boolean,
   options: MeasureOptions,
-  measured: Measured<Facts, RunInput>,
+  measured: Measured<Facts, RunInput, Observed>,
   prediction: ReportPrediction,
   warnings: string[],
 ): Report {
@@ -179,7 +182,13 @@ function assemble<Facts, RunInput>(
   };
 }
 
-function runReport<RunInput>(run: number, cold: boolean, o: RunOutcome<RunInput>, residency: RelationResidency[], p: PredictedRun | undefined): RunReport {
+function runReport<RunInput, Observed>(
+  run: number,
+  cold: boolean,
+  o: RunOutcome<RunInput, Observed>,
+  residency: RelationResidency[],
+  p: PredictedRun | undefined,
+): RunReport {
   const out: RunReport = {
     run,
     cold,

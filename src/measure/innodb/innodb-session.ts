@@ -40,7 +40,17 @@ export async function openInnodbSession(target: ConnectionTarget, statement: Che
   return new InnodbSession(conn, target, statement.statement, statement.dataChanging ? 'dml' : 'read', options);
 }
 
-export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput> {
+/** What the queries after the last run observe, for the runs' prediction inputs. */
+export interface InnodbPostRunObservations {
+  /** EXPLAIN's plan, where the runs gave none (MySQL: EXPLAIN would touch the pages before run 1). */
+  explainPlan?: unknown;
+  /** Why no plan could be had. */
+  planMissing?: string;
+  keyRanges: Record<string, [number, number]>;
+  lookupKeys: Record<string, number[]>;
+}
+
+export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput, InnodbPostRunObservations> {
   private connectionId = 0;
   private inTransaction = false;
   private currentRun = 0;
@@ -52,15 +62,10 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   private snapshot = '';
   private calibration: Record<string, number> = {};
   relations: InnodbRelation[] = [];
-  /** EXPLAIN FORMAT=JSON after the last run: the prediction's input for runs without an ANALYZE of their own. */
-  private explainPlan: unknown;
   private needsExplain = false;
-  private planMissing: string | undefined;
   /** The last plan a run's ANALYZE gave, and the index facts: what finishRuns reads key ranges for. */
   private lastPlan: unknown;
   private indexFacts: InnodbFacts['indexes'] = [];
-  private keyRanges: Record<string, [number, number]> = {};
-  private lookupKeys: Record<string, number[]> = {};
   /** alias → table, since the plans name tables by their aliases. */
   private readonly aliases: Map<string, string>;
 
@@ -121,24 +126,27 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
   }
 
   /** The plan for runs that had no ANALYZE of their own (MySQL), asked for once every run is over. */
-  async finishRuns(): Promise<void> {
-    await this.explainAfterRuns();
-    const plan = this.lastPlan ?? this.explainPlan;
+  /** What the queries after the last run observe: the plan where runs gave none, the ranges' key ends and a join's lookup keys. */
+  async finishRuns(): Promise<InnodbPostRunObservations> {
+    const explained = await this.explainAfterRuns();
+    const plan = this.lastPlan ?? explained.explainPlan;
+    const observed: InnodbPostRunObservations = { ...explained, keyRanges: {}, lookupKeys: {} };
     if (plan && this.indexFacts.length > 0) {
       const accesses = this.accessesOf(plan);
-      this.keyRanges = await readKeyRanges(this.conn, accesses, this.indexFacts);
-      if (this.kind === 'read') this.lookupKeys = await readLookupKeys(this.conn, this.statement, accesses, this.indexFacts, this.aliases);
+      observed.keyRanges = await readKeyRanges(this.conn, accesses, this.indexFacts);
+      if (this.kind === 'read') observed.lookupKeys = await readLookupKeys(this.conn, this.statement, accesses, this.indexFacts, this.aliases);
     }
+    return observed;
   }
 
-  private async explainAfterRuns(): Promise<void> {
-    if (!this.needsExplain) return;
+  private async explainAfterRuns(): Promise<Pick<InnodbPostRunObservations, 'explainPlan' | 'planMissing'>> {
+    if (!this.needsExplain) return {};
     try {
       const [plan] = await this.conn.query(`EXPLAIN FORMAT=JSON ${this.statement}`);
-      this.explainPlan = parseServerJson(Object.values((plan as Array<Record<string, string>>)[0])[0], this.statement);
+      return { explainPlan: parseServerJson(Object.values((plan as Array<Record<string, string>>)[0])[0], this.statement) };
     } catch (err) {
       // No plan, no prediction of the reads: the prediction says so rather than showing 0.
-      this.planMissing = `EXPLAIN FORMAT=JSON after the runs failed (${(err as Error).message.split('\n')[0]})`;
+      return { planMissing: `EXPLAIN FORMAT=JSON after the runs failed (${(err as Error).message.split('\n')[0]})` };
     }
   }
 
@@ -233,7 +241,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     return { indexes, settings: innodbPredictionSettings(info, { frames, other, lruSeed, undo, unavailable, tablesToOpen }) };
   }
 
-  async run(run: number): Promise<RunOutcome<InnodbRunInput>> {
+  async run(run: number): Promise<RunOutcome<InnodbRunInput, InnodbPostRunObservations>> {
     this.currentRun = run;
     try {
       return await this.measureRun(run);
@@ -243,7 +251,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
     }
   }
 
-  private async measureRun(run: number): Promise<RunOutcome<InnodbRunInput>> {
+  private async measureRun(run: number): Promise<RunOutcome<InnodbRunInput, InnodbPostRunObservations>> {
     const warnings: string[] = [];
     // A committed run leaves its undo log to purge, which would run during the next one.
     const purge = run > 1 && this.options.commit ? await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal, this.options.onProgress) : undefined;
@@ -270,14 +278,14 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput>
       notes,
       raw: { ...rawDelta, ...prefixed('calibration.', this.calibration), ...engineStatsRaw(engineStats) },
       ...(plan !== undefined ? { enginePlan: plan } : {}),
-      predictInput: () => ({
-        accesses: this.accessesOf(analyzed ?? this.explainPlan),
-        ...(!analyzed && this.planMissing ? { planMissing: this.planMissing } : {}),
+      predictInput: (observed) => ({
+        accesses: this.accessesOf(analyzed ?? observed.explainPlan),
+        ...(!analyzed && observed.planMissing ? { planMissing: observed.planMissing } : {}),
         ...write,
         ...(/\bLIMIT\b/i.test(maskSql(this.statement, 'mysql')) ? { limited: true } : {}),
         ...(measured.logicalReads !== null ? { pace: { elapsedMs, requests: measured.logicalReads } } : {}),
-        ...(Object.keys(this.keyRanges).length > 0 ? { keyRanges: this.keyRanges } : {}),
-        ...(Object.keys(this.lookupKeys).length > 0 ? { lookupKeys: this.lookupKeys } : {}),
+        ...(Object.keys(observed.keyRanges).length > 0 ? { keyRanges: observed.keyRanges } : {}),
+        ...(Object.keys(observed.lookupKeys).length > 0 ? { lookupKeys: observed.lookupKeys } : {}),
       }),
       warnings,
     };

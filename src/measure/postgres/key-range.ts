@@ -9,12 +9,16 @@ import type { PgRelationFacts } from '../../predict/postgres/facts';
 import { indexLeadColumn, readOnly } from './after-runs';
 import type { PgRelation } from './residency';
 
-export async function readKeyRanges(client: Client, relations: PgRelation[], facts: PgRelationFacts[], timeoutMs: number): Promise<void> {
+/** Per index (its report name), its smallest and largest key. */
+export type PgKeyRanges = Record<string, { min: number; max: number }>;
+
+export async function readKeyRanges(client: Client, relations: PgRelation[], facts: PgRelationFacts[], timeoutMs: number): Promise<PgKeyRanges> {
   const wanted = facts.flatMap((f) => {
     const rel = relations.find((r) => r.name === f.reportName && r.kind === 'index');
     return rel && f.kind === 'index' && f.unique && f.keyBytes ? [{ f, rel }] : [];
   });
-  if (wanted.length === 0) return;
+  const ranges: PgKeyRanges = {};
+  if (wanted.length === 0) return ranges;
   // Without the ends the keys' leaves stay modelled as before.
   await readOnly(client, timeoutMs, undefined, async () => {
     for (const { f, rel } of wanted) {
@@ -24,7 +28,8 @@ export async function readKeyRanges(client: Client, relations: PgRelation[], fac
         `SELECT min(${w.column})::text AS lo, max(${w.column})::text AS hi FROM ${w.table}`,
       );
       const [lo, hi] = [Number(r.rows[0]?.lo), Number(r.rows[0]?.hi)];
-      if (r.rows[0]?.lo !== null && Number.isSafeInteger(lo) && Number.isSafeInteger(hi)) f.keyRange = { min: lo, max: hi };
+      if (r.rows[0]?.lo !== null && Number.isSafeInteger(lo) && Number.isSafeInteger(hi)) ranges[f.reportName] = { min: lo, max: hi };
     }
   });
+  return ranges;
 }

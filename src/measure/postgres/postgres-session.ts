@@ -11,7 +11,7 @@ import { readDeadEntries } from './dead-entries';
 import { readKeyRanges } from './key-range';
 import { readLookupRows } from './lookup-rows';
 import { readIndexWindows } from './index-window';
-import type { PgPredictionInput } from '../../predict/postgres/facts';
+import type { PgPostRunObservations, PgPredictionInput } from '../../predict/postgres/facts';
 import { parseBlocks } from '../../predict/postgres/facts';
 import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
 import type { MeasureOptions } from '../options';
@@ -37,7 +37,7 @@ export async function openPostgresSession(target: ConnectionTarget, statement: C
   return new PostgresSession(client, target, statement.statement, statement.dataChanging, options);
 }
 
-export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
+export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostRunObservations> {
   private pid = 0;
   private inTransaction = false;
   private currentRun = 0;
@@ -161,52 +161,47 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
 
   async beforeRuns(): Promise<void> {}
 
-  /** The facts the prediction is given, completed after the runs with where the rows were (heap-blocks.ts, lookup-rows.ts), the rows around a secondary index's scan (index-window.ts) and the keys' ends (key-range.ts). */
+  /** The facts read before run 1: what the queries after the runs ask about. */
   private facts: PgFacts | undefined;
   private lastPlan: PlanNode | undefined;
 
-  async finishRuns(): Promise<void> {
-    if (!this.facts || !this.lastPlan) return;
+  /**
+   * What the queries after the last run observe: where the rows were (heap-blocks.ts, lookup-rows.ts), the
+   * rows around a secondary index's scan (index-window.ts), the dead entries counted (dead-entries.ts), the
+   * rows an update moved (moved-rows.ts) and the keys' ends (key-range.ts).
+   */
+  async finishRuns(): Promise<PgPostRunObservations> {
+    const observed: PgPostRunObservations = {};
+    if (!this.facts || !this.lastPlan) return observed;
+    const [facts, plan, timeout] = [this.facts, this.lastPlan, this.options.timeoutMs];
+    const some = <T extends object>(o: T) => (Object.keys(o).length > 0 ? o : undefined);
     // A write's runs were rolled back: its rows are as they were, and a read-only transaction asks about
     // them as for a read. What rewrites the statement's select list asks only a SELECT.
     if (!this.dataChanging) {
-      const heapBlocks = await readHeapBlocks(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
-      if (Object.keys(heapBlocks).length > 0) this.facts.settings.heapBlocks = heapBlocks;
-      const { lookups, outerBlocks } = await readLookupRows(this.client, this.statement, this.lastPlan, this.options.timeoutMs);
-      if (Object.keys(lookups).length > 0) this.facts.settings.lookupRows = lookups;
-      if (Object.keys(outerBlocks).length > 0) this.facts.settings.heapBlocks = { ...outerBlocks, ...this.facts.settings.heapBlocks };
-      const windows = await readIndexWindows(
-        this.client,
-        this.statement,
-        this.lastPlan,
-        this.relations,
-        this.facts.relations,
-        this.facts.settings.blockSize,
-        this.options.timeoutMs,
-      );
-      if (Object.keys(windows).length > 0) this.facts.settings.indexWindows = windows;
+      const heapBlocks = await readHeapBlocks(this.client, this.statement, plan, timeout);
+      const { lookups, outerBlocks } = await readLookupRows(this.client, this.statement, plan, timeout);
+      const blocks = some({ ...outerBlocks, ...heapBlocks });
+      if (blocks) observed.heapBlocks = blocks;
+      if (some(lookups)) observed.lookupRows = lookups;
+      const windows = await readIndexWindows(this.client, this.statement, plan, this.relations, facts.relations, facts.settings.blockSize, timeout);
+      if (some(windows)) observed.indexWindows = windows;
     }
     // Dead entries under the scan's keys: what every run of a SELECT met; under a rolled-back write's keys an
     // earlier write's and its own runs' together, the most run 1 can have met beyond the model's own (the
     // range takes them, the prediction none).
     if (!this.dataChanging || !this.options.commit) {
-      const dead = await readDeadEntries(this.client, this.lastPlan, this.relations, this.facts.relations, this.options.timeoutMs);
-      if (Object.keys(dead).length > 0) this.facts.settings[this.dataChanging ? 'writeDeadEntries' : 'deadEntries'] = dead;
+      const dead = await readDeadEntries(this.client, plan, this.relations, facts.relations, timeout);
+      if (some(dead)) observed[this.dataChanging ? 'writeDeadEntries' : 'deadEntries'] = dead;
     }
     // Committed runs moved rows themselves: the rows now are not those run 1 met.
     const moved =
       this.dataChanging && this.options.commit
         ? {}
-        : await readMovedRows(
-            this.client,
-            this.dataChanging ? undefined : this.statement,
-            this.lastPlan,
-            this.relations,
-            this.facts.relations,
-            this.options.timeoutMs,
-          );
-    if (Object.keys(moved).length > 0) this.facts.settings.movedRows = moved;
-    await readKeyRanges(this.client, this.relations, this.facts.relations, this.options.timeoutMs);
+        : await readMovedRows(this.client, this.dataChanging ? undefined : this.statement, plan, this.relations, facts.relations, timeout);
+    if (some(moved)) observed.movedRows = moved;
+    const keyRanges = await readKeyRanges(this.client, this.relations, facts.relations, timeout);
+    if (some(keyRanges)) observed.keyRanges = keyRanges;
+    return observed;
   }
 
   readResidency(withCache: boolean): Promise<ResidencySnapshot> {
@@ -248,7 +243,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     });
   }
 
-  async run(run: number): Promise<RunOutcome<PlanNode>> {
+  async run(run: number): Promise<RunOutcome<PlanNode, PgPostRunObservations>> {
     this.currentRun = run;
     this.runsDone = run;
     try {
@@ -259,7 +254,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode> {
     }
   }
 
-  private async measureRun(): Promise<RunOutcome<PlanNode>> {
+  private async measureRun(): Promise<RunOutcome<PlanNode, PgPostRunObservations>> {
     const info = this.info;
     const oids = this.relations.map((r) => r.oid);
     const cBefore = await readCounters(this.client, oids, info.hasStatIo, info.major);

@@ -139,6 +139,27 @@ export interface PgIndexWindow {
   startsIndex?: boolean;
 }
 
+/**
+ * What a measurement reads after its last run (never before run 1, so nothing run 1 reads is touched
+ * first): where the rows were, the dead entries counted, the keys' ends. Kept in the settings' and the
+ * relations' fields the recorded inputs use; merged by withObservations, never written into facts
+ * already handed over.
+ */
+export type PgPostRunObservations = Pick<PgPredictionSettings, 'heapBlocks' | 'lookupRows' | 'indexWindows' | 'movedRows' | 'deadEntries' | 'writeDeadEntries'> & {
+  /** Per index (its report name), its smallest and largest key. */
+  keyRanges?: Record<string, { min: number; max: number }>;
+};
+
+/** The facts read before run 1 completed with what was observed after the last run: a new value. */
+export function withObservations(facts: Omit<PgPredictionInput, 'runs'>, observed: PgPostRunObservations): Omit<PgPredictionInput, 'runs'> {
+  const { keyRanges, ...settings } = observed;
+  const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+  return {
+    relations: facts.relations.map((f) => (keyRanges?.[f.reportName] ? { ...f, keyRange: keyRanges[f.reportName] } : f)),
+    settings: { ...facts.settings, ...defined },
+  };
+}
+
 /** Everything one PostgreSQL prediction needs: the relations, the settings, and each run's executed plan. */
 export interface PgPredictionInput {
   relations: PgRelationFacts[];
