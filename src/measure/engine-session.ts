@@ -7,7 +7,7 @@ import type { Dialect } from '../shared/dialect';
 import type { SqlStatement } from '../sql/statement';
 import type { PredictOptions, ReportPrediction } from '../predict/prediction';
 import type { MeasureOptions } from './options';
-import type { CheckedStatement, StatementCheck } from './statement-check';
+import type { CheckedStatement, StatementCheck } from '../sql/classify/statement-check';
 
 /** Pages of one relation: its size and which of its blocks are cached, as [first, last] ranges. */
 export interface CachedPages {

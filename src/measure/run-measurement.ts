@@ -8,7 +8,7 @@ import { EMPTY_READS, type RelationResidency, type Report, type RunReport } from
 import type { PredictedRun, ReportPrediction } from '../predict/prediction';
 import type { EngineDefinition, EngineSession, ResidencySnapshot, RunOutcome, TrackedRelation } from './engine-session';
 import { DEFAULT_RESIDENCY_LIMIT_PAGES, type MeasureOptions } from './options';
-import type { CheckedStatement } from './statement-check';
+import type { CheckedStatement } from '../sql/classify/statement-check';
 
 export async function runMeasurement<Facts, RunInput, Observed>(
   engine: EngineDefinition<Facts, RunInput, Observed>,

@@ -159,13 +159,11 @@ export class EditorCommands {
 
   async compare(): Promise<void> {
     const picks = await vscode.window.showQuickPick(
-      this.store
-        .list()
-        .map((r) => ({
-          label: r.report.statement.replace(/\s+/g, ' ').slice(0, 60),
-          description: `${new Date(r.savedAt).toLocaleString()} · ${r.summary}`,
-          r,
-        })),
+      this.store.list().map((r) => ({
+        label: r.report.statement.replace(/\s+/g, ' ').slice(0, 60),
+        description: `${new Date(r.savedAt).toLocaleString()} · ${r.summary}`,
+        r,
+      })),
       { canPickMany: true, title: 'Compare Reports: pick two' },
     );
     if (!picks) return;

@@ -6,6 +6,7 @@ import type { Value } from './expression';
 import type { WorkloadScript } from './script';
 import type { AccessShape } from './shapes';
 
+/** A compiled statement's role: what is neither written nor control is replayed as a read. */
 export type StatementRole = 'read' | 'write' | 'control';
 
 export interface CompiledStatement {

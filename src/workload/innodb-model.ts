@@ -131,7 +131,8 @@ export class InnodbWorkloadModel {
   }
 
   private async compileStatement(text: string, line: number, sample: string): Promise<CompiledStatement> {
-    const role = statementRole(text);
+    const classified = statementRole(text, 'mysql');
+    const role = classified === 'other' ? 'read' : classified;
     const stmt: CompiledStatement = { text, line, role, shapes: [], notes: [] };
     if (role === 'control') return stmt;
     try {

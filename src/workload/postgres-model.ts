@@ -97,7 +97,8 @@ export class PostgresWorkloadModel {
   }
 
   private async compileStatement(text: string, line: number, sample: string): Promise<CompiledStatement> {
-    const role = statementRole(text);
+    const classified = statementRole(text, 'postgresql');
+    const role = classified === 'other' ? 'read' : classified;
     const stmt: CompiledStatement = { text, line, role, shapes: [], notes: [] };
     if (role === 'control') return stmt;
     let plan: Json;

@@ -13,7 +13,7 @@ import type { Value } from './expression';
 import { WorkloadInputError } from './load-scripts';
 import { executeScript } from './script';
 import type { WorkloadMeasurement } from '../shared/workload-report';
-import { writtenTables } from '../measure/innodb/statement-kind';
+import { classifyStatement } from '../sql/classify/classify';
 import { statementRole } from './statement-text';
 
 export interface RunWorkloadOptions {
@@ -38,7 +38,6 @@ interface DriverSession {
   close(): Promise<void>;
 }
 
-const READ = /^\s*(select|with|table|values)\b/i;
 const CONTROL = /^\s*(begin|start\s+transaction|end|commit|rollback|abort)\s*;?\s*$/i;
 
 /** Refuses what a workload run could not undo or should not send; returns whether any script writes. */
@@ -47,8 +46,9 @@ export function checkWorkloadStatements(w: CompiledWorkload, commit: boolean): {
   for (const s of w.scripts) {
     for (const st of s.statements) {
       if (CONTROL.test(st.text)) continue;
-      if (statementRole(st.text) === 'write') writes = true;
-      else if (!READ.test(st.text)) {
+      const role = statementRole(st.text, w.engine === 'postgresql' ? 'postgresql' : 'mysql');
+      if (role === 'write') writes = true;
+      else if (role !== 'read') {
         throw new WorkloadInputError(
           `${s.script.name}:${st.line}: a workload runs SELECT, INSERT, UPDATE and DELETE statements; "${st.text.trim().split(/\s+/)[0]}" is none of them${commit ? '' : ', and could not be rolled back if it committed implicitly'}`,
         );
@@ -171,7 +171,7 @@ async function checkMysqlWriteSet(w: CompiledWorkload, target: ConnectionTarget)
   const written = new Map<string, string>();
   for (const s of w.scripts)
     for (const st of s.statements)
-      if (statementRole(st.text) === 'write') for (const t of writtenTables(st.text)) written.set(t, `${s.script.name.replace(/#\d+$/, '')}:${st.line}`);
+      for (const t of classifyStatement(st.text, 'mysql').writtenTables) written.set(t, `${s.script.name.replace(/#\d+$/, '')}:${st.line}`);
   if (written.size === 0) return;
   const c = await connectMysql(target);
   try {

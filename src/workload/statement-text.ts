@@ -1,12 +1,11 @@
 // What a workload statement's text says, for both engines' models: its role in the transaction, and
 // which variable an INSERT puts in a column. The plans say the rest.
-import type { StatementRole } from './compiled';
+import type { Dialect } from '../shared/dialect';
+import { classifyStatement, type StatementRole } from '../sql/classify/classify';
 
-const CONTROL = /^\s*(begin|start\s+transaction|end|commit|rollback|abort)\b/i;
-const WRITE = /^\s*(insert|update|delete|replace|merge)\b/i;
-
-export function statementRole(sql: string): StatementRole {
-  return CONTROL.test(sql) ? 'control' : WRITE.test(sql) ? 'write' : 'read';
+/** The statement's role, as every path classifies it (sql/classify). */
+export function statementRole(sql: string, dialect: Dialect): StatementRole {
+  return classifyStatement(sql, dialect).role;
 }
 
 /** Which variable an INSERT puts in an index's first column: `INSERT INTO t (a, b) VALUES (:x, :y)`. */

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, cliAsync } from '../support/cli';
 import { maskSql } from '../../src/sql/mask';
-import { updatedColumns } from '../../src/measure/postgres/update-columns';
+import { updatedColumns } from '../../src/sql/classify/postgres-update-columns';
 import { namesIn } from '../../src/measure/innodb/side-effects';
-import { checkInnodbStatement } from '../../src/measure/innodb/statement-kind';
+import { checkInnodbStatement } from '../../src/sql/classify/mysql-kind';
 import { redact } from '../../src/db/connection-url';
 
 const oneLine = (s: string) => s.trim().split('\n').length === 1;

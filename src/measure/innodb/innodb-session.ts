@@ -11,8 +11,8 @@ import { parseInnodbPlan, resolveAliases, type TableEngineStats } from '../../pr
 import { tableAliases } from '../../sql/aliases';
 import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
 import type { MeasureOptions } from '../options';
-import type { InnodbStatementKind } from './statement-kind';
-import type { CheckedStatement } from '../statement-check';
+import type { InnodbStatementKind } from '../../sql/classify/mysql-kind';
+import type { CheckedStatement } from '../../sql/classify/statement-check';
 import { readInnodbServerInfo, type InnodbServerInfo } from './server-info';
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';

@@ -1,8 +1,8 @@
 // What a data-changing statement wrote in one run, from the counters' deltas, as the InnoDB prediction
 // replays it: an INSERT's rows (with their rollback), an UPDATE's or DELETE's rows, table and assigned columns.
 import type { InnodbRunInput } from '../../predict/innodb/facts';
-import { writtenTables } from './statement-kind';
-import { updateSetClause } from './update-columns';
+import { writtenTables } from '../../sql/classify/classify';
+import { updateSetClause } from '../../sql/classify/mysql-update-columns';
 import { maskSql } from '../../sql/mask';
 
 /**
@@ -18,7 +18,7 @@ function writesSeveralTables(statement: string): boolean {
 
 export function writeOfRun(statement: string, verb: string, delta: Record<string, number>, rolledBack: boolean): Pick<InnodbRunInput, 'insert' | 'otherWrite'> {
   const written = /^(INSERT|REPLACE|UPDATE|DELETE)$/.exec(verb)?.[1];
-  const tables = writtenTables(statement);
+  const tables = writtenTables(statement, 'mysql');
   const table = tables[0]?.split('.').pop();
   if (!written || !table) return {};
   if (written === 'UPDATE' || written === 'DELETE') {

@@ -15,14 +15,14 @@ import type { PgPostRunObservations, PgPredictionInput } from '../../predict/pos
 import { parseBlocks } from '../../predict/postgres/facts';
 import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
 import type { MeasureOptions } from '../options';
-import type { CheckedStatement } from '../statement-check';
+import type { CheckedStatement } from '../../sql/classify/statement-check';
 import { buffercacheAdvice, readServerInfo, type PostgresServerInfo } from './server-info';
 import { parseExplainJson, rawExplain } from './plan';
 import { readBufferSeed, readResidency, resolveRelations, type PgRelation } from './residency';
 import { counterDelta, readCounters } from './counters';
 import { normalisePostgres } from './normalise';
 import { buffersInUse, readRelationFacts } from './catalog';
-import { updatedColumns } from './update-columns';
+import { updatedColumns } from '../../sql/classify/postgres-update-columns';
 import { postgresError } from './errors';
 import { findSideEffects, sequencePositions } from './side-effects';
 import { relationNames, statementTables, writtenNames } from './statement-relations';

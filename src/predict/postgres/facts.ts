@@ -145,7 +145,10 @@ export interface PgIndexWindow {
  * relations' fields the recorded inputs use; merged by withObservations, never written into facts
  * already handed over.
  */
-export type PgPostRunObservations = Pick<PgPredictionSettings, 'heapBlocks' | 'lookupRows' | 'indexWindows' | 'movedRows' | 'deadEntries' | 'writeDeadEntries'> & {
+export type PgPostRunObservations = Pick<
+  PgPredictionSettings,
+  'heapBlocks' | 'lookupRows' | 'indexWindows' | 'movedRows' | 'deadEntries' | 'writeDeadEntries'
+> & {
   /** Per index (its report name), its smallest and largest key. */
   keyRanges?: Record<string, { min: number; max: number }>;
 };

@@ -6,7 +6,8 @@ import { atLeast, parseProduct } from '../../../src/measure/innodb/server-info';
 import { normaliseInnodb, subtractCalibration } from '../../../src/measure/innodb/normalise';
 import { ibufMetricsAdvice, innodbDelta, parseSnapshot, snapshotQuery } from '../../../src/measure/innodb/counters';
 import { parseInnodbPlan } from '../../../src/predict/innodb/plan';
-import { checkInnodbStatement, writtenTables } from '../../../src/measure/innodb/statement-kind';
+import { checkInnodbStatement } from '../../../src/sql/classify/mysql-kind';
+import { writtenTables } from '../../../src/sql/classify/classify';
 
 test('product and release from VERSION() and @@version_comment', () => {
   assert.deepEqual(parseProduct('8.4.11', 'MySQL Community Server - GPL'), { product: 'mysql', release: [8, 4, 11] });
@@ -118,7 +119,7 @@ test('statement checks: implicit commits and procedures refused, DML found, writ
   const dml = checkInnodbStatement('/* c */ UPDATE t SET a = 1; SELECT 2', false);
   assert.ok(dml.ok && dml.kind === 'dml' && dml.statement === 'UPDATE t SET a = 1' && dml.warnings.length === 1);
   assert.ok(checkInnodbStatement('ALTER TABLE t ADD c INT', true).ok, '--commit allows it');
-  assert.deepEqual(writtenTables('INSERT IGNORE INTO `lab`.`t` SELECT 1'), ['lab.t']);
-  assert.deepEqual(writtenTables('DELETE LOW_PRIORITY FROM t WHERE 1'), ['t']);
-  assert.deepEqual(writtenTables('SELECT 1'), []);
+  assert.deepEqual(writtenTables('INSERT IGNORE INTO `lab`.`t` SELECT 1', 'mysql'), ['lab.t']);
+  assert.deepEqual(writtenTables('DELETE LOW_PRIORITY FROM t WHERE 1', 'mysql'), ['t']);
+  assert.deepEqual(writtenTables('SELECT 1', 'mysql'), []);
 });

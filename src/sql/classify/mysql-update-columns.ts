@@ -1,7 +1,7 @@
 // The columns a MySQL/MariaDB UPDATE's SET clause assigns, which decide which secondary indexes the update
 // changes, and which of them are assigned from themselves (`k = k + 1`, so the new key sits beside the old).
 // Read from the statement text at the clause's top level; null when the statement is not an UPDATE.
-import { maskSql } from '../../sql/mask';
+import { maskSql } from '../mask';
 
 export interface SetClause {
   columns: string[];

@@ -1,7 +1,7 @@
 // The columns an UPDATE's SET clause assigns, which decide whether PostgreSQL can update a row in place
 // (HOT: no indexed column changes). Read from the statement text: identifiers before '=' at the clause's
 // top level, and the lists of a (a, b) = (…) assignment. null when the statement is not a plain UPDATE.
-import { maskSql } from '../../sql/mask';
+import { maskSql } from '../mask';
 
 export function updatedColumns(statement: string): string[] | null {
   const text = maskSql(statement, 'postgresql');

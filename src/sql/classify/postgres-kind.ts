@@ -1,6 +1,6 @@
 // What EXPLAIN ANALYZE can measure, and what must be refused before anything runs.
-import { splitPostgresOffsets } from '../../sql/split-postgres';
-import type { StatementCheck } from '../statement-check';
+import { splitPostgresOffsets } from '../split-postgres';
+import type { StatementCheck } from './statement-check';
 
 /** Statements PostgreSQL's EXPLAIN ANALYZE accepts (the grammar's ExplainableStmt). */
 const EXPLAINABLE = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE', 'INSERT', 'UPDATE', 'DELETE', 'MERGE', 'EXECUTE', 'DECLARE']);

@@ -1,7 +1,7 @@
 // What may be measured on MySQL/MariaDB inside START TRANSACTION … ROLLBACK, and what must be refused.
-import { splitMysqlOffsets } from '../../sql/split-mysql';
-import type { CheckedStatement, StatementCheck } from '../statement-check';
-import { maskSql } from '../../sql/mask';
+import { splitMysqlOffsets } from '../split-mysql';
+import type { CheckedStatement, StatementCheck } from './statement-check';
+import { maskSql } from '../mask';
 
 export type InnodbStatementKind = 'read' | 'dml';
 
@@ -86,16 +86,4 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
     kind: 'refused',
     reason: `BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements; "${h.slice(0, 30)}" is none of them`,
   };
-}
-
-/** Table names a statement writes to, for the non-transactional-engine check (best effort, refined by EXPLAIN). */
-export function writtenTables(statement: string): string[] {
-  const h = maskSql(statement, 'mysql')
-    .replace(/\s+/g, ' ')
-    .replace(/\s*\.\s*/g, '.');
-  const m =
-    /^\s*(?:INSERT|REPLACE)(?:\s+(?:LOW_PRIORITY|DELAYED|HIGH_PRIORITY|IGNORE))*\s+(?:INTO\s+)?([`"\w.$]+)/i.exec(h) ??
-    /^\s*UPDATE(?:\s+(?:LOW_PRIORITY|IGNORE))*\s+([`"\w.$]+)/i.exec(h) ??
-    /^\s*DELETE(?:\s+(?:LOW_PRIORITY|QUICK|IGNORE))*\s+FROM\s+([`"\w.$]+)/i.exec(h);
-  return m ? [m[1].replace(/[`"]/g, '')] : [];
 }

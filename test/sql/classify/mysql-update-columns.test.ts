@@ -2,7 +2,7 @@
 // themselves (the new key then sits beside the old one).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { updateSetClause } from '../../../src/measure/innodb/update-columns';
+import { updateSetClause } from '../../../src/sql/classify/mysql-update-columns';
 
 test('columns and self-relative assignments of a plain UPDATE', () => {
   assert.deepEqual(updateSetClause('UPDATE sbtest1 SET k = k + 1 WHERE id = 5'), { columns: ['k'], selfRelative: ['k'] });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { updatedColumns } from '../../../src/measure/postgres/update-columns';
+import { updatedColumns } from '../../../src/sql/classify/postgres-update-columns';
 
 test('the columns an UPDATE assigns, at the SET clause top level', () => {
   assert.deepEqual(updatedColumns('UPDATE t SET v = v + 1 WHERE id < 10'), ['v']);
