@@ -11,6 +11,7 @@ import { keyCondition } from './key-binding';
 import { btreePath, type IndexPath, type TableLayout } from './layout';
 import { insertedKey, statementRole } from './statement-text';
 import { executeScript, type WorkloadScript } from './script';
+import { parseInnodbPlan, type TableAccess } from '../predict/innodb/plan';
 import type { RowTarget } from './shapes';
 
 type Json = Record<string, unknown>;
@@ -140,7 +141,7 @@ export class InnodbWorkloadModel {
       else {
         const [row] = await this.rows<{ EXPLAIN: string }>(`EXPLAIN FORMAT=JSON ${sample}`);
         const plan = JSON.parse(Object.values(row)[0] as string) as Json;
-        await this.blockShapes(plan.query_block as Json, text, stmt, role === 'write');
+        await this.blockShapes(plan, text, stmt, role === 'write');
       }
     } catch (err) {
       if (err instanceof NotModelled) {
@@ -153,28 +154,22 @@ export class InnodbWorkloadModel {
     return stmt;
   }
 
-  private async blockShapes(block: Json, text: string, stmt: CompiledStatement, write: boolean): Promise<void> {
-    if (!block) throw new NotModelled('EXPLAIN gave no query block');
-    const tables: Json[] = [];
-    if (block.table) tables.push(block.table as Json);
-    if (Array.isArray(block.nested_loop)) {
-      if (block.nested_loop.length > 1) throw new NotModelled('joins are not modelled in a workload yet');
-      for (const n of block.nested_loop as Json[]) tables.push(n.table as Json);
-    }
-    for (const k of ['ordering_operation', 'grouping_operation', 'filesort', 'duplicates_removal']) {
-      const inner = block[k] as Json | undefined;
-      if (inner) return this.blockShapes(inner, text, stmt, write);
-    }
-    if (tables.length === 0) {
-      if (block.message || block.const_row_not_found || block.table === undefined) return;
+  /** The plan's table accesses, walked as the per-statement model walks them (predict/innodb/plan.ts): sorts, DISTINCT and subqueries included. */
+  private async blockShapes(plan: Json, text: string, stmt: CompiledStatement, write: boolean): Promise<void> {
+    const { accesses } = parseInnodbPlan(plan);
+    if (accesses.length > 1) throw new NotModelled('joins are not modelled in a workload yet');
+    if (accesses.length === 0) {
+      const block = plan.query_block as Json | undefined;
+      // A plan that reads no table (no tables used, an impossible WHERE) requests no page.
+      if (block && (block.message || block.const_row_not_found || block.table)) return;
       throw new NotModelled('the plan has no table access this model reads');
     }
-    for (const t of tables) await this.tableShape(t, text, stmt, write);
+    for (const access of accesses) await this.tableShape(access, text, stmt, write);
   }
 
-  private async tableShape(t: Json, text: string, stmt: CompiledStatement, write: boolean): Promise<void> {
-    const table = await this.table(String(t.table_name));
-    const access = String(t.access_type);
+  private async tableShape(t: TableAccess, text: string, stmt: CompiledStatement, write: boolean): Promise<void> {
+    const table = await this.table(t.table);
+    const access = t.accessType;
     const limit = /\blimit\s+(\d+)\s*;?\s*$/i.exec(text) ? Number(/\blimit\s+(\d+)/i.exec(text)![1]) : undefined;
     const rewrites = write ? 1 : 0;
     if (access === 'ALL') {
@@ -189,12 +184,11 @@ export class InnodbWorkloadModel {
     const ix = [table.clustered, ...table.secondaries].find((i) => i.name === t.key);
     if (!ix) throw new NotModelled(`index ${String(t.key)} of ${table.name} was not found`);
     if (!ix.numeric) throw new NotModelled(`index ${ix.name} is on a non-numeric column (${ix.firstColumn}); only numeric keys are placed on their leaves`);
-    const rows: RowTarget | undefined =
-      ix.clustered || t.using_index === true ? undefined : { kind: 'clustered', index: table.clustered.path, correlated: false };
+    const rows: RowTarget | undefined = ix.clustered || t.usingIndex ? undefined : { kind: 'clustered', index: table.clustered.path, correlated: false };
     const base = { index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, rows, rewrites, limit };
     const cond = keyCondition(text, ix.firstColumn);
     if (cond.kind === 'equal' && ['const', 'eq_ref', 'ref', 'system'].includes(access)) {
-      const rowsPerKey = ix.unique ? 1 : Math.max(1, Math.round(Number(t.rows) || 1));
+      const rowsPerKey = ix.unique ? 1 : Math.max(1, Math.round(t.rows || 1));
       stmt.shapes.push({ kind: 'lookup', key: cond.key, rowsPerKey, ...base });
     } else if (cond.kind === 'range' || (access === 'range' && cond.kind === 'equal')) {
       const from = cond.kind === 'range' ? cond.from : cond.key;

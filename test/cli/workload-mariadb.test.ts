@@ -71,6 +71,32 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
     );
   });
 
+  test("sysbench's read-only statement shapes are predicted as measure handles them: point, ranges, SUM, ORDER BY and DISTINCT", async () => {
+    await sql(
+      "CREATE TABLE sbtest1 (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', KEY k_1 (k)) ENGINE=InnoDB",
+      "INSERT INTO sbtest1 (k, c, pad) SELECT 1 + (seq * 7919) % 20000, CONCAT(seq, '-c'), 'p' FROM seq_1_to_20000",
+      'ANALYZE TABLE sbtest1',
+    );
+    const shapes = [
+      'SELECT c FROM sbtest1 WHERE id = :a',
+      'SELECT c FROM sbtest1 WHERE id BETWEEN :a AND :b',
+      'SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN :a AND :b',
+      'SELECT c FROM sbtest1 WHERE id BETWEEN :a AND :b ORDER BY c',
+      'SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN :a AND :b ORDER BY c',
+    ];
+    const file = join(dir, 'oltp-read-only.sql');
+    writeFileSync(file, `\\set a random(1, 19900)\n\\set b :a + 99\n${shapes.map((q) => `${q};`).join('\n')}\n`);
+    const r = cli('workload', 'predict', '--url', server.url('w'), file, '--transactions', '500', '--json');
+    assert.equal(r.code, 0, r.err);
+    const report = JSON.parse(r.out) as WorkloadReport;
+    const now = report.curve.find((p) => p.current)!;
+    assert.equal(now.statements.length, shapes.length);
+    // A 100-row range reads more than a point lookup, and every shape is modelled: a number, never a silent 0.
+    const [point, ...ranges] = now.statements.map((s) => s?.requestsPerExecution ?? null);
+    assert.ok(point !== null && point >= 2, `point lookup: ${point}`);
+    for (const [k, x] of ranges.entries()) assert.ok(x !== null && x > point, `${shapes[k + 1]}: ${x} requests, point ${point}`);
+  });
+
   test('a write to a MyISAM table, or to a table with a trigger, is refused: a rollback could not undo it', async () => {
     const myisam = join(dir, 'myisam.sql');
     writeFileSync(myisam, 'UPDATE legacy SET v = v + 1 WHERE id = 1;\n');
