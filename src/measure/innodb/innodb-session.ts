@@ -30,6 +30,7 @@ import { readKeyRanges } from './key-ranges';
 import { readLookupKeys } from './lookup-keys';
 import { discardingQuery } from './discarding-query';
 import { innodbPredictionSettings } from './prediction-settings';
+import { prefixed, type InnodbPostRunObservations } from './post-run';
 
 const CALIBRATION_PASSES = 3;
 
@@ -38,16 +39,6 @@ export type InnodbFacts = Omit<InnodbPredictionInput, 'runs'>;
 export async function openInnodbSession(target: ConnectionTarget, statement: CheckedStatement, options: MeasureOptions): Promise<InnodbSession> {
   const conn = await connectMysql(target);
   return new InnodbSession(conn, target, statement.statement, statement.dataChanging ? 'dml' : 'read', options);
-}
-
-/** What the queries after the last run observe, for the runs' prediction inputs. */
-export interface InnodbPostRunObservations {
-  /** EXPLAIN's plan, where the runs gave none (MySQL: EXPLAIN would touch the pages before run 1). */
-  explainPlan?: unknown;
-  /** Why no plan could be had. */
-  planMissing?: string;
-  keyRanges: Record<string, [number, number]>;
-  lookupKeys: Record<string, number[]>;
 }
 
 export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput, InnodbPostRunObservations> {
@@ -397,8 +388,4 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     await this.rollbackQuietly();
     await this.conn.end().catch(() => this.conn.destroy());
   }
-}
-
-function prefixed(prefix: string, o: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [prefix + k, v]));
 }

@@ -8,31 +8,7 @@ import { fitPlainShare, unmarkedAsCounted } from '../history/churn';
 import type { PgDeadEntries, PgMovedRows } from '../facts';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
-import type { ScanBase } from './index-scan';
-
-/** The heap visits' route: what the walk meets beside the live rows, and where. */
-export interface HeapRoute {
-  /** Rows an update moved among those scanned (read after the runs), and how many of them the walk jumps to. */
-  moved: PgMovedRows | undefined;
-  jumps: number;
-  /** Dead entries under the keys that no scan can mark, and the trips out to them. */
-  far: PgDeadEntries | undefined;
-  trips: number;
-  /** Heap visits to live rows. */
-  visits: number;
-  /** Dead entries a key holds (one trip out takes them in turn). */
-  perKey: (key: number) => number;
-  farBlock: (j: number) => number;
-  /** The pages a correlated index-only scan fetched from, where it fetched from part of its range. */
-  partial: number[] | undefined;
-  /** Where an earlier update's versions of rows moved twice lie: between the rows as loaded and the live ones. */
-  twice: { first: number; pages: number } | undefined;
-  /** Dead versions the k-th entry leads to, less those an earlier run marked. */
-  unmarked: (k: number) => number;
-  /** Out to the given blocks and back to `block`, asking the visibility map where an index-only scan must. */
-  outAndBack: (block: number, ...away: number[]) => void;
-  vmOf: (block: number) => number;
-}
+import type { HeapRoute, ScanBase } from './index-scan-types';
 
 export function heapRoute(sim: SimulationContext, pool: PostgresPool, notes: PlanSimulationNotes, b: ScanBase): HeapRoute {
   const { n, t, f, indexOnly, known, dead, ordered, liveVisits, heapTuples } = b;

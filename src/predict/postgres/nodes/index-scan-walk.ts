@@ -4,8 +4,7 @@ import type { PostgresPool } from '../../../sim/policies/postgres-clock-sweep';
 import type { SeededRandom } from '../../../sim/random';
 import { pageId } from '../geometry';
 import type { SimulationContext } from '../simulation-context';
-import type { ScanBase } from './index-scan';
-import type { HeapRoute } from './index-scan-route';
+import type { HeapRoute, ScanBase } from './index-scan-types';
 
 /** Where the walk is: the scan's position along the live rows, the page last pinned, and what it has met. */
 interface WalkState {

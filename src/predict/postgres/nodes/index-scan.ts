@@ -5,48 +5,17 @@ import type { PlanNode } from '../../../shared/report';
 import type { PostgresPool } from '../../../sim/policies/postgres-clock-sweep';
 import type { SeededRandom } from '../../../sim/random';
 import { orderedShare } from '../geometry';
-import { liveRows, notAllVisible, outOfOrder, rowsPerFullPage, type DeadVersions, type LiveRows } from '../heap-layout';
+import { liveRows, notAllVisible, outOfOrder, rowsPerFullPage } from '../heap-layout';
 import { deadOf } from '../history/dead-versions';
 import { findUpdatedEarlier, killedAfterChurn, movedRanks, secondaryKills } from '../history/churn';
-import type { ChurnedLeaves } from '../version-churn';
-import type { PgRelationFacts } from '../facts';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
 import { denseStart, indexLeaves } from './index-leaves';
 import { repeatedIndexScan } from './repeated-index-scan';
 import { visibilityChecks } from './visibility-map';
 import { heapRoute } from './index-scan-route';
+import type { ScanBase } from './index-scan-types';
 import { walkHeap } from './index-scan-walk';
-
-/** What a single scan's heap visits start from: the table, its live rows and dead versions, and what is known of its rows. */
-export interface ScanBase {
-  n: PlanNode;
-  t: number;
-  f: PgRelationFacts;
-  indexOnly: boolean;
-  /** Entries the scan walked, and of them those whose heap it visited. */
-  tuples: number;
-  heapTuples: number;
-  /** Share of heap visits in block order, from the index's correlation. */
-  ordered: number;
-  live: LiveRows;
-  dead: DeadVersions | undefined;
-  /** Which keys an earlier run marked dead after a table-wide update (churned leaves, or alone per row). */
-  kills: { leaves: ChurnedLeaves; min: number; max: number } | undefined;
-  alone: ArrayLike<number> | undefined;
-  first: { key: number; fraction: number } | undefined;
-  /** The key the churned leaves are walked from. */
-  start: number | undefined;
-  liveVisits: number;
-  /** The pages not all-visible an uncorrelated index-only scan fetches from. */
-  unsettled: number[] | undefined;
-  /** Where the scan starts along the live rows. */
-  position: number;
-  /** The rows' heap blocks as the scan found them, read after the last run. */
-  known: number[] | undefined;
-  capacity: number | undefined;
-  loadOrder: { min: number; capacity: number; moved: Uint8Array } | undefined;
-}
 
 export function indexScan(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
   if (!n.parallelAware && (n.actualLoops ?? 1) > 1) return repeatedIndexScan(sim, pool, n, notes, rnd);
