@@ -84,6 +84,33 @@ function layerRule(folder) {
   };
 }
 
+const noRandom = { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'Use a seeded random generator.' };
+
+/**
+ * Where a number in the plan model comes from: PostgreSQL's constants (layout-constants.ts), a calibration
+ * entry with its provenance (calibration.ts), or a named guess (guesses.ts). 0, 0.5, 1, 2 and 100 (a percent)
+ * are arithmetic (0.5: the middle of a step). The folders listed are those reshaped so far; the rest of src/predict follows.
+ */
+const MODEL_NUMBERS = {
+  files: [
+    'src/predict/postgres/nodes/**/*.ts',
+    'src/predict/postgres/history/**/*.ts',
+    'src/predict/postgres/plan-simulator.ts',
+    'src/predict/postgres/simulation-context.ts',
+  ],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      noRandom,
+      {
+        selector: 'Literal[raw=/^(?!(?:0|0\\.5|1|2|100)$)(?:[0-9]|\\.[0-9])/]',
+        message:
+          'A number in the model is an engine constant (layout-constants.ts), a calibration entry with provenance (calibration.ts) or a named guess (guesses.ts).',
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'media/dist/**', 'node_modules/**', 'test-output/**', '.tmp/**'] },
   js.configs.recommended,
@@ -110,6 +137,7 @@ export default tseslint.config(
     },
   },
   ...LAYERS.flat().map(layerRule),
+  MODEL_NUMBERS,
   {
     files: ['webview/**/*.ts'],
     rules: {

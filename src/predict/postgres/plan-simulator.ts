@@ -15,6 +15,8 @@ import { indexLeaves } from './nodes/index-leaves';
 import { bitmapHeap } from './nodes/bitmap-heap';
 import { sortSupport } from './nodes/sort';
 import { checkDeadVersions, modify } from './nodes/modify-table';
+import { GOLDEN_STEP, RUN_SEED } from './guesses';
+import { PG_CALIBRATION } from './calibration';
 
 export { pageId, relationOf } from './geometry';
 export { HEAP_BLOCKS_PER_VM_PAGE, type PlanSimulatorOptions, type PostRunObservations } from './simulation-context';
@@ -47,7 +49,7 @@ export class PlanSimulator {
       const g = indexGeometry(f);
       const vm = (block: number) => pageId(this.sim.facts.length + 1 + t, Math.floor(block / HEAP_BLOCKS_PER_VM_PAGE));
       const live = liveRows(heap, this.sim.blockSize, this.sim.draw, { assumptions: new Set(), unmodelled: new Set() });
-      const settled = (heap.allVisible ?? 1) >= 0.5;
+      const settled = (heap.allVisible ?? 1) >= PG_CALIBRATION.settledPages;
       for (const [leaf, ends] of [
         [0, live.first > 0 ? [0, live.first] : [0]],
         [g.leafPages - 1, live.first > 0 ? [live.first - 1, live.first + live.pages - 1] : [heap.pages - 1]],
@@ -83,7 +85,7 @@ export class PlanSimulator {
   run(pool: PostgresPool, root: PlanNode, notes: PlanSimulationNotes): void {
     this.sim.history.writes = findNode(root, (c) => c.nodeType === 'ModifyTable') !== undefined;
     this.sim.history.deadMet.clear();
-    this.node(pool, root, notes, new SeededRandom(0x5eed + this.sim.draw * 0x9e3779b1), 1);
+    this.node(pool, root, notes, new SeededRandom(RUN_SEED + this.sim.draw * GOLDEN_STEP), 1);
     this.sim.history.runsDone++;
   }
 

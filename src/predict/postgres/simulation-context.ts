@@ -8,8 +8,9 @@ import { liveRows, type LiveRows } from './heap-layout';
 import { pageId } from './geometry';
 import type { PlanSimulationNotes } from './simulation-notes';
 
-/** Heap pages one visibility-map page covers: two bits each in an 8 kB page less its header (MAPSIZE × 4). */
-export const HEAP_BLOCKS_PER_VM_PAGE = (8192 - 24) * 4;
+import { DEFAULT_BLOCK_SIZE, FORK_SPACE, HEAP_BLOCKS_PER_VM_PAGE } from './layout-constants';
+
+export { HEAP_BLOCKS_PER_VM_PAGE };
 
 /** The engine settings the replay follows. */
 export type SimulatedEngine = PostgresRingSettings & { major: number; hintsWalLogged?: boolean };
@@ -111,7 +112,7 @@ export class SimulationContext {
   }
 
   get blockSize(): number {
-    return this.engine.blockSize ?? 8192;
+    return this.engine.blockSize ?? DEFAULT_BLOCK_SIZE;
   }
 
   relationIndex(kind: 'table' | 'index', name: string | undefined): number | undefined {
@@ -123,8 +124,19 @@ export class SimulationContext {
     return liveRows(this.facts[t], this.blockSize, this.draw, notes);
   }
 
-  /** The visibility-map page of table t covering a heap block: the map is the table's fork, simulated past the facts. */
+  /**
+   * The simulated page ids of the relations' forks, each in a space past the facts: the visibility map's
+   * page covering a heap block, the free-space map's page of a level, and the sequence page inserts ask.
+   */
   vmPageOf(t: number, block: number): number {
-    return pageId(this.facts.length + 1 + t, Math.floor(block / HEAP_BLOCKS_PER_VM_PAGE));
+    return pageId(FORK_SPACE.vm * (this.facts.length + 1) + t, Math.floor(block / HEAP_BLOCKS_PER_VM_PAGE));
+  }
+
+  fsmPageOf(t: number, level: number): number {
+    return pageId(FORK_SPACE.fsm * (this.facts.length + 1) + t, level);
+  }
+
+  sequencePage(): number {
+    return pageId(FORK_SPACE.sequence * (this.facts.length + 1), 0);
   }
 }

@@ -8,6 +8,9 @@ import { packedFirstBlock } from '../heap-layout';
 import type { PgIndexWindow } from '../facts';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
+import { guess } from '../guesses';
+import { PG_CALIBRATION } from '../calibration';
+import { FIT_HALVINGS } from '../guesses';
 
 export const sum = (a: ArrayLike<number>): number => {
   let total = 0;
@@ -50,11 +53,11 @@ export function killedAfterChurn(
   const heap = sim.facts[t];
   const { min, max } = f.keyRange;
   const keys = max - min + 1;
-  if ((heap.deadTuples ?? 0) < 0.9 * heap.tuples || Math.abs(keys - heap.tuples) > 0.02 * keys) return undefined;
+  if ((heap.deadTuples ?? 0) < PG_CALIBRATION.tableWideDead * heap.tuples || Math.abs(keys - heap.tuples) > PG_CALIBRATION.denseKeys * keys) return undefined;
   const churn = keyOrderChurn(f.keyBytes);
   const leaves = indexGeometry(f).leafPages;
   const replayed = Math.ceil(keys / churn.keysPerLeaf) * churn.leavesPerLeaf;
-  if (Math.abs(replayed - leaves) > 0.05 * leaves) return undefined;
+  if (Math.abs(replayed - leaves) > PG_CALIBRATION.churnedLeaves * leaves) return undefined;
   const period = churn.keysPerLeaf;
   const posting = churn.posting.reduce((a, b) => a + b, 0);
   notes.assumptions.add(
@@ -78,7 +81,7 @@ export function churnOf(sim: SimulationContext, i: number, scanned: number, note
   if (firstNewBlock <= 0) return undefined;
   const churn = replayedChurn(w, firstNewBlock, f.keyBytes, Math.round(scanned));
   const leaves = indexGeometry(f).leafPages;
-  if (Math.abs(churn.leavesPerRow * heap.tuples - leaves) > 0.08 * leaves) {
+  if (Math.abs(churn.leavesPerRow * heap.tuples - leaves) > PG_CALIBRATION.secondaryChurn * leaves) {
     notes.unmodelled.add(
       `${f.reportName}: the replay of a table-wide update over the ${w.keys.length.toLocaleString('en-US')} rows around the scan gives ${Math.round(churn.leavesPerRow * heap.tuples).toLocaleString('en-US')} leaves, not the ${leaves.toLocaleString('en-US')} it has: the index was not built and updated as replayed, and its leaves and marked entries are modelled without it`,
     );
@@ -96,7 +99,7 @@ export function churnOf(sim: SimulationContext, i: number, scanned: number, note
 export function secondaryKills(sim: SimulationContext, i: number, t: number, scanned: number, notes: PlanSimulationNotes): ArrayLike<number> | undefined {
   const f = sim.facts[i];
   const heap = sim.facts[t];
-  if (sim.history.runsDone === 0 || sim.history.writes || (heap.deadTuples ?? 0) < 0.9 * heap.tuples) return undefined;
+  if (sim.history.runsDone === 0 || sim.history.writes || (heap.deadTuples ?? 0) < PG_CALIBRATION.tableWideDead * heap.tuples) return undefined;
   const churn = churnOf(sim, i, scanned, notes);
   if (!churn) return undefined;
   const perStart = churn.perStart.map(sum);
@@ -127,7 +130,7 @@ export function findUpdatedEarlier(
   table: string,
 ): void {
   // Whether a scan had marked the row's dead entry first no view shows: the band's odd draws take it so.
-  if ((sim.draw & 1) !== 0) return;
+  if (guess(sim.draw, 'updatedEarlierMarked') === 1) return;
   moved.forEach((m, k) => m && leaves.updatedEarlier(start + k));
   if (leaves.leavesUpdatedEarlier > 0)
     notes.assumptions.add(
@@ -187,7 +190,7 @@ export function fitPlainShare(leaves: ChurnedLeaves, perRow: number, visits: num
   const [most, fewest] = [unmarkedAt(0), unmarkedAt(1)];
   if (counted >= most || counted <= fewest) return void (leaves.plainShare = counted >= most ? 0 : 1);
   let [lo, hi] = [0, 1];
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < FIT_HALVINGS; i++) {
     const mid = (lo + hi) / 2;
     if (unmarkedAt(mid) > counted) lo = mid;
     else hi = mid;

@@ -4,6 +4,8 @@ import { deadEntriesPerRow, deadVersions, liveRows, rowsPerFullPage, tableWideDe
 import type { PgRelationFacts } from '../facts';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
+import { guess } from '../guesses';
+import { PG_CALIBRATION } from '../calibration';
 
 /**
  * The dead versions a scan of table t meets in this run (heap-layout.ts). A few percent of dead versions
@@ -17,8 +19,8 @@ export function deadOf(sim: SimulationContext, t: number, live: LiveRows, ordere
   const f = sim.facts[t];
   const located = tableWideDead(f);
   // Where the dead entries under a correlated scan's keys were counted after the runs, they replace the guess.
-  const countedAfter = ordered > 0.8 && sim.observed.deadEntries[f.planName] !== undefined;
-  const spread = ordered < 0.5 === ((sim.draw & 4) === 0) && !countedAfter;
+  const countedAfter = ordered > PG_CALIBRATION.blockOrder && sim.observed.deadEntries[f.planName] !== undefined;
+  const spread = ordered < PG_CALIBRATION.spreadBelow === (guess(sim.draw, 'deadSpread') === 0) && !countedAfter;
   // A write's later runs pass over the dead entries its run 1 marked as it checked uniqueness (modify).
   const counted =
     skipsMarked(sim) || (sim.history.writes && sim.history.runsDone > 0) || markedSinceUpdate(sim, f) || (!located && !spread) ? 0 : deadEntriesPerRow(f);
@@ -58,7 +60,7 @@ export function deadMetByWrite(sim: SimulationContext, t: number, notes: PlanSim
 
 /** Whether this draw takes a write's run 1 as meeting a table-wide update's dead entries marked by a scan since. */
 export function markedSinceUpdate(sim: SimulationContext, f: PgRelationFacts): boolean {
-  return sim.history.writes && sim.history.runsDone === 0 && tableWideDead(f) && (sim.draw & 2) !== 0;
+  return sim.history.writes && sim.history.runsDone === 0 && tableWideDead(f) && guess(sim.draw, 'markedSinceUpdate') === 1;
 }
 
 /** The pages of table t whose all-visible bit an earlier run's update cleared, shared with the next run's replay. */
@@ -70,7 +72,7 @@ export function clearedOf(sim: SimulationContext, t: number): Set<number> {
 
 /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */
 export function skipsMarked(sim: SimulationContext): boolean {
-  return sim.history.runsDone > 0 && (sim.draw & 2) !== 0;
+  return sim.history.runsDone > 0 && guess(sim.draw, 'marksSkipped') === 1;
 }
 
 /** Per row, the rolled-back versions the previous run left under the same keys, where this draw meets them. */

@@ -6,15 +6,11 @@ import { beforeCommitted, betweenLoadedAndLive, earlierRuns, RUNS_PER_MEASUREMEN
 import type { PgDeadEntries, PgRelationFacts } from '../facts';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
+import { PG_CALIBRATION } from '../calibration';
+import { guess, PG_GUESSES } from '../guesses';
 
-/**
- * Dead entries per row that one measurement of a rolled-back write leaves where no scan can mark them (in
- * posting lists beside the live versions), read with pageinspect on pgbench's accounts (2,000,000 rows,
- * PostgreSQL 15) after three rolled-back runs of a 2,001-row range update: 1,237 (0.62 a row; keys with one,
- * two, three: 992, 70, 35). The next measurement's run 1 met them all (3,431 requests more than the first's
- * run 1: out to each, back once per key, one uniqueness check each) and left 1,737, as does every later one.
- */
-const ONE_MEASUREMENT_LEAVES = 0.62;
+/** Dead entries per row one measurement of a rolled-back write leaves where no scan marks them (calibration.ts). */
+const ONE_MEASUREMENT_LEAVES = PG_CALIBRATION.oneMeasurementLeaves;
 
 /**
  * The dead entries counted after a rolled-back write's runs that run 1 is taken to have met: the odd draws
@@ -51,8 +47,9 @@ export function earlierUnderWrite(sim: SimulationContext, t: number, notes?: Pla
           : `The statistics count no rolled-back updates (updates tried beyond the changes committed since the last ANALYZE)${tableWide ? ' or show a table-wide update, whose versions model the dead entries' : ''}: the prediction takes none, the range up to all of them`) +
       ", on the table's last blocks where nothing was committed since (cached ones first: a scan of the keys since met them), else on the blocks before those the committed updates appended, its last run's on every block, the run's before on one in two and older runs' on one in three (a guess: the share varies), the range also spread over the heap",
   );
-  if ((sim.draw & 1) === 1) return { ...e, dead: all };
-  return sim.draw === 0 && shown > 0 ? { ...e, dead: shown } : undefined;
+  const taken = guess(sim.draw, 'earlierWriteEntries');
+  if (taken === PG_GUESSES.earlierWriteEntries.high) return { ...e, dead: all };
+  return taken === PG_GUESSES.earlierWriteEntries.shown && shown > 0 ? { ...e, dead: shown } : undefined;
 }
 
 /**
@@ -67,9 +64,10 @@ export function earlierUnderWrite(sim: SimulationContext, t: number, notes?: Pla
  */
 export function earlierBlocks(sim: SimulationContext, f: PgRelationFacts, e: PgDeadEntries): (j: number) => number {
   const n = Math.max(1, Math.min(e.farBlocks, f.pages));
-  const before = sim.draw === 0 && (f.changedSinceAnalyze ?? 0) > 0 ? beforeCommitted(f, e, sim.blockSize) : undefined;
+  const placed = guess(sim.draw, 'earlierPlacement') === PG_GUESSES.earlierPlacement.shown;
+  const before = placed && (f.changedSinceAnalyze ?? 0) > 0 ? beforeCommitted(f, e, sim.blockSize) : undefined;
   if (before) return before;
-  if (sim.draw !== 0 || f.changedSinceAnalyze !== 0) return (j) => Math.min(f.pages - 1, Math.floor((((j % n) + 0.5) * f.pages) / n));
+  if (!placed || f.changedSinceAnalyze !== 0) return (j) => Math.min(f.pages - 1, Math.floor((((j % n) + 0.5) * f.pages) / n));
   const from = Math.max(0, f.pages - 2 * n);
   const cached = new Set<number>();
   for (const [a, b] of f.cachedBefore) for (let x = Math.max(a, from); x <= Math.min(b, f.pages - 1); x++) cached.add(x);
@@ -98,9 +96,11 @@ export function earlierUnderTableWide(sim: SimulationContext, f: PgRelationFacts
   notes.assumptions.add(
     `${f.reportName}: the statistics count ${(earlier.runs * rows).toLocaleString('en-US')} updates rolled back (${earlier.measurements} earlier measurement(s) of this write, taken as ${RUNS_PER_MEASUREMENT} runs each), whose versions lie between the rows as loaded and the table-wide update's: runs 1 and 2 visit their pages as their new entries fill the leaves holding theirs (deleting them to make room, checking uniqueness); how many no view shows: the prediction takes one block in five of each measurement's on run 1 and one in ten more on run 2, the range none to all ${between.blocks.toLocaleString('en-US')} blocks between on run 1`,
   );
-  if (sim.history.runsDone === 1) return sim.draw === 0 ? between.visitedOnRun2 : [];
-  if ((sim.draw & 1) === 1) return Array.from({ length: between.blocks }, (_, k) => between.first + k);
-  return sim.draw === 0 ? between.visited : [];
+  const visits = guess(sim.draw, 'earlierBetweenBlocks');
+  const { shown, high } = PG_GUESSES.earlierBetweenBlocks;
+  if (sim.history.runsDone === 1) return visits === shown ? between.visitedOnRun2 : [];
+  if (visits === high) return Array.from({ length: between.blocks }, (_, k) => between.first + k);
+  return visits === shown ? between.visited : [];
 }
 
 /**
@@ -115,7 +115,7 @@ export function earlierUnderTableWide(sim: SimulationContext, f: PgRelationFacts
 export function splitByEarlier(sim: SimulationContext, i: number, leaves: number, notes: PlanSimulationNotes): number[] {
   const x = sim.facts[i];
   const t = sim.facts.findIndex((f) => f.kind === 'table' && f.planName === x.table);
-  if (!sim.history.writes || sim.history.runsDone > 0 || sim.draw !== 0 || t < 0) return [];
+  if (!sim.history.writes || sim.history.runsDone > 0 || guess(sim.draw, 'earlierWriteEntries') !== PG_GUESSES.earlierWriteEntries.shown || t < 0) return [];
   const f = sim.facts[t];
   const e = sim.observed.writeDeadEntries[f.planName];
   if (!e || tableWideDead(f) || !earlierUnderWrite(sim, t)) return [];

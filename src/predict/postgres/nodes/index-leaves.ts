@@ -10,6 +10,8 @@ import { churnOf, startOfDraw, sum } from '../history/churn';
 import { splitByEarlier } from '../history/earlier-writes';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
+import { guess } from '../guesses';
+import { PG_CALIBRATION } from '../calibration';
 
 /** Descent from the root and the leaf pages holding `tuples` index entries, per loop. Returns per-loop tuples. */
 export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom, totalTuples: number): void {
@@ -64,7 +66,7 @@ export function leavesMarkedNow(sim: SimulationContext, n: PlanNode, leaves: num
     n.nodeType !== 'Index Scan' ||
     sim.history.runsDone > 0 ||
     sim.history.writes ||
-    (sim.draw & 2) !== 0 ||
+    guess(sim.draw, 'leavesMarkedBefore') === 1 ||
     !moved ||
     moved.blocks.length === 0 ||
     moved.scanned <= 0
@@ -95,7 +97,7 @@ export function keyPlacedLeaves(sim: SimulationContext, i: number, n: PlanNode, 
   const loaded = churn.keysPerLeaf;
   // As loaded (one leaf per loaded leaf), or as a table-wide update in key order split each (vacuumed since or not).
   const layouts = [[0], churn.pageStarts];
-  const starts = layouts.find((s) => Math.abs((keys * s.length) / g.leafPages - loaded) <= 0.03 * loaded);
+  const starts = layouts.find((s) => Math.abs((keys * s.length) / g.leafPages - loaded) <= PG_CALIBRATION.loadedLeaves * loaded);
   if (!starts) return undefined;
   const pageOf = (rank: number) => {
     const r = Math.min(keys - 1, Math.max(0, rank));
@@ -121,7 +123,7 @@ export function denseStart(sim: SimulationContext, i: number, n: PlanNode): { ke
   if (!f.keyRange || !column) return undefined;
   const { min, max } = f.keyRange;
   const keys = max - min + 1;
-  if (Math.abs(keys - f.tuples) > 0.02 * keys) return undefined;
+  if (Math.abs(keys - f.tuples) > PG_CALIBRATION.denseKeys * keys) return undefined;
   const key = firstKey(n.indexCond, column, n.backward === true) ?? (n.backward ? max : min);
   return key < min || key > max ? undefined : { key, fraction: (key - min) / keys };
 }

@@ -9,6 +9,9 @@ import type { PgDeadEntries, PgMovedRows } from '../facts';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
 import type { HeapRoute, ScanBase } from './index-scan-types';
+import { guess } from '../guesses';
+import { PG_CALIBRATION } from '../calibration';
+import { DEAD_PER_KEY_TURNS, GOLDEN_FRACTION } from '../guesses';
 
 export function heapRoute(sim: SimulationContext, pool: PostgresPool, notes: PlanSimulationNotes, b: ScanBase): HeapRoute {
   const { n, t, f, indexOnly, known, dead, ordered, liveVisits, heapTuples } = b;
@@ -16,7 +19,7 @@ export function heapRoute(sim: SimulationContext, pool: PostgresPool, notes: Pla
   // key order, so the others are visited in block order (not a random share for a correlation below 1),
   // and where dead versions mirror the live ones (a table-wide update's, under a correlated scan), each of
   // theirs as far along the old pages.
-  const moved = !known && n.relation && (!dead || (dead.mirrorsLive && ordered > 0.8)) ? sim.observed.movedRows[n.relation] : undefined;
+  const moved = !known && n.relation && (!dead || (dead.mirrorsLive && ordered > PG_CALIBRATION.blockOrder)) ? sim.observed.movedRows[n.relation] : undefined;
   const jumps = moved ? Math.min(moved.blocks.length, Math.floor(liveVisits / 2)) : 0;
   if (moved && jumps > 0) {
     notes.assumptions.add(
@@ -28,7 +31,7 @@ export function heapRoute(sim: SimulationContext, pool: PostgresPool, notes: Pla
   // Dead entries every run meets, counted after the runs, where no other model of dead versions applies
   // and the scan walks the heap in key order (out to each and back to its neighbours' page): an index-only
   // scan's heap fetches include them, an index scan's rows do not.
-  const inKeyOrder = !known && !dead && ordered > 0.8 && n.relation;
+  const inKeyOrder = !known && !dead && ordered > PG_CALIBRATION.blockOrder && n.relation;
   const counted = inKeyOrder ? sim.observed.deadEntries[n.relation!] : undefined;
   const earlier = !counted && inKeyOrder ? earlierUnderWrite(sim, t, notes) : undefined;
   const far = counted ?? earlier;
@@ -55,7 +58,8 @@ export function heapRoute(sim: SimulationContext, pool: PostgresPool, notes: Pla
   // Measured (PostgreSQL 15, index-only counts over such keys, requests per dead entry): 1.84 on runs 2-3
   // of a 60,000-key count meeting 1,029 (one a key: 2, two: 1.5, these turns: 1.75); on pgbench scale 20,
   // with the visibility map's second page out and back too, 3.0-3.1 for 1,530 (4, 2.5, 3.25).
-  const perKey = (key: number) => ((sim.draw & 1) !== 0 ? 2 : sim.draw === 0 && key % 3 === 2 ? 2 : 1);
+  const perKeyGuess = guess(sim.draw, 'deadPerKey');
+  const perKey = (key: number) => (perKeyGuess === 0 ? DEAD_PER_KEY_TURNS[key % DEAD_PER_KEY_TURNS.length] : perKeyGuess);
   const earlierAt = earlier ? earlierBlocks(sim, f, earlier) : undefined;
   const farBlock = (j: number) => (earlierAt ? earlierAt(j) : f.pages - 1 - (j % Math.max(1, far?.farBlocks ?? 1)));
   const partial = fetchedPart(sim, notes, b, visits);
@@ -77,7 +81,8 @@ function noteFarEntries(notes: PlanSimulationNotes, b: ScanBase, far: PgDeadEntr
 
 function fetchedPart(sim: SimulationContext, notes: PlanSimulationNotes, b: ScanBase, visits: number): number[] | undefined {
   const { indexOnly, ordered, known, dead, unsettled, heapTuples, tuples, live } = b;
-  if (!(indexOnly && ordered > 0.8 && !known && !dead && !unsettled && heapTuples < 0.95 * tuples)) return undefined;
+  const inOrder = ordered > PG_CALIBRATION.blockOrder;
+  if (!(indexOnly && inOrder && !known && !dead && !unsettled && heapTuples < PG_CALIBRATION.partialFetch * tuples)) return undefined;
   return fetchedInRange(sim, b.t, b.position, tuples / live.perPage, Math.ceil(visits / live.perPage), b.n.backward === true, notes);
 }
 
@@ -115,7 +120,9 @@ function unmarkedPerEntry(sim: SimulationContext, notes: PlanSimulationNotes, b:
   const { n, kills, start, alone, dead, ordered, f } = b;
   const killedAt = (k: number) => (kills && start !== undefined ? kills.leaves.killed(n.backward ? start - k : start + k) : alone ? (alone[k] ?? 0) : 0);
   const countedAfter =
-    dead && sim.history.runsDone > 0 && !sim.history.writes && ordered > 0.8 && n.relation ? sim.observed.deadEntries[n.relation] : undefined;
+    dead && sim.history.runsDone > 0 && !sim.history.writes && ordered > PG_CALIBRATION.blockOrder && n.relation
+      ? sim.observed.deadEntries[n.relation]
+      : undefined;
   if (countedAfter && kills && start !== undefined && sim.draw === 0) {
     fitPlainShare(kills.leaves, dead!.perRow, visits, (k) => (n.backward ? start - k : start + k), countedAfter.dead);
   }
@@ -152,7 +159,7 @@ export function fetchedInRange(
   // The range's other pages in a low-discrepancy order (golden-ratio steps), so that any count of them is
   // spread evenly and a run that fetches fewer takes a subset of the pages a run fetching more took.
   const others: Array<[number, number]> = [];
-  for (let b = from; b < to; b++) if (!taken.has(b)) others.push([((b - from) * 0.6180339887498949) % 1, b]);
+  for (let b = from; b < to; b++) if (!taken.has(b)) others.push([((b - from) * GOLDEN_FRACTION) % 1, b]);
   others.sort((a, b) => a[0] - b[0]);
   for (let k = 0; taken.size < count && k < others.length; k++) taken.add(others[k][1]);
   notes.assumptions.add(

@@ -58,4 +58,3 @@ export interface HeapRoute {
   outAndBack: (block: number, ...away: number[]) => void;
   vmOf: (block: number) => number;
 }
-

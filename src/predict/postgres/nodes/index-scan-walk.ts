@@ -5,6 +5,7 @@ import type { SeededRandom } from '../../../sim/random';
 import { pageId } from '../geometry';
 import type { SimulationContext } from '../simulation-context';
 import type { HeapRoute, ScanBase } from './index-scan-types';
+import { GOLDEN_STEP } from '../guesses';
 
 /** Where the walk is: the scan's position along the live rows, the page last pinned, and what it has met. */
 interface WalkState {
@@ -64,7 +65,7 @@ function jumpToMoved(b: ScanBase, r: HeapRoute, w: WalkState, k: number, block: 
     // list is marked only when all its versions are dead (_bt_killitems). Measured (pgbench, a count of
     // 600,000 keys at 32 MB, runs 2-3): those pages, visited some 20 times a run, stay cached; taken as
     // marked where the key's plain dead entry was, 21,878 read against 22,979 predicted, now 22,412.
-    const before = twice && !hot ? twice.first + ((Math.imul(moved.ranks[w.jumped], 0x9e3779b1) >>> 0) % twice.pages) : undefined;
+    const before = twice && !hot ? twice.first + ((Math.imul(moved.ranks[w.jumped], GOLDEN_STEP) >>> 0) % twice.pages) : undefined;
     r.outAndBack(block, ...(before === undefined ? [] : [before]), to);
   }
   return inPlace;

@@ -16,6 +16,7 @@ import { visibilityChecks } from './visibility-map';
 import { heapRoute } from './index-scan-route';
 import type { ScanBase } from './index-scan-types';
 import { walkHeap } from './index-scan-walk';
+import { PG_CALIBRATION } from '../calibration';
 
 export function indexScan(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
   if (!n.parallelAware && (n.actualLoops ?? 1) > 1) return repeatedIndexScan(sim, pool, n, notes, rnd);
@@ -38,7 +39,12 @@ function scanBase(sim: SimulationContext, n: PlanNode, notes: PlanSimulationNote
   const f = sim.facts[t];
   const c = idx === undefined ? null : (sim.facts[idx].correlation ?? null);
   const ordered = orderedShare(c);
-  const order = ordered > 0.8 ? 'in block order' : ordered < 0.2 ? 'in random order' : `${Math.round(ordered * 100)} % in block order`;
+  const order =
+    ordered > PG_CALIBRATION.blockOrder
+      ? 'in block order'
+      : ordered < PG_CALIBRATION.randomOrder
+        ? 'in random order'
+        : `${Math.round(ordered * 100)} % in block order`;
   notes.assumptions.add(`${f.reportName}: correlation ${c === null ? 'unknown (no statistics)' : c.toFixed(2)} → heap visited ${order}`);
   const live = liveRows(f, sim.blockSize, sim.draw, notes);
   const dead = deadOf(sim, t, live, ordered, notes);
@@ -50,9 +56,10 @@ function scanBase(sim: SimulationContext, n: PlanNode, notes: PlanSimulationNote
   // An index-only scan's heap fetches count the dead versions' entries as well: with the marked ones
   // known, every row is fetched (no page of a table-wide update's heap is all-visible) and the rest are dead.
   const liveVisits = indexOnly && dead ? (kills ? Math.min(tuples, heapTuples) : heapTuples / (1 + dead.perRow)) : heapTuples;
-  const unsettled = indexOnly && ordered < 0.8 ? notAllVisible(sim.facts[t], t, live, tuples, heapTuples, sim.draw, notes, sim.dirty.get(t)) : undefined;
+  const unsettled =
+    indexOnly && ordered < PG_CALIBRATION.blockOrder ? notAllVisible(sim.facts[t], t, live, tuples, heapTuples, sim.draw, notes, sim.dirty.get(t)) : undefined;
   // A correlated scan starts where its first key lies along the live rows, where the keys are dense.
-  const position = live.first + (first && ordered > 0.8 ? first.fraction * live.pages : 0);
+  const position = live.first + (first && ordered > PG_CALIBRATION.blockOrder ? first.fraction * live.pages : 0);
   const start = kills ? first?.key : undefined;
   // An index-only scan whose every row went to the heap (no page all-visible) visits the rows' blocks too.
   const visitsRows = n.nodeType === 'Index Scan' || (indexOnly && heapTuples >= tuples);
@@ -77,7 +84,7 @@ function scanBase(sim: SimulationContext, n: PlanNode, notes: PlanSimulationNote
 function loadOrderOf(b: Omit<ScanBase, 'loadOrder'>, keyMin: number | undefined, notes: PlanSimulationNotes): ScanBase['loadOrder'] {
   const { known, dead, first, capacity, ordered, live, f } = b;
   const loadOrder =
-    dead?.mirrorsLive && known && first && keyMin !== undefined && capacity && ordered > 0.95 && live.first > 0
+    dead?.mirrorsLive && known && first && keyMin !== undefined && capacity && ordered > PG_CALIBRATION.loadOrder && live.first > 0
       ? { min: keyMin, capacity, moved: outOfOrder(known) }
       : undefined;
   if (loadOrder) {

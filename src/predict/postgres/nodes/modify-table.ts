@@ -8,7 +8,9 @@ import { orderedShare, pageId } from '../geometry';
 import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from '../write-trace';
 import { clearedOf, deadMetByWrite, freeSpaceOf, leftoversOf } from '../history/dead-versions';
 import { earlierBlocks, earlierUnderTableWide, earlierUnderWrite } from '../history/earlier-writes';
-import { HEAP_BLOCKS_PER_VM_PAGE } from '../simulation-context';
+import { PG_CALIBRATION } from '../calibration';
+import { REFETCHES_OLD_VERSION_FROM } from '../layout-constants';
+import { guess } from '../guesses';
 
 /**
  * An UPDATE's uniqueness checks go to each dead version under the row's key, where the scan below met it
@@ -32,17 +34,17 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
   const heap = { t, f: sim.facts[t] };
   const indexes = sim.facts.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'index' && f.table === heap.f.planName);
   // The same visibility-map pages the index-only scans consult; the free-space map past every fork.
-  const vmPage = (block: number) => pageId(sim.facts.length + 1 + t, Math.floor(block / HEAP_BLOCKS_PER_VM_PAGE));
-  const fsmPage = (level: number) => pageId(2 * sim.facts.length + 2 + t, level);
+  const vmPage = (block: number) => sim.vmPageOf(t, block);
+  const fsmPage = (level: number) => sim.fsmPageOf(t, level);
   const context: WriteContext = { pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage };
   switch (n.operation) {
     case 'Insert':
-      return replayInsert(context, pageId(3 * sim.facts.length + 3, 0));
+      return replayInsert(context, sim.sequencePage());
     case 'Update': {
       const scan = input ? scanOf(input, heap.f.planName) : undefined;
       const scanIndex = scan?.index === undefined ? undefined : sim.relationIndex('index', scan.index);
       const correlation = scanIndex === undefined ? null : (sim.facts[scanIndex].correlation ?? null);
-      const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= 0.5);
+      const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= PG_CALIBRATION.clusteredWrite);
       const leftoverPerRow = leftoversOf(sim, t);
       const leftoverAt = sim.history.leftoverPlace.get(t);
       // Run 1's _bt_check_unique marks each dead version it visits (ItemIdMarkDead, under the leaf's lock):
@@ -51,7 +53,7 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
       const deadPerRow = sim.history.runsDone > 0 ? 0 : deadMetByWrite(sim, t, notes);
       const freeSpace = freeSpaceOf(sim, t);
       // _bt_check_unique visits the versions an earlier write left under each row's key too (the range's run 1).
-      const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > 0.8 ? earlierUnderWrite(sim, t) : undefined;
+      const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > PG_CALIBRATION.blockOrder ? earlierUnderWrite(sim, t) : undefined;
       // Run 1's scan goes out to them and back (indexScan). A later run's scan passes them on its way to the
       // previous run's version under the same key, so only the uniqueness check adds a request each; from run
       // 3 it also checks the version the run before the previous one left there, which joined their posting
@@ -70,8 +72,8 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
         ...(freeSpace ? { freeSpace } : {}),
         firstWrite: sim.history.runsDone === 0,
         cleared: clearedOf(sim, t),
-        refetchesOld: sim.engine.major >= 14,
-        roomFromPruning: (sim.draw & 4) !== 0,
+        refetchesOld: sim.engine.major >= REFETCHES_OLD_VERSION_FROM,
+        roomFromPruning: guess(sim.draw, 'roomFromPruning') === 1,
         ...(sim.updatedColumns ? { updatedColumns: sim.updatedColumns } : {}),
       });
       sim.history.freeUsed.set(t, (sim.history.freeUsed.get(t) ?? 0) + freeBlocks);

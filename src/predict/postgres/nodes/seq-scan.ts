@@ -9,6 +9,9 @@ import { pageId } from '../geometry';
 import { tableWideDead } from '../heap-layout';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
+import { guess } from '../guesses';
+import { PG_CALIBRATION } from '../calibration';
+import { DEFAULT_EFFECTIVE_IO_CONCURRENCY, DEFAULT_IO_COMBINE_LIMIT, READ_STREAM_SEQ_SCAN_FROM } from '../layout-constants';
 
 /** Blocks each participant of a parallel scan touched, the leader first (0 where one took none). */
 export function participantShares(n: PlanNode): number[] | undefined {
@@ -36,7 +39,7 @@ export function seqScan(
   // EXPLAIN gives rows per loop; a parallel scan's loops are its participants as executed.
   const tuplesSeen = ((n.actualRows ?? 0) + (n.rowsRemovedByFilter ?? 0)) * (n.parallelAware ? Math.max(1, n.actualLoops ?? 1) : 1);
   const perPage = f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 0;
-  const blocks = perPage > 0 && tuplesSeen < f.tuples * 0.9 ? Math.min(f.pages, Math.ceil(tuplesSeen / perPage) + 1) : f.pages;
+  const blocks = perPage > 0 && tuplesSeen < f.tuples * PG_CALIBRATION.stoppedScan ? Math.min(f.pages, Math.ceil(tuplesSeen / perPage) + 1) : f.pages;
   const ring = seqScanUsesRing(f.pages, pool.capacity);
   const ringSize = ringBuffers(sim.engine.major, 'bulkread', { ...sim.engine, nbuffers: pool.capacity });
   const scanning = shares ? shares.filter((b) => b > 0).length : processes;
@@ -48,7 +51,7 @@ export function seqScan(
   if (blocks < f.pages)
     notes.assumptions.add(`${f.reportName}: the scan stopped after about ${blocks.toLocaleString('en-US')} of ${f.pages.toLocaleString('en-US')} blocks`);
   // Which blocks each process took is a guess: the shown draw paces them, half the others start workers late.
-  const lateWorkers = (sim.draw & 1) === 1;
+  const lateWorkers = guess(sim.draw, 'lateWorkers') === 1;
   if (shares) {
     notes.assumptions.add(
       `${f.reportName}: blocks shared among the scanning processes as executed (${shares.join(' / ')}, the leader first); which blocks each took no counter ` +
@@ -78,9 +81,13 @@ export function seqScan(
  * too, with other limits; it is left as before, not measured here.)
  */
 function streamLimits(sim: SimulationContext, ringSize: number, nbuffers: number, table: string, notes: PlanSimulationNotes): StreamLimits | undefined {
-  if (sim.engine.major < 18) return undefined;
-  const combine = sim.engine.ioCombineLimit ?? 16;
-  const maxPinned = Math.min(((sim.engine.effectiveIoConcurrency ?? 16) + 1) * combine, ringSize, pinLimit({ ...sim.engine, nbuffers }));
+  if (sim.engine.major < READ_STREAM_SEQ_SCAN_FROM) return undefined;
+  const combine = sim.engine.ioCombineLimit ?? DEFAULT_IO_COMBINE_LIMIT;
+  const maxPinned = Math.min(
+    ((sim.engine.effectiveIoConcurrency ?? DEFAULT_EFFECTIVE_IO_CONCURRENCY) + 1) * combine,
+    ringSize,
+    pinLimit({ ...sim.engine, nbuffers }),
+  );
   if (maxPinned >= ringSize) {
     notes.assumptions.add(
       `${table}: each read stream may pin ${maxPinned} buffers ahead, as many as its ring holds: where the ring skips a dirty buffer it rejects, ` +
@@ -107,7 +114,7 @@ function prunedNow(sim: SimulationContext, t: number, blocks: number, notes: Pla
   if (live.first <= 0) return undefined;
   sim.history.pruned.add(t);
   const dead = Math.min(blocks, live.first);
-  const firstVisit = scan.self.sharedDirtied >= 0.5 * dead;
+  const firstVisit = scan.self.sharedDirtied >= PG_CALIBRATION.firstPrune * dead;
   const dirtiedCount = scan.self.sharedDirtied.toLocaleString('en-US');
   const deadPages = live.first.toLocaleString('en-US');
   notes.assumptions.add(
@@ -117,7 +124,7 @@ function prunedNow(sim: SimulationContext, t: number, blocks: number, notes: Pla
       : `${f.reportName}: run 1's scan dirtied ${dirtiedCount} blocks, so earlier scans had pruned its ${deadPages} pages of dead versions ` +
           '(the band: pruned by run 1, its ring leaving them cached)',
   );
-  if (firstVisit === ((sim.draw & 4) !== 0)) return undefined;
+  if (firstVisit === (guess(sim.draw, 'prunedBefore') === 1)) return undefined;
   // As many as run 1 dirtied where it was the first visit (others an earlier scan had pruned); all of them in the band.
   const count = firstVisit ? Math.min(dead, scan.self.sharedDirtied) : dead;
   const dirtied = new Set<number>();
@@ -151,7 +158,7 @@ function dirtiedNow(sim: SimulationContext, t: number, blocks: number, notes: Pl
     `${f.reportName}: the scan dirtied ${scan.self.sharedDirtied.toLocaleString('en-US')} blocks as executed; ${count.toLocaleString('en-US')} taken as WAL-logged (${why}), ` +
       'which its BULKREAD ring rejects, leaving them cached; which blocks no counter tells: taken evenly over the scan (the range also takes them at its end)',
   );
-  const atEnd = (sim.draw & 1) !== 0;
+  const atEnd = guess(sim.draw, 'dirtiedAtEnd') === 1;
   const dirtied = new Set<number>();
   for (let k = 0; k < count; k++) dirtied.add(atEnd ? blocks - count + k : Math.floor((k * blocks) / count));
   return dirtied;

@@ -3,6 +3,7 @@ import type { PlanNode } from '../../../shared/report';
 import type { PostgresPool } from '../../../sim/policies/postgres-clock-sweep';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
+import { PG_CALIBRATION } from '../calibration';
 
 /**
  * A sort's first execution in the session looks up each key's sort support function in the catalogs
@@ -12,8 +13,9 @@ import type { PlanSimulationNotes } from '../simulation-notes';
  */
 export function sortSupport(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes): void {
   if (sim.history.runsDone > 0 || !n.sortKeys) return;
-  for (let k = 0; k < 3 * n.sortKeys; k++) pool.repin();
+  const requests = PG_CALIBRATION.sortSupportRequests * n.sortKeys;
+  for (let k = 0; k < requests; k++) pool.repin();
   notes.assumptions.add(
-    `${n.nodeType}: its first execution in the session looks up the sort support of its ${n.sortKeys} key(s) in the catalogs, ${3 * n.sortKeys} cached catalog page request(s)`,
+    `${n.nodeType}: its first execution in the session looks up the sort support of its ${n.sortKeys} key(s) in the catalogs, ${requests} cached catalog page request(s)`,
   );
 }

@@ -6,6 +6,7 @@ import type { PlanSimulationNotes } from '../simulation-notes';
 import { SeededRandom } from '../../../sim/random';
 import { orderedShare, pageId } from '../geometry';
 import { HEAP_BLOCKS_PER_VM_PAGE } from '../simulation-context';
+import { GOLDEN_STEP, VISIBILITY_SEED } from '../guesses';
 
 /**
  * An index-only scan asks the visibility map about every entry's heap page (visibilitymap_get_status),
@@ -24,7 +25,7 @@ export function visibilityChecks(sim: SimulationContext, pool: PostgresPool, n: 
   // The map is the table's fork: its pages are simulated apart from every relation's (past the facts).
   const vm = (page: number) => pageId(sim.facts.length + 1 + t, page);
   // Its own generator, so the heap visits draw as they did.
-  const rnd = new SeededRandom(0x7153 + t + sim.draw * 0x9e3779b1);
+  const rnd = new SeededRandom(VISIBILITY_SEED + t + sim.draw * GOLDEN_STEP);
   const perPage = f.tuples > 0 && f.pages > 0 ? f.tuples / f.pages : 1;
   let requests = 0;
   for (let l = 0; l < loops; l++) {

@@ -1,0 +1,114 @@
+// Every choice the PostgreSQL plan model cannot read from the server, declared once by name with its
+// alternatives. The band is the predictions of DRAWS draws (prediction.ts): draw 0 is the one shown, and
+// each other draw takes, per guess, the alternative its dimension (a bit of the draw number) selects.
+// Guesses that share a dimension move together across the band; SHARED_DIMENSIONS declares which do, so
+// that a new guess cannot join a dimension silently (test/predict/postgres/guesses.test.ts).
+
+export interface Guess {
+  what: string;
+  /** The alternatives, by index. */
+  alternatives: readonly string[];
+  /** The bit of the draw number that selects between `low` and `high` on the band's draws; 0: every draw but the shown one takes `high`. */
+  dimension: 0 | 1 | 2 | 4;
+  /** The alternative the shown draw (0) takes. */
+  shown: number;
+  low: number;
+  high: number;
+}
+
+const twoWays = (what: string, dimension: Guess['dimension'], alternatives: readonly [string, string]): Guess => ({
+  what,
+  alternatives,
+  dimension,
+  shown: 0,
+  low: 0,
+  high: 1,
+});
+
+export const PG_GUESSES = {
+  lateWorkers: twoWays('which blocks each participant of a parallel scan took', 1, [
+    "each at its share's pace from the start",
+    'workers with smaller shares started late',
+  ]),
+  dirtiedAtEnd: twoWays('which blocks a ring scan dirtied (and its ring rejected, leaving them cached)', 1, [
+    'spread evenly over the scan',
+    "at the scan's end",
+  ]),
+  prunedBefore: twoWays("whether run 1's seq scan was the first to prune a table-wide update's dead versions", 4, [
+    "as run 1's dirtied blocks say",
+    'the other case',
+  ]),
+  roomFromPruning: twoWays('whether pruning left room for a HOT version on a full page', 4, ['no room', 'room on the first update of every page']),
+  deadSpread: twoWays("whether an earlier write's few dead versions lie under the scan's keys", 4, [
+    "the likelier case for the scan's correlation (spread where uncorrelated, none met where correlated)",
+    'the other case',
+  ]),
+  marksSkipped: twoWays('whether the dead entries a previous run met are already marked dead', 2, ['not marked', 'marked']),
+  markedSinceUpdate: twoWays("whether a scan since a table-wide update marked the dead entries under a write's keys", 2, ['none marked', 'all marked']),
+  leavesMarkedBefore: twoWays("whether a scan before run 1 already marked the moved rows' old entries", 2, ['run 1 is the first', 'an earlier scan was']),
+  updatedEarlierMarked: twoWays("whether a scan marked a row's dead entry before the table-wide update's leaf filled", 1, [
+    'the share the count asks for keeps no posting list',
+    'every such leaf was marked first',
+  ]),
+  deadPerKey: {
+    what: 'how many dead entries a key holds where no view shows it (a posting list of rolled-back versions)',
+    alternatives: ['one, one and two by turns', 'one a key', 'two a key'],
+    dimension: 1,
+    shown: 0,
+    low: 1,
+    high: 2,
+  },
+  earlierWriteEntries: {
+    what: "how many of the dead entries counted after a rolled-back write's runs an earlier measurement of it left under its keys",
+    alternatives: ['what one earlier measurement leaves', 'none', 'all counted'],
+    dimension: 1,
+    shown: 0,
+    low: 1,
+    high: 2,
+  },
+  earlierBetweenBlocks: {
+    what: "which of the blocks between the rows as loaded and a table-wide update's versions a write's runs visit",
+    alternatives: ['one in five of each measurement on run 1, one in ten more on run 2', 'none', 'every block on run 1'],
+    dimension: 1,
+    shown: 0,
+    low: 1,
+    high: 2,
+  },
+  earlierPlacement: {
+    what: "where an earlier write's versions lie, where no view shows it",
+    alternatives: ["before the blocks committed updates appended, or on the table's last (cached) blocks", 'spread over the heap'],
+    dimension: 0,
+    shown: 0,
+    low: 1,
+    high: 1,
+  },
+} as const satisfies Record<string, Guess>;
+
+export type PgGuessName = keyof typeof PG_GUESSES;
+
+/** Guesses that move together across the band, declared: one dimension each, to be separated. */
+export const SHARED_DIMENSIONS: Record<Guess['dimension'], PgGuessName[]> = {
+  0: ['earlierPlacement'],
+  1: ['lateWorkers', 'dirtiedAtEnd', 'updatedEarlierMarked', 'deadPerKey', 'earlierWriteEntries', 'earlierBetweenBlocks'],
+  2: ['marksSkipped', 'markedSinceUpdate', 'leavesMarkedBefore'],
+  4: ['prunedBefore', 'roomFromPruning', 'deadSpread'],
+};
+
+/** The alternative a draw takes for a guess. */
+export function guess(draw: number, name: PgGuessName): number {
+  const g: Guess = PG_GUESSES[name];
+  if (draw === 0) return g.shown;
+  if (g.dimension === 0) return g.high;
+  return (draw & g.dimension) !== 0 ? g.high : g.low;
+}
+
+/** Seeds of the model's random streams: one per draw, spread by the golden ratio's 32-bit hash step. */
+export const RUN_SEED = 0x5eed;
+export const VISIBILITY_SEED = 0x7153;
+export const GOLDEN_STEP = 0x9e3779b1;
+/** The golden ratio's fraction: steps of it spread any count of points evenly (a low-discrepancy order). */
+export const GOLDEN_FRACTION = 0.6180339887498949;
+/** The shown draw's dead entries per key, by turns (deadPerKey's first alternative). */
+export const DEAD_PER_KEY_TURNS = [1, 1, 2] as const;
+/** Halvings a share is fitted with (fitPlainShare): 2^-20 of the unit. */
+export const FIT_HALVINGS = 20;

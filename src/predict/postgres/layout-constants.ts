@@ -1,0 +1,23 @@
+// PostgreSQL's own constants the plan model follows (from its source and defaults), and the versions
+// whose behaviour it depends on. Not calibration: nothing here was fitted.
+
+/** BLCKSZ's default. */
+export const DEFAULT_BLOCK_SIZE = 8192;
+/** SizeOfPageHeaderData. */
+export const PAGE_HEADER_BYTES = 24;
+/** Heap pages one visibility-map page covers: two bits each in a page less its header (HEAPBLOCKS_PER_BYTE × MAPSIZE). */
+export const HEAP_BLOCKS_PER_VM_PAGE = (DEFAULT_BLOCK_SIZE - PAGE_HEADER_BYTES) * 4;
+/** io_combine_limit's and effective_io_concurrency's defaults where a server predates them (16 blocks; 16 from PostgreSQL 18). */
+export const DEFAULT_IO_COMBINE_LIMIT = 16;
+export const DEFAULT_EFFECTIVE_IO_CONCURRENCY = 16;
+/** PostgreSQL 14 fetches an updated row's old version again to form the new one (heap_update's refetch). */
+export const REFETCHES_OLD_VERSION_FROM = 14;
+/** PostgreSQL 18 reads a sequential scan's blocks through a read stream. */
+export const READ_STREAM_SEQ_SCAN_FROM = 18;
+
+/**
+ * Not PostgreSQL's: the simulation's page-id spaces. A relation's forks are simulated as relations past
+ * the measured ones, at this multiple of (relations + 1): the visibility maps, the free-space maps, and
+ * the sequence page an INSERT asks.
+ */
+export const FORK_SPACE = { vm: 1, fsm: 2, sequence: 3 } as const;
