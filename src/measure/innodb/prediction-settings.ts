@@ -19,6 +19,7 @@ export function innodbPredictionSettings(info: InnodbServerInfo, p: PoolFindings
   const st = info.settings;
   return {
     product: info.product,
+    release: info.release.join('.'),
     poolPages: info.poolPages,
     ...(p.frames ? { poolFrames: p.frames } : {}),
     pageSize: info.pageSize,

@@ -33,6 +33,8 @@ export interface InnodbIndexFacts {
 
 export interface InnodbPredictionSettings {
   product: 'mysql' | 'mariadb';
+  /** The server's version (absent in inputs recorded before it was kept): which calibration holds for it. */
+  release?: string;
   /** innodb_buffer_pool_size in pages: what the what-if's sizes are named by. */
   poolPages: number;
   /**

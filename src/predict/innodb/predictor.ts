@@ -11,6 +11,7 @@ import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
 import { IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { replayReads, type InnodbReadContext } from './read-replay';
+import { calibrationNote } from './calibration';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { RunPrediction } from '../prediction';
 import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
@@ -244,6 +245,8 @@ export class InnodbPredictor {
     const assumptions = new Set<string>();
     const unmodelled = new Set<string>();
     this.replay(this.pool, run, assumptions, unmodelled, this.opened);
+    const calibrated = this.settings.release === undefined ? undefined : calibrationNote(this.settings.product, this.settings.release);
+    if (calibrated && (run.otherWrite || run.insert || this.settings.tablesToOpen?.length)) assumptions.add(calibrated);
     // Freed pages stay in the pool until evicted but belong to no index any more.
     if (run.insert && run.insert.rows > 0) this.createdPagesLive = !run.insert.rolledBack;
     const after = this.pool.counters();

@@ -2,20 +2,20 @@
 // transaction's first write, a leaf split and the merge its rollback makes, a table's first open. Each
 // walk over a real page of the model (siblings, the tablespace header) is an access, so a cold pool reads
 // it; what stays in memory on a server (the data dictionary, the rollback segments) counts as hits.
-// The remaining counts were measured on MariaDB 10.11 (16 KiB pages) with INNODB_METRICS' index_page_*
-// counters beside the read requests, and are named as measured constants in the prediction's assumptions.
+// The remaining counts are calibration.ts's, measured on MariaDB 10.11, with their provenance there.
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import type { IndexPages } from './index-pages';
+import { INNODB_CALIBRATION } from './calibration';
 
 /** What a rollback reads before it undoes a record: the undo log's header and the segment's. */
-export const ROLLBACK_GETS = 2;
+export const ROLLBACK_GETS = INNODB_CALIBRATION.rollbackGets;
 /**
  * A rollback stepping back onto the undo log's page before (the log header and the previous page's list
  * node): a 1,000-row UPDATE of a 120-byte column wrote 10 undo pages and took 1,070–1,079 gets, its
  * rollback 4,083, where 1 per row and 4 per row undone are walked (2,000 rows: 8,164). Growing the log is
  * in undo-log.ts.
  */
-export const UNDO_PAGE_BACK_GETS = 9;
+export const UNDO_PAGE_BACK_GETS = INNODB_CALIBRATION.undoPageBackGets;
 /** Bytes of an undo page that hold records: less the file header and trailer, the page's and the log's headers. */
 export function undoPageBytes(pageSize: number): number {
   return pageSize - 200;
@@ -24,13 +24,13 @@ export function undoPageBytes(pageSize: number): number {
  * Gets of a split beyond the pages walked (a 1-row INSERT: 20 gets with one split, 9 without; 100
  * random-key inserts, 67–73 splits, measured to within 4 %). The new page's creation is one of them.
  */
-const SPLIT_OTHER_GETS = 4;
+const SPLIT_OTHER_GETS = INNODB_CALIBRATION.splitOtherGets;
 /** Gets of a merge beyond the pages walked (the rollback of the same: 24–26 gets with one merge, 13 without), failed merge attempts included. */
-const MERGE_OTHER_GETS = 6;
+const MERGE_OTHER_GETS = INNODB_CALIBRATION.mergeOtherGets;
 /** Rolling back an inserted clustered record: searched for again and removed, beyond the walk (7.4 measured per row, 4 walked). */
-export const INSERT_UNDO_CLUSTERED_GETS = 3;
+export const INSERT_UNDO_CLUSTERED_GETS = INNODB_CALIBRATION.insertUndoClusteredGets;
 /** Opening a table: its definition from the dictionary tables and its persistent statistics, beyond its clustered index's walk. */
-const OPEN_DICTIONARY_GETS = 7;
+const OPEN_DICTIONARY_GETS = INNODB_CALIBRATION.openDictionaryGets;
 
 export function descend(pool: InnodbPool, l: IndexPages, leaf?: number): void {
   pool.access(l.root);
@@ -54,7 +54,7 @@ function touchSpaceHeader(pool: InnodbPool, spaceBase: number): void {
  * been restarted since the load measured 42–45 gets on every run): no view shows it, and the assumptions
  * say so.
  */
-const FRESH_PAGE_GETS = 3;
+const FRESH_PAGE_GETS = INNODB_CALIBRATION.freshPageGets;
 export const FRESH_PAGE_ASSUMPTION = `a split's new page comes from the file's free space the first time (${FRESH_PAGE_GETS} gets more); later runs take back the page the previous run's rollback freed. Where an earlier rollback freed a page of the index, the first run may take that one instead, which no view shows`;
 /** The pages each simulated pool's splits have allocated: a later split of the same place reuses its page. */
 const allocated = new WeakMap<InnodbPool, Set<number>>();
