@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitUntil } from '../support/wait';
 import { cli, cliAsync } from '../support/cli';
 import { maskSql } from '../../src/sql/mask';
 import { updatedColumns } from '../../src/sql/classify/postgres-update-columns';
@@ -87,12 +88,17 @@ test('a structurally broken report is refused by report --html with where it bre
 });
 
 test('Ctrl-C while connecting to a server that never answers ends at once', async () => {
-  const silent = createServer(() => undefined);
+  // The CLI installs its signal handlers before it connects: once the server sees the connection, a
+  // signal reaches them (polled, not a fixed sleep, so a loaded machine passes too).
+  let connected = false;
+  const silent = createServer(() => {
+    connected = true;
+  });
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
   const port = (silent.address() as { port: number }).port;
   try {
     const { child, done } = cliAsync(['measure', '--url', `postgres://u@127.0.0.1:${port}/db`, '--sql', 'SELECT 1']);
-    await new Promise((r) => setTimeout(r, 800));
+    assert.ok(await waitUntil(async () => connected, 600, 50), 'the CLI never connected');
     const sent = Date.now();
     child.kill('SIGTERM');
     const r = await done;

@@ -146,6 +146,12 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       ],
       { stdio: 'ignore' },
     );
+    // Should the suite time out before its after hook, the editor must neither keep this test process
+    // alive (the run would hang) nor outlive it: unreferenced, and killed as the process exits. The
+    // servers stop the same way (local-server/registry.ts), and the kernel ends them with their parent.
+    cs.unref();
+    const editor = cs;
+    process.once('exit', () => editor.kill('SIGKILL'));
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
     browser = await launch(chromium);
   });
