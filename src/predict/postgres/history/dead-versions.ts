@@ -71,7 +71,7 @@ export function clearedOf(sim: SimulationContext, t: number): Set<number> {
 }
 
 /** Draws that take the dead entries a previous run met as already marked dead (see heap-layout.ts). */
-export function skipsMarked(sim: SimulationContext): boolean {
+function skipsMarked(sim: SimulationContext): boolean {
   return sim.history.runsDone > 0 && guess(sim.draw, 'marksSkipped') === 1;
 }
 

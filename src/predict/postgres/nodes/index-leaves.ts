@@ -60,7 +60,7 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
  * (pgbench, a hash join over 40,000 accounts after 24,000 updates): 1,400 on run 1, 1,291 after, 109
  * leaves.
  */
-export function leavesMarkedNow(sim: SimulationContext, n: PlanNode, leaves: number, notes: PlanSimulationNotes, indexName: string): number[] {
+function leavesMarkedNow(sim: SimulationContext, n: PlanNode, leaves: number, notes: PlanSimulationNotes, indexName: string): number[] {
   const moved = n.relation ? sim.observed.movedRows[n.relation] : undefined;
   if (
     n.nodeType !== 'Index Scan' ||
@@ -87,7 +87,7 @@ export function leavesMarkedNow(sim: SimulationContext, n: PlanNode, leaves: num
  * since or not), the leaves within one start where the replay's splits put them (version-churn.ts).
  * Elsewhere (leaves split by other inserts and updates) undefined.
  */
-export function keyPlacedLeaves(sim: SimulationContext, i: number, n: PlanNode, rows: number): { start: number; leaves: number; split: boolean } | undefined {
+function keyPlacedLeaves(sim: SimulationContext, i: number, n: PlanNode, rows: number): { start: number; leaves: number; split: boolean } | undefined {
   const f = sim.facts[i];
   const first = denseStart(sim, i, n);
   if (!first || !f.keyRange || !f.keyBytes) return undefined;

@@ -142,7 +142,7 @@ function unmarkedPerEntry(sim: SimulationContext, notes: PlanSimulationNotes, b:
  * written since the last checkpoint, so it is one of them (pgbench's updates leave them so); the rest are
  * taken evenly over the range. In block order, as the scan meets them (descending for a backward scan).
  */
-export function fetchedInRange(
+function fetchedInRange(
   sim: SimulationContext,
   t: number,
   start: number,
