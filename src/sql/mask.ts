@@ -21,6 +21,13 @@ export function maskSql(sql: string, dialect: Dialect): string {
   return out.join('');
 }
 
+// MySQL runs a comment opened by slash-star-bang (with or without a version) as code, MariaDB one opened
+// by slash-star-M-bang too, and both read optimizer hints from slash-star-plus: statement text, never comments.
+export function executableComment(sql: string, i: number): boolean {
+  const e = sql[i + 2];
+  return e === '!' || e === '+' || (e === 'M' && sql[i + 3] === '!');
+}
+
 function commentAt(sql: string, i: number, dialect: Dialect): Span {
   const [c, d] = [sql[i], sql[i + 1]];
   const lineComment = (c === '-' && d === '-' && (dialect === 'postgresql' || /\s/.test(sql[i + 2] ?? ' '))) || (c === '#' && dialect === 'mysql');
@@ -28,7 +35,7 @@ function commentAt(sql: string, i: number, dialect: Dialect): Span {
     const end = sql.indexOf('\n', i);
     return { blank: true, end: end < 0 ? sql.length : end };
   }
-  if (c !== '/' || d !== '*' || (dialect === 'mysql' && (sql[i + 2] === '!' || sql[i + 2] === '+'))) return undefined;
+  if (c !== '/' || d !== '*' || (dialect === 'mysql' && executableComment(sql, i))) return undefined;
   // PostgreSQL nests block comments; MySQL does not (and runs /*! … */ as code).
   let depth = 1;
   let k = i + 2;

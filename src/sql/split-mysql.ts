@@ -5,6 +5,7 @@
 // comments from what it sends, and BEGIN … END bodies need DELIMITER exactly as in the client.
 import { isSpace } from './char-class';
 import { LineIndex, type Span, type SqlStatement } from './statement';
+import { executableComment } from './mask';
 
 const HASH = 35;
 const DASH = 45;
@@ -55,8 +56,7 @@ export function scanMysql(text: string, from = 0, state = ';', stop?: (span: Spa
       continue;
     }
     if (c === SLASH && text.charCodeAt(i + 1) === STAR) {
-      const k = text.charCodeAt(i + 2);
-      if ((k === 33 || k === 43) && start < 0) start = i; // /*! and /*+ are sent to the server
+      if (executableComment(text, i) && start < 0) start = i; // sent to the server as code
       const end = text.indexOf('*/', i + 2);
       i = end < 0 ? n : end + 2;
       continue;

@@ -1,6 +1,7 @@
 // What a MySQL/MariaDB statement reaches beyond what its text names, resolved through the server's
-// catalogs: the tables it names, the base tables of its views, the stored functions it calls, and, for a
-// data-changing statement, the triggers of its tables, each followed into its body. A rollback undoes
+// catalogs: the tables it names, the base tables of its views, the stored functions it calls and the
+// procedures those CALL, and, for a data-changing statement, the triggers and column defaults of its
+// tables, each followed into its body. A rollback undoes
 // InnoDB changes only: a non-transactional table, a global setting, a file written or an advanced
 // sequence or AUTO_INCREMENT counter stays.
 import type { Connection } from 'mysql2/promise';
@@ -56,6 +57,18 @@ export function namesIn(masked: string): { names: Name[]; calls: Name[] } {
   return { names, calls };
 }
 
+/** namesIn, with a procedure named by CALL counted as a call whether or not parentheses follow it. */
+function namesAndCalls(masked: string): { names: Name[]; calls: Name[] } {
+  const found = namesIn(masked);
+  for (const m of masked.matchAll(
+    /\bCALL\s+(?:`((?:[^`]|``){1,64})`|([A-Za-z_$][\w$]{0,63}))(?:\s*\.\s*(?:`((?:[^`]|``){1,64})`|([A-Za-z_$][\w$]{0,63})))?/gi,
+  )) {
+    const first = ident(m[1], m[2]);
+    found.calls.push(m[3] !== undefined || m[4] !== undefined ? { schema: first, name: ident(m[3], m[4]) } : { name: first });
+  }
+  return found;
+}
+
 interface TableRow {
   s: string;
   t: string;
@@ -72,7 +85,7 @@ export async function findInnodbSideEffects(conn: Connection, statement: string,
   let pending: string[] = [statement];
   for (let depth = 0; pending.length && depth < 6; depth++) {
     const { names, calls } = pending
-      .map((text) => namesIn(maskSql(text, 'mysql')))
+      .map((text) => namesAndCalls(maskSql(text, 'mysql')))
       .reduce((a, b) => ({ names: [...a.names, ...b.names], calls: [...a.calls, ...b.calls] }), { names: [], calls: [] });
     pending = [];
     const tables = await lookupTables(conn, names, currentDb);
@@ -100,6 +113,12 @@ export async function findInnodbSideEffects(conn: Connection, statement: string,
         [t.s, t.t],
       );
       for (const r of trg as Array<{ n: string; a: string }>) visitBody(`trigger ${t.s}.${r.n}`, r.a);
+      // A column's default runs with every row inserted: a sequence or a function it names is reached too.
+      const [defaults] = await conn.query(
+        "SELECT COLUMN_DEFAULT AS d FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_DEFAULT LIKE '%(%'",
+        [t.s, t.t],
+      );
+      for (const r of defaults as Array<{ d: string }>) pending.push(r.d);
     }
     for (const r of await lookupRoutines(conn, calls, currentDb)) {
       const name = `${r.s}.${r.n}`;
@@ -149,7 +168,7 @@ async function lookupRoutines(conn: Connection, calls: Name[], currentDb: string
   if (!pairs.length) return [];
   const [rows] = await conn.query(
     `SELECT ROUTINE_SCHEMA AS s, ROUTINE_NAME AS n, ROUTINE_DEFINITION AS d FROM information_schema.ROUTINES
-      WHERE ROUTINE_TYPE = 'FUNCTION' AND (ROUTINE_SCHEMA, ROUTINE_NAME) IN (${pairs.map(() => '(?, ?)').join(', ')})`,
+      WHERE ROUTINE_TYPE IN ('FUNCTION', 'PROCEDURE') AND (ROUTINE_SCHEMA, ROUTINE_NAME) IN (${pairs.map(() => '(?, ?)').join(', ')})`,
     pairs.flat(),
   );
   return rows as Array<{ s: string; n: string; d: string | null }>;

@@ -1,7 +1,7 @@
 // What may be measured on MySQL/MariaDB inside START TRANSACTION … ROLLBACK, and what must be refused.
 import { splitMysqlOffsets } from '../split-mysql';
 import type { CheckedStatement, StatementCheck } from './statement-check';
-import { maskSql } from '../mask';
+import { executableComment, maskSql } from '../mask';
 
 export type InnodbStatementKind = 'read' | 'dml';
 
@@ -23,7 +23,7 @@ function head(sql: string): string {
   for (;;) {
     const t = s.replace(/^\s+/, '');
     if (t.startsWith('#') || /^--\s/.test(t)) s = t.slice(t.indexOf('\n') < 0 ? t.length : t.indexOf('\n') + 1);
-    else if (t.startsWith('/*') && !/^\/\*[!+]/.test(t)) {
+    else if (t.startsWith('/*') && !executableComment(t, 0)) {
       const end = t.indexOf('*/');
       s = end < 0 ? '' : t.slice(end + 2);
     } else return t.replace(/^\(+\s*/, '').toUpperCase();

@@ -50,6 +50,14 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
       'CREATE FUNCTION writes_m() RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO m (v) VALUES (1); RETURN 1; END',
       'CREATE FUNCTION sets_global() RETURNS INT BEGIN SET GLOBAL max_connections = 77; RETURN 1; END',
       'CREATE SEQUENCE sq',
+      // Call chains: a function that CALLs a procedure, a trigger whose function CALLs one; a default that takes a sequence.
+      'CREATE PROCEDURE p_global() BEGIN SET GLOBAL max_connections = 66; END',
+      'CREATE FUNCTION calls_p() RETURNS INT BEGIN CALL p_global(); RETURN 1; END',
+      'CREATE PROCEDURE p_m() BEGIN INSERT INTO m (v) VALUES (9); END',
+      'CREATE FUNCTION f_pm() RETURNS INT MODIFIES SQL DATA BEGIN CALL p_m; RETURN 1; END',
+      'CREATE TABLE tr2 (id INT PRIMARY KEY, v INT) ENGINE=InnoDB',
+      'CREATE TRIGGER tr2_f AFTER INSERT ON tr2 FOR EACH ROW SET @x = f_pm()',
+      'CREATE TABLE d (id INT PRIMARY KEY, s BIGINT DEFAULT (NEXTVAL(sq))) ENGINE=InnoDB',
       'ANALYZE TABLE t, a, tr_src',
       // A measuring user without the index statistics: measured, with no prediction and the GRANT that gives one.
       "CREATE USER nostats@'127.0.0.1' IDENTIFIED BY 'pw'",
@@ -93,11 +101,36 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
     assert.equal(await state(), before);
   });
 
-  test('INTO OUTFILE is refused however it is spelled', async () => {
-    for (const s of [`SELECT 1 INTO/**/OUTFILE '/tmp/bl-outfile-a'`, `SELECT 1 INTO -- x\n OUTFILE '/tmp/bl-outfile-b'`]) {
+  test('INTO OUTFILE is refused however it is spelled, in MariaDB executable comments too', async () => {
+    const files = ['/tmp/bl-outfile-a', '/tmp/bl-outfile-b', '/tmp/bl-outfile-m', '/tmp/bl-outfile-v'];
+    for (const s of [
+      `SELECT 1 INTO/**/OUTFILE '${files[0]}'`,
+      `SELECT 1 INTO -- x\n OUTFILE '${files[1]}'`,
+      `SELECT 1 /*M! INTO OUTFILE '${files[2]}' */`,
+      `SELECT 1 /*M!100100 INTO OUTFILE '${files[3]}' */`,
+    ]) {
       await assert.rejects(run(s), /INTO OUTFILE\/DUMPFILE writes a file/);
     }
-    assert.ok(!existsSync('/tmp/bl-outfile-a') && !existsSync('/tmp/bl-outfile-b'));
+    for (const f of files) assert.ok(!existsSync(f), f);
+  });
+
+  test('a function that CALLs a procedure changing a global setting is refused; nothing changes', async () => {
+    const before = await state();
+    await assert.rejects(run('SELECT calls_p()'), /refused: lab\.p_global changes a global setting/);
+    assert.equal(await state(), before);
+  });
+
+  test('a trigger whose function CALLs a procedure writing a MyISAM table is refused; nothing changes', async () => {
+    const before = await state();
+    await assert.rejects(run('INSERT INTO tr2 VALUES (1, 1)'), /lab\.m uses the MyISAM engine/);
+    assert.equal(await state(), before);
+  });
+
+  test('a sequence a column default takes is named as advancing', async () => {
+    const report = await run('INSERT INTO d (id) VALUES (1)');
+    assert.match(report.warnings.join('\n'), /sequence lab\.sq may advance: sequences are not rolled back/);
+    const [{ n }] = await q<{ n: number }>('SELECT COUNT(*) AS n FROM d');
+    assert.equal(n, 0);
   });
 
   test('without SELECT on mysql.innodb_index_stats the statement is measured, its prediction not modelled with the GRANT that would enable it', async () => {
