@@ -23,6 +23,9 @@ import { openInnodbSession, type InnodbFacts } from './innodb/innodb-session';
 import type { InnodbPostRunObservations } from './innodb/post-run';
 import type { InnodbRunInput } from '../predict/innodb/facts';
 import type { StatementStatistics } from './statement-statistics';
+import type { ReachOptions, StatementReach } from './statement-reach';
+import { postgresReach } from './postgres/reach';
+import { innodbReach } from './innodb/reach';
 import { postgresStatementStatistics } from './postgres/statement-statistics';
 import { innodbStatementStatistics } from './innodb/statement-statistics';
 
@@ -45,6 +48,8 @@ export interface Engine {
   measure(target: ConnectionTarget, options: MeasureOptions): Promise<Report>;
   /** The statements the server counts, for a workload made from them. */
   statementStatistics(target: ConnectionTarget): Promise<StatementStatistics>;
+  /** What each statement reaches beyond its transaction, judged before any of them runs (a workload's). */
+  reach(target: ConnectionTarget, statements: string[], options: ReachOptions): Promise<StatementReach[]>;
 }
 
 function engine<F, R, O>(def: EngineDefinition<F, R, O>, about: Omit<Engine, 'id' | 'dialect' | 'split' | 'measure' | 'leastPrivilegeGrants'>): Engine {
@@ -86,6 +91,7 @@ export const ENGINES: Readonly<Record<EngineId, Engine>> = {
     defaultLogin: 'postgres@postgres',
     serverVersion: postgresVersion,
     statementStatistics: postgresStatementStatistics,
+    reach: postgresReach,
   }),
   mysql: engine(innodb, {
     label: 'MySQL or MariaDB',
@@ -93,6 +99,7 @@ export const ENGINES: Readonly<Record<EngineId, Engine>> = {
     defaultLogin: 'root@',
     serverVersion: mysqlVersion,
     statementStatistics: innodbStatementStatistics,
+    reach: innodbReach,
   }),
 };
 

@@ -14,6 +14,7 @@ import { WorkloadInputError } from './load-scripts';
 import { executeScript } from './script';
 import type { WorkloadMeasurement } from '../shared/workload-report';
 import { classifyStatement } from '../sql/classify/classify';
+import { ENGINES } from '../measure/engines';
 import { statementRole } from './statement-text';
 
 export interface RunWorkloadOptions {
@@ -196,18 +197,53 @@ async function checkMysqlWriteSet(w: CompiledWorkload, target: ConnectionTarget)
   }
 }
 
+/**
+ * Measure's gate for every statement of the workload, before any runs: what each reaches beyond its
+ * transaction, resolved through the server's catalogs (functions and what they call, triggers, defaults,
+ * views), is refused where a rollback cannot undo it. Returns what the report must say.
+ */
+async function checkReach(w: CompiledWorkload, target: ConnectionTarget, commit: boolean): Promise<string[]> {
+  const statements = w.scripts.flatMap((s) =>
+    s.statements.filter((st) => st.role !== 'control').map((st) => ({ sql: st.text, where: `${s.script.name.replace(/#\d+$/, '')}:${st.line}` })),
+  );
+  const unique = [...new Map(statements.map((st) => [st.sql, st])).values()];
+  // The text's own verdict first (INTO OUTFILE, in any comment form), as measure's check gives it.
+  const dialect = ENGINES[target.engine].dialect;
+  for (const st of unique) {
+    const refusal = classifyStatement(st.sql, dialect, commit).refusal;
+    if (refusal) throw new WorkloadInputError(`${st.where}: ${refusal}`);
+  }
+  const reach = await ENGINES[target.engine].reach(
+    target,
+    unique.map((st) => st.sql),
+    { commit, allowSideEffects: false },
+  );
+  const notes = new Set<string>();
+  reach.forEach((r, k) => {
+    if (r.refusal) throw new WorkloadInputError(`${unique[k].where}: ${r.refusal}`);
+    for (const warning of r.warnings) notes.add(`${unique[k].where}: ${warning}.`);
+  });
+  return [...notes];
+}
+
 export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget, o: RunWorkloadOptions): Promise<WorkloadMeasurement> {
   const { writes } = checkWorkloadStatements(w, o.commit);
   if (writes && !o.commit && target.engine === 'mysql') await checkMysqlWriteSet(w, target);
+  const reachNotes = await checkReach(w, target, o.commit);
   const seed = o.seed ?? 1;
   const warm = await drive(w, target, o, writes, { seconds: o.warmupSeconds, transactions: o.warmupTransactions }, seed);
   const before = await settledCounters(target);
   const run = await drive(w, target, o, writes, { seconds: o.seconds, transactions: o.transactions }, seed + 1);
   const after = await settledCounters(target);
   if (o.signal?.aborted) throw new WorkloadInputError('cancelled');
+  if (run.transactions === 0) {
+    throw new WorkloadInputError(
+      `no transaction of the workload completed${run.errors ? ` (${run.errors} failed; the first: ${run.firstError})` : ''}: nothing was measured`,
+    );
+  }
   const requests = after.requests - before.requests;
   const reads = after.reads - before.reads;
-  const notes: string[] = [];
+  const notes: string[] = [...reachNotes];
   if (writes && !o.commit)
     notes.push(
       target.engine === 'postgresql'

@@ -2,7 +2,7 @@
 // a write a rollback could not undo (a MyISAM table, a trigger) refused before anything is sent.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createConnection } from 'mysql2/promise';
@@ -95,6 +95,28 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
     const [point, ...ranges] = now.statements.map((s) => s?.requestsPerExecution ?? null);
     assert.ok(point !== null && point >= 2, `point lookup: ${point}`);
     for (const [k, x] of ranges.entries()) assert.ok(x !== null && x > point, `${shapes[k + 1]}: ${x} requests, point ${point}`);
+  });
+
+  test("measure's gate before anything runs: a global setting changed through a procedure, a file written through an executable comment", async () => {
+    await sql(
+      'CREATE PROCEDURE p_global() BEGIN SET GLOBAL max_connections = 66; END',
+      'CREATE FUNCTION calls_p(x INT) RETURNS INT BEGIN CALL p_global(); RETURN x; END',
+    );
+    const [[before]] = (await sql('SELECT @@GLOBAL.max_connections AS v')) as Array<Array<{ v: number }>>;
+    const cases: Array<[string, RegExp]> = [
+      ['SELECT calls_p(v) FROM acct WHERE id = :id;', /gate\.sql:2: refused: w\.p_global changes a global setting/],
+      ["SELECT v FROM acct WHERE id = :id /*M! INTO OUTFILE '/tmp/bl-workload-outfile' */;", /gate\.sql:2: .*INTO OUTFILE\/DUMPFILE writes a file/],
+    ];
+    for (const [statement, refusal] of cases) {
+      const file = join(dir, 'gate.sql');
+      writeFileSync(file, `\\set id random(1, 100000)\n${statement}\n`);
+      const r = cli('workload', 'run', '--url', server.url('w'), file, '--transactions', '5', '--warmup-transactions', '0');
+      assert.equal(r.code, 2, `${statement}: ${r.err}`);
+      assert.match(r.err, refusal);
+    }
+    const [[after]] = (await sql('SELECT @@GLOBAL.max_connections AS v')) as Array<Array<{ v: number }>>;
+    assert.equal(after.v, before.v);
+    assert.ok(!existsSync('/tmp/bl-workload-outfile'));
   });
 
   test('a write to a MyISAM table, or to a table with a trigger, is refused: a rollback could not undo it', async () => {

@@ -153,6 +153,41 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
     assert.match(broken.err, /bad.sql:2: /);
   });
 
+  test("run: measure's gate before anything runs: what a rollback cannot undo is refused with its line, through functions and triggers too", async () => {
+    await query(`CREATE TABLE audit (id serial PRIMARY KEY, who int)`);
+    await query(`CREATE FUNCTION kick(pid int) RETURNS boolean LANGUAGE sql AS $$ SELECT pg_terminate_backend(pid) $$`);
+    await query(
+      `CREATE FUNCTION audit_dynamic() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'INSERT INTO audit (who) VALUES (1)'; RETURN NEW; END $$`,
+    );
+    await query(`CREATE TRIGGER accounts_audit AFTER UPDATE ON pgbench_accounts FOR EACH ROW EXECUTE FUNCTION audit_dynamic()`);
+    try {
+      const cases: Array<[string, RegExp]> = [
+        ['SELECT pg_terminate_backend(:pid);', /signal\.sql:2: refused: pg_terminate_backend signals another session/],
+        ['SELECT kick(:pid);', /signal\.sql:2: refused: pg_terminate_backend signals another session/],
+        ['UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :pid;', /signal\.sql:2: refused: public\.audit_dynamic runs dynamic SQL/],
+      ];
+      for (const [statement, refusal] of cases) {
+        const file = join(dir, 'signal.sql');
+        writeFileSync(file, `\\set pid 1\n${statement}\n`);
+        const r = cli('workload', 'run', '--url', server.url(), file, '--transactions', '5', '--warmup-transactions', '0');
+        assert.equal(r.code, 2, `${statement}: ${r.err}`);
+        assert.match(r.err, refusal);
+      }
+      const [{ n }] = await query('SELECT count(*)::int AS n FROM audit');
+      assert.equal(n, 0);
+    } finally {
+      await query('DROP TRIGGER accounts_audit ON pgbench_accounts');
+    }
+  });
+
+  test('run: a workload whose every transaction fails ends with the first error, not a hit ratio over nothing', () => {
+    const file = join(dir, 'fails.sql');
+    writeFileSync(file, 'SELECT abalance FROM pgbench_accounts WHERE aid = 1 / 0;\n');
+    const r = cli('workload', 'run', '--url', server.url(), file, '--transactions', '20', '--warmup-transactions', '0', '--json');
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /no transaction of the workload completed \(\d+ failed; the first: division by zero\)/);
+  });
+
   test('a statement the model cannot reduce is named as not modelled, and the curve says it covers the others', () => {
     const mix = join(dir, 'mix.sql');
     writeFileSync(
