@@ -80,7 +80,11 @@ async function findInFrames(page: Page, selector: string, ms: number): Promise<F
   }
 }
 
-describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout: 300_000 }, () => {
+// Timeouts sized for a loaded machine (two CPU-bound processes beside the suite): each test has its own, so a
+// stuck one fails alone; the suite's covers its start-up and every test at that bound.
+const TEST_TIMEOUT = 180_000;
+
+describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout: 20 * 60_000 }, () => {
   let pg: LocalPostgres;
   let cs: ChildProcess;
   let browser: Browser;
@@ -163,7 +167,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('click the CodeLens, see the measured numbers', async () => {
+  test('click the CodeLens, see the measured numbers', { timeout: TEST_TIMEOUT }, async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
     const lens = page.locator('.codelens-decoration a', { hasText: 'Measure buffer I/O' });
@@ -204,25 +208,29 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     await page.locator('.codelens-decoration a', { hasText: 'logical' }).waitFor({ timeout: 60_000 });
     await page.close();
   });
-  test('a newcomer asks "would 4× the pool help?": Try the Demo Workload answers in the editor, no connection to set up', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
-    await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
-    const started = Date.now();
-    await bufferlensCommand(page, 'Try the Demo Workload');
-    const frame = await findInFrames(page, 'ul.answers', 90_000);
-    const answers = await frame.locator('ul.answers').innerText();
-    assert.match(answers, /4× the pool now \(16 MiB → 64 MiB\): \d+ % fewer pages read/);
-    assert.match(answers, /serves 99 % of this mix's page requests from the pool/);
-    assert.ok(Date.now() - started < 60_000, `answered in ${Math.round((Date.now() - started) / 1000)} s`);
-    // The workload file is open beside the report, as a pgbench script.
-    await page.locator('.tab', { hasText: 'demo-workload.sql' }).first().waitFor({ timeout: 15_000 });
-    await page.screenshot({ path: join('test-output', 'e2e-workload.png') });
-    await bufferlensCommand(page, 'Stop Demo Database');
-    await page.locator('.notifications-toasts', { hasText: 'the demo database stopped' }).first().waitFor({ timeout: 30_000 });
-    await page.close();
-  });
-  test('two measurements of a statement compared from the palette: the comparison opens beside the file', async () => {
+  test(
+    'a newcomer asks "would 4× the pool help?": Try the Demo Workload answers in the editor, no connection to set up',
+    { timeout: TEST_TIMEOUT },
+    async () => {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
+      await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
+      const started = Date.now();
+      await bufferlensCommand(page, 'Try the Demo Workload');
+      const frame = await findInFrames(page, 'ul.answers', 90_000);
+      const answers = await frame.locator('ul.answers').innerText();
+      assert.match(answers, /4× the pool now \(16 MiB → 64 MiB\): \d+ % fewer pages read/);
+      assert.match(answers, /serves 99 % of this mix's page requests from the pool/);
+      assert.ok(Date.now() - started < 60_000, `answered in ${Math.round((Date.now() - started) / 1000)} s`);
+      // The workload file is open beside the report, as a pgbench script.
+      await page.locator('.tab', { hasText: 'demo-workload.sql' }).first().waitFor({ timeout: 15_000 });
+      await page.screenshot({ path: join('test-output', 'e2e-workload.png') });
+      await bufferlensCommand(page, 'Stop Demo Database');
+      await page.locator('.notifications-toasts', { hasText: 'the demo database stopped' }).first().waitFor({ timeout: 30_000 });
+      await page.close();
+    },
+  );
+  test('two measurements of a statement compared from the palette: the comparison opens beside the file', { timeout: TEST_TIMEOUT }, async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     try {
       await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
@@ -274,7 +282,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       await page.close();
     }
   });
-  test('New Workload from Server Statistics: pick the busiest statements, get a workload file, predict its curve', async () => {
+  test('New Workload from Server Statistics: pick the busiest statements, get a workload file, predict its curve', { timeout: TEST_TIMEOUT }, async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     try {
       await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
@@ -299,105 +307,110 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       await page.close();
     }
   });
-  test('themes switched live keep the charts readable (light, dark, high contrast), the plan opens by keyboard, and the history exports', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    // The picker as a user opens it (Preferences: Color Theme, not the marketplace's), the theme clicked.
-    const colorTheme = async (theme: string) => {
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
-      await page.keyboard.type('Preferences: Color Theme');
-      await page.locator('.quick-input-list .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click({ timeout: 15_000 });
-      await page.keyboard.type(theme);
-      await page.locator(`.quick-input-list .monaco-list-row[aria-label^="${theme}"]`).first().click({ timeout: 15_000 });
-    };
-    // WCAG's contrast ratio of two colours (#rrggbb or rgb()).
-    const contrast = (a: string, b: string) => {
-      const rgb = (c: string) => (c.startsWith('#') ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)) : (c.match(/\d+/g) ?? []).slice(0, 3).map(Number));
-      const lum = (c: string) => {
-        const [r, g, b] = rgb(c)
-          .map((v) => v / 255)
-          .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  test(
+    'themes switched live keep the charts readable (light, dark, high contrast), the plan opens by keyboard, and the history exports',
+    { timeout: TEST_TIMEOUT },
+    async () => {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      // The picker as a user opens it (Preferences: Color Theme, not the marketplace's), the theme clicked.
+      const colorTheme = async (theme: string) => {
+        await page.keyboard.press('F1');
+        await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
+        await page.keyboard.type('Preferences: Color Theme');
+        await page.locator('.quick-input-list .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click({ timeout: 15_000 });
+        await page.keyboard.type(theme);
+        await page.locator(`.quick-input-list .monaco-list-row[aria-label^="${theme}"]`).first().click({ timeout: 15_000 });
       };
-      const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-      return (x + 0.05) / (y + 0.05);
-    };
-    try {
-      await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
-      const lens = page.locator('.codelens-decoration a', { hasText: 'Measure buffer I/O' });
-      await lens.waitFor({ timeout: 90_000 });
-      await lens.click();
-      const frame = await findInFrames(page, '#runs-table', 90_000);
-      for (const [theme, kind] of [
-        ['Light Modern', 'light'],
-        ['Dark Modern', 'dark'],
-        ['Dark High Contrast', 'high-contrast'],
-      ] as const) {
-        await page.locator('.monaco-editor .view-lines').first().click();
-        await colorTheme(theme);
-        const deadline = Date.now() + 15_000;
-        let seen: { body: string; fg: string; bg: string; labels: string[] } | undefined;
-        for (;;) {
-          // A string: this file is typed for Node, the function runs in the webview.
-          seen = (await frame.evaluate(`(() => {
+      // WCAG's contrast ratio of two colours (#rrggbb or rgb()).
+      const contrast = (a: string, b: string) => {
+        const rgb = (c: string) =>
+          c.startsWith('#') ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)) : (c.match(/\d+/g) ?? []).slice(0, 3).map(Number);
+        const lum = (c: string) => {
+          const [r, g, b] = rgb(c)
+            .map((v) => v / 255)
+            .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+        return (x + 0.05) / (y + 0.05);
+      };
+      try {
+        await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
+        const lens = page.locator('.codelens-decoration a', { hasText: 'Measure buffer I/O' });
+        await lens.waitFor({ timeout: 90_000 });
+        await lens.click();
+        const frame = await findInFrames(page, '#runs-table', 90_000);
+        for (const [theme, kind] of [
+          ['Light Modern', 'light'],
+          ['Dark Modern', 'dark'],
+          ['Dark High Contrast', 'high-contrast'],
+        ] as const) {
+          await page.locator('.monaco-editor .view-lines').first().click();
+          await colorTheme(theme);
+          const deadline = Date.now() + 15_000;
+          let seen: { body: string; fg: string; bg: string; labels: string[] } | undefined;
+          for (;;) {
+            // A string: this file is typed for Node, the function runs in the webview.
+            seen = (await frame.evaluate(`(() => {
             const css = getComputedStyle(document.body);
             return { body: document.body.className, fg: css.getPropertyValue('--vscode-foreground').trim(), bg: css.getPropertyValue('--vscode-editor-background').trim(), labels: [...document.querySelectorAll('canvas')].map((c) => c.dataset.labelColor ?? '') };
           })()`)) as { body: string; fg: string; bg: string; labels: string[] };
-          if (
-            seen.body.includes(kind === 'high-contrast' ? 'vscode-high-contrast' : `vscode-${kind}`) &&
-            seen.labels.length > 0 &&
-            seen.labels.every((l) => l === seen!.fg)
-          )
-            break;
-          if (Date.now() > deadline) assert.fail(`${theme}: the charts were not redrawn in its colours: ${JSON.stringify(seen)}`);
-          await sleep(300);
+            if (
+              seen.body.includes(kind === 'high-contrast' ? 'vscode-high-contrast' : `vscode-${kind}`) &&
+              seen.labels.length > 0 &&
+              seen.labels.every((l) => l === seen!.fg)
+            )
+              break;
+            if (Date.now() > deadline) assert.fail(`${theme}: the charts were not redrawn in its colours: ${JSON.stringify(seen)}`);
+            await sleep(300);
+          }
+          // Labels in the theme's foreground, readable on its background.
+          assert.ok(contrast(seen.fg, seen.bg) >= 4.5, `${theme}: labels ${seen.fg} on ${seen.bg}`);
+          await page.screenshot({ path: join('test-output', `e2e-theme-${kind}.png`) });
         }
-        // Labels in the theme's foreground, readable on its background.
-        assert.ok(contrast(seen.fg, seen.bg) >= 4.5, `${theme}: labels ${seen.fg} on ${seen.bg}`);
-        await page.screenshot({ path: join('test-output', `e2e-theme-${kind}.png`) });
+        // The plan tree closes and opens again with the keyboard alone.
+        const summary = frame.locator('details.plan-node > summary').first();
+        await summary.focus();
+        const open = () =>
+          frame
+            .locator('details.plan-node')
+            .first()
+            .evaluate((d) => (d as unknown as { open: boolean }).open);
+        const before = await open();
+        await page.keyboard.press('Enter');
+        assert.equal(await open(), !before, 'Enter toggles the node');
+        await page.keyboard.press('Space');
+        assert.equal(await open(), before, 'Space toggles it back');
+        // Export from the history view: the inline action, a format, the suggested name beside the file.
+        await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
+        const item = page.locator('.monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' }).first();
+        await item.waitFor({ timeout: 30_000 });
+        await item.hover();
+        await item.locator('.action-label[aria-label*="Export Report"]').click({ timeout: 15_000 });
+        await page.locator('.quick-input-widget', { hasText: 'Export as' }).waitFor({ timeout: 15_000 });
+        await page.keyboard.type('markdown');
+        await page.keyboard.press('Enter');
+        // The save dialog offers a name from the statement and the day; accepting it writes the file.
+        let offered = '';
+        for (const deadline = Date.now() + 15_000; !/\.md$/.test(offered); await sleep(200)) {
+          if (Date.now() > deadline) assert.fail(`the save dialog offered ${JSON.stringify(offered)}`);
+          offered = await page.locator('.quick-input-widget input').inputValue();
+        }
+        assert.match(offered, /select-count-max-note-from-orders.*\.md$/i);
+        await page.keyboard.press('Enter');
+        await page.locator('.notifications-toasts', { hasText: 'exported to' }).first().waitFor({ timeout: 30_000 });
+        const written = offered.replace(/^file:\/\//, '');
+        assert.ok(existsSync(written), `${written} was written`);
+        assert.match(readFileSync(written, 'utf8'), /SELECT count\(\*\), max\(note\) FROM orders/);
+        await colorTheme('Dark Modern');
+      } finally {
+        await page.close();
       }
-      // The plan tree closes and opens again with the keyboard alone.
-      const summary = frame.locator('details.plan-node > summary').first();
-      await summary.focus();
-      const open = () =>
-        frame
-          .locator('details.plan-node')
-          .first()
-          .evaluate((d) => (d as unknown as { open: boolean }).open);
-      const before = await open();
-      await page.keyboard.press('Enter');
-      assert.equal(await open(), !before, 'Enter toggles the node');
-      await page.keyboard.press('Space');
-      assert.equal(await open(), before, 'Space toggles it back');
-      // Export from the history view: the inline action, a format, the suggested name beside the file.
-      await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
-      const item = page.locator('.monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' }).first();
-      await item.waitFor({ timeout: 30_000 });
-      await item.hover();
-      await item.locator('.action-label[aria-label*="Export Report"]').click({ timeout: 15_000 });
-      await page.locator('.quick-input-widget', { hasText: 'Export as' }).waitFor({ timeout: 15_000 });
-      await page.keyboard.type('markdown');
-      await page.keyboard.press('Enter');
-      // The save dialog offers a name from the statement and the day; accepting it writes the file.
-      let offered = '';
-      for (const deadline = Date.now() + 15_000; !/\.md$/.test(offered); await sleep(200)) {
-        if (Date.now() > deadline) assert.fail(`the save dialog offered ${JSON.stringify(offered)}`);
-        offered = await page.locator('.quick-input-widget input').inputValue();
-      }
-      assert.match(offered, /select-count-max-note-from-orders.*\.md$/i);
-      await page.keyboard.press('Enter');
-      await page.locator('.notifications-toasts', { hasText: 'exported to' }).first().waitFor({ timeout: 30_000 });
-      const written = offered.replace(/^file:\/\//, '');
-      assert.ok(existsSync(written), `${written} was written`);
-      assert.match(readFileSync(written, 'utf8'), /SELECT count\(\*\), max\(note\) FROM orders/);
-      await colorTheme('Dark Modern');
-    } finally {
-      await page.close();
-    }
-  });
+    },
+  );
   test(
     'a MariaDB connection added for a second file: that file follows MySQL rules and measures on InnoDB, the PostgreSQL file keeps its own',
-    { ...skipUnless(mariadb()) },
+    { ...skipUnless(mariadb()), timeout: TEST_TIMEOUT },
     async () => {
       const maria = await LocalInnodbServer.start({ binaries: need(mariadb()), settings: { 'innodb-buffer-pool-size': '16M' } });
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -484,43 +497,47 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
       }
     },
   );
-  test('Add Connection from the palette with a wrong password: nothing is saved until it connects, and Re-enter Password fixes it', async () => {
-    // A server that checks passwords (the harness one trusts loopback).
-    const secure = await LocalPostgres.start({ binaries: pgBinaries, hostAuth: 'scram-sha-256' });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    try {
-      const c = new Client({ connectionString: secure.socketUrl() });
-      await c.connect();
-      await c.query("ALTER USER postgres PASSWORD 'right-one'");
-      await c.end();
-      await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
-      await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
-      const answer = (title: string, text: string | null) => answerPrompt(page, title, text);
-      await bufferlensCommand(page, 'Add Connection');
-      await answer('engine', 'PostgreSQL');
-      await answer('a name', 'secure');
-      await answer('host', null);
-      await answer('port', String(secure.port));
-      await answer('user@database', null);
-      await answer('password', 'wrong-one');
-      // It does not connect: a modal says why and offers the fix.
-      const dialog = page.locator('.monaco-dialog-box', { hasText: 'secure does not connect' });
-      await dialog.waitFor({ timeout: 30_000 });
-      assert.match(await dialog.innerText(), /password authentication failed/);
-      await dialog.locator('.monaco-button', { hasText: 'Re-enter Password' }).click();
-      await answer('Password for secure', 'right-one');
-      // Saved once it connects, and listed in the Connections view; Test Connection runs on it.
-      await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
-      const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Connections' }) });
-      await pane.locator('.monaco-list-row', { hasText: 'secure' }).first().waitFor({ timeout: 30_000 });
-      await page
-        .locator('.notifications-toasts', { hasText: /secure/ })
-        .first()
-        .waitFor({ timeout: 30_000 });
-      assert.doesNotMatch(await page.locator('.notifications-toasts').innerText(), /does not connect/);
-    } finally {
-      await page.close();
-      await secure.stop();
-    }
-  });
+  test(
+    'Add Connection from the palette with a wrong password: nothing is saved until it connects, and Re-enter Password fixes it',
+    { timeout: TEST_TIMEOUT },
+    async () => {
+      // A server that checks passwords (the harness one trusts loopback).
+      const secure = await LocalPostgres.start({ binaries: pgBinaries, hostAuth: 'scram-sha-256' });
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      try {
+        const c = new Client({ connectionString: secure.socketUrl() });
+        await c.connect();
+        await c.query("ALTER USER postgres PASSWORD 'right-one'");
+        await c.end();
+        await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
+        await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
+        const answer = (title: string, text: string | null) => answerPrompt(page, title, text);
+        await bufferlensCommand(page, 'Add Connection');
+        await answer('engine', 'PostgreSQL');
+        await answer('a name', 'secure');
+        await answer('host', null);
+        await answer('port', String(secure.port));
+        await answer('user@database', null);
+        await answer('password', 'wrong-one');
+        // It does not connect: a modal says why and offers the fix.
+        const dialog = page.locator('.monaco-dialog-box', { hasText: 'secure does not connect' });
+        await dialog.waitFor({ timeout: 30_000 });
+        assert.match(await dialog.innerText(), /password authentication failed/);
+        await dialog.locator('.monaco-button', { hasText: 'Re-enter Password' }).click();
+        await answer('Password for secure', 'right-one');
+        // Saved once it connects, and listed in the Connections view; Test Connection runs on it.
+        await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
+        const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Connections' }) });
+        await pane.locator('.monaco-list-row', { hasText: 'secure' }).first().waitFor({ timeout: 30_000 });
+        await page
+          .locator('.notifications-toasts', { hasText: /secure/ })
+          .first()
+          .waitFor({ timeout: 30_000 });
+        assert.doesNotMatch(await page.locator('.notifications-toasts').innerText(), /does not connect/);
+      } finally {
+        await page.close();
+        await secure.stop();
+      }
+    },
+  );
 });
