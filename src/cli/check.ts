@@ -1,7 +1,8 @@
 // `bufferlens check`: every budgeted statement measured (rolled back, as always), each bound checked
 // against the runs it applies to, a table of budget, measured and predicted, JUnit and JSON for CI, and
 // --update to rewrite the budgets from the numbers measured now.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { ConnectionTarget } from '../db/connection-url';
 import { engineForDialect } from '../measure/engines';
 import { measure } from '../measure/measure';
@@ -32,10 +33,18 @@ interface Entry {
   write: (bounds: BudgetBound[]) => void;
 }
 
-function sqlEntries(file: string, dialect: 'postgresql' | 'mysql', edits: Map<string, string[]>): Entry[] {
+/** A budgeted file as read: its text (to see whether it changed before --update writes), lines and line ending. */
+interface ReadFile {
+  text: string;
+  lines: string[];
+  eol: '\n' | '\r\n';
+}
+
+function sqlEntries(file: string, dialect: 'postgresql' | 'mysql', edits: Map<string, ReadFile>): Entry[] {
   const text = readFileSync(file, 'utf8');
-  const lines = text.split('\n');
-  edits.set(file, lines);
+  // A Windows checkout's CRLF lines are read as lines, and written back with CRLF.
+  const lines = text.split(/\r?\n/);
+  edits.set(file, { text, lines, eol: text.includes('\r\n') ? '\r\n' : '\n' });
   const out: Entry[] = [];
   for (const st of engineForDialect(dialect).split(text)) {
     let budget;
@@ -68,8 +77,9 @@ interface BudgetsFile {
   budgets: Array<{ name?: string; sql: string; budget: string }>;
 }
 
-function budgetsFileEntries(file: string, onChange: () => void): { entries: Entry[]; doc: BudgetsFile } {
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as BudgetsFile;
+function budgetsFileEntries(file: string, onChange: () => void): { entries: Entry[]; doc: BudgetsFile; text: string } {
+  const text = readFileSync(file, 'utf8');
+  const doc = JSON.parse(text) as BudgetsFile;
   if (!Array.isArray(doc?.budgets)) throw new BudgetSyntaxError(`${file}: expected {"budgets": [{"name", "sql", "budget"}, …]}`);
   const entries = doc.budgets.map((b, k): Entry => {
     const base = { file, line: k + 1, name: b.name, sql: String(b.sql ?? '') };
@@ -80,19 +90,49 @@ function budgetsFileEntries(file: string, onChange: () => void): { entries: Entr
       return { ...base, bounds: [], error: `its budget: ${err.message}`, write: () => undefined };
     }
   });
-  return { entries, doc };
+  return { entries, doc, text };
+}
+
+/**
+ * Writes the updated budgets only where the file is as it was read (an edit made while the statements
+ * were measured is never overwritten), through a temporary file renamed over it. The reason, where refused.
+ */
+export function writeIfUnchanged(file: string, asRead: string, updated: string): string | undefined {
+  if (readFileSync(file, 'utf8') !== asRead)
+    return 'the file changed while its statements were measured: its budgets were not updated (run check --update again)';
+  const temporary = join(dirname(file), `.${basename(file)}.bufferlens-${process.pid}.tmp`);
+  writeFileSync(temporary, updated);
+  renameSync(temporary, file);
+  return undefined;
 }
 
 export async function runCheck(o: CheckOptions): Promise<{ checked: CheckedStatement[]; exitCode: number }> {
   const dialect = o.target.engine;
-  const edits = new Map<string, string[]>();
-  const entries = o.files.flatMap((f) => sqlEntries(f, dialect, edits));
+  const edits = new Map<string, ReadFile>();
+  const entries = o.files.flatMap((f) => {
+    const found = sqlEntries(f, dialect, edits);
+    // A file named on the command line with no budget in it is a mistake, not a pass.
+    return found.length
+      ? found
+      : [
+          {
+            file: f,
+            line: 1,
+            sql: '',
+            bounds: [],
+            error: 'no budgeted statement in this file (a "-- bufferlens: budget …" line above a statement)',
+            write: () => undefined,
+          },
+        ];
+  });
   let budgetsDoc: BudgetsFile | undefined;
   let budgetsChanged = false;
+  let budgetsText = '';
   if (o.budgetsFile) {
     const loaded = budgetsFileEntries(o.budgetsFile, () => (budgetsChanged = true));
     entries.push(...loaded.entries);
     budgetsDoc = loaded.doc;
+    budgetsText = loaded.text;
   }
   const checked: CheckedStatement[] = [];
   for (const e of entries) {
@@ -125,8 +165,15 @@ export async function runCheck(o: CheckOptions): Promise<{ checked: CheckedState
     }
   }
   if (o.update) {
-    for (const [file, lines] of edits) if (checked.some((c) => c.file === file && c.updated)) writeFileSync(file, lines.join('\n'));
-    if (o.budgetsFile && budgetsDoc && budgetsChanged) writeFileSync(o.budgetsFile, JSON.stringify(budgetsDoc, null, 2) + '\n');
+    for (const [file, read] of edits) {
+      if (!checked.some((c) => c.file === file && c.updated)) continue;
+      const refused = writeIfUnchanged(file, read.text, read.lines.join(read.eol));
+      if (refused) checked.push({ file, line: 1, sql: '', bounds: [], results: [], error: refused });
+    }
+    if (o.budgetsFile && budgetsDoc && budgetsChanged) {
+      const refused = writeIfUnchanged(o.budgetsFile, budgetsText, JSON.stringify(budgetsDoc, null, 2) + '\n');
+      if (refused) checked.push({ file: o.budgetsFile, line: 1, sql: '', bounds: [], results: [], error: refused });
+    }
   }
   if (o.junit) writeFileSync(o.junit, junitXml(checked));
   const breached = checked.some((c) => c.results.some((r) => r.status === 'breach'));

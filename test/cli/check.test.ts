@@ -3,7 +3,7 @@
 // project's own budget files (test/fixtures/budgets), which a change in what BufferLens measures breaches.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
@@ -12,6 +12,7 @@ import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { embeddedPostgres, mariadb, need, skipUnless } from '../support/engines';
 import { cli } from '../support/cli';
 import { pgQuery } from '../support/sql';
+import { writeIfUnchanged } from '../../src/cli/check';
 
 const ORDERS_PG = [
   'CREATE EXTENSION pg_buffercache',
@@ -55,6 +56,20 @@ describe('bufferlens check on PostgreSQL 18', skipUnless(embeddedPostgres()), ()
     const r = ownBudgets(url, 'test/fixtures/budgets/postgres.sql', '0');
     assert.equal(r.code, 0, r.out + r.err);
     assert.match(r.out, /3 budgeted statements: 8 bounds within, 0 breached, 0 not checked/);
+  });
+
+  test('a Windows checkout (CRLF) is checked like the LF file; a named file with no budget fails instead of passing vacuously', () => {
+    const lf = readFileSync('test/fixtures/budgets/postgres.sql', 'utf8');
+    const crlf = join(dir, 'crlf.sql');
+    writeFileSync(crlf, lf.replace(/\r?\n/g, '\r\n'));
+    const r = cli('check', '--url', url, crlf);
+    assert.equal(r.code, 0, r.out + r.err);
+    assert.match(r.out, /3 budgeted statements: 8 bounds within, 0 breached, 0 not checked/);
+    const none = join(dir, 'none.sql');
+    writeFileSync(none, 'SELECT 1;\r\n');
+    const n = cli('check', '--url', url, none);
+    assert.equal(n.code, 2, n.out + n.err);
+    assert.match(n.out + n.err, /no budgeted statement in this file/);
   });
 
   test('--update round-trips, twice gives identical numbers, a dropped index breaches with JUnit, restoring it passes', () => {
@@ -169,4 +184,21 @@ describe('bufferlens check on MariaDB', skipUnless(mariadb()), () => {
     assert.equal(cold.exitCode, 0, JSON.stringify(cold));
     assert.ok(cold.statements[0].bounds[0].measured! > 0, 'run 1 read the pages it needed from disk');
   });
+});
+
+test('--update writes only a file that did not change while it was measured, through a rename that leaves no temporary file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bufferlens-update-'));
+  try {
+    const file = join(dir, 'q.sql');
+    writeFileSync(file, 'as read');
+    assert.equal(writeIfUnchanged(file, 'as read', 'updated'), undefined);
+    assert.equal(readFileSync(file, 'utf8'), 'updated');
+    // An edit made meanwhile: refused with the reason, and the edit stays.
+    writeFileSync(file, 'edited by the user');
+    assert.match(writeIfUnchanged(file, 'updated', 'newer bounds') ?? '', /the file changed while its statements were measured/);
+    assert.equal(readFileSync(file, 'utf8'), 'edited by the user');
+    assert.deepEqual(readdirSync(dir), ['q.sql']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -14,7 +14,13 @@ export const MYSQL_COMMANDS = new Set(
 
 /** Statements that commit implicitly: a rollback after them undoes nothing. */
 const IMPLICIT_COMMIT =
-  /^(CREATE|ALTER|DROP|RENAME|TRUNCATE|LOCK\s+TABLES?|UNLOCK\s+TABLES?|GRANT|REVOKE|ANALYZE\s+TABLE|OPTIMIZE|REPAIR|CHECK\s+TABLE|FLUSH|INSTALL|UNINSTALL|LOAD\s+INDEX|CACHE\s+INDEX|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|SET\s+(GLOBAL\s+|SESSION\s+)?TRANSACTION|SET\s+AUTOCOMMIT|XA|LOAD\s+DATA|RESET|PURGE|CHANGE\s+(MASTER|REPLICATION)|START\s+(SLAVE|REPLICA)|STOP\s+(SLAVE|REPLICA)|SHUTDOWN|KILL)\b/;
+  /^(CREATE|ALTER|DROP|RENAME|TRUNCATE|LOCK\s+TABLES?|UNLOCK\s+TABLES?|GRANT|REVOKE|ANALYZE\s+TABLE|OPTIMIZE|REPAIR|CHECK\s+TABLE|FLUSH|INSTALL|UNINSTALL|LOAD\s+INDEX|CACHE\s+INDEX|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SET\s+AUTOCOMMIT|XA|LOAD\s+DATA|RESET|PURGE|CHANGE\s+(MASTER|REPLICATION)|START\s+(SLAVE|REPLICA)|STOP\s+(SLAVE|REPLICA))\b/;
+
+/** Statements refused whatever the user allows: they act on other sessions or the server, not on data. */
+const NEVER: Array<[RegExp, string]> = [
+  [/^KILL\b/, "KILL ends another session's statement or connection, which no rollback gives back"],
+  [/^SHUTDOWN\b/, 'SHUTDOWN stops the server'],
+];
 
 export type InnodbStatementCheck = ({ ok: true; kind: InnodbStatementKind } & CheckedStatement) | Extract<StatementCheck, { ok: false }>;
 
@@ -36,6 +42,8 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
   const statement = input.slice(parts[0][0], parts[0][1]);
   const h = head(statement);
   const warnings = parts.length > 1 ? [`the input has ${parts.length} statements; only the first was measured`] : [];
+  const never = NEVER.find(([re]) => re.test(h));
+  if (never) return { ok: false, kind: 'refused', reason: `${never[1]}: BufferLens never sends it` };
   if (IMPLICIT_COMMIT.test(h)) {
     const word =
       /^[A-Z]+(\s+(TEMPORARY\s+)?(TABLES?|INDEX|VIEW|DATABASE|SCHEMA|USER|PROCEDURE|FUNCTION|TRIGGER|EVENT|SERVER))?/.exec(h)?.[0] ?? 'this statement';

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyStatement, firstKeyword, writtenTables } from '../../../src/sql/classify/classify';
+import { checkInnodbStatement } from '../../../src/sql/classify/mysql-kind';
 
 test('the role follows what the statement does, not only its first word', () => {
   assert.equal(classifyStatement('SELECT c FROM t WHERE id = 1', 'postgresql').role, 'read');
@@ -31,4 +32,20 @@ test('written tables and updated columns come with the class; refusals carry the
   assert.match(classifyStatement('TRUNCATE t', 'mysql').refusal ?? '', /commits implicitly/);
   assert.match(classifyStatement('VACUUM t', 'postgresql').refusal ?? '', /transaction block/);
   assert.equal(classifyStatement('SELECT 1', 'postgresql').refusal, undefined);
+});
+
+test('MySQL/MariaDB refusals say the right reason: SAVEPOINT, SET TRANSACTION and KILL do not commit; KILL and SHUTDOWN are never sent', () => {
+  for (const s of ['SAVEPOINT a', 'SET TRANSACTION READ ONLY', 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED']) {
+    const c = checkInnodbStatement(s, false);
+    assert.ok(!c.ok && c.kind === 'refused', s);
+    assert.doesNotMatch(c.reason, /commits implicitly/, s);
+  }
+  for (const s of ['KILL 5', 'KILL QUERY 5', 'SHUTDOWN']) {
+    for (const commit of [false, true]) {
+      const c = checkInnodbStatement(s, commit);
+      assert.ok(!c.ok && c.kind === 'refused', `${s}, commit ${commit}`);
+      assert.match(c.reason, /never sends it/);
+    }
+  }
+  assert.match(classifyStatement('TRUNCATE t', 'mysql').refusal ?? '', /commits implicitly/);
 });
