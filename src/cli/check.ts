@@ -178,6 +178,7 @@ export async function runCheck(o: CheckOptions): Promise<{ checked: CheckedState
   if (o.junit) writeFileSync(o.junit, junitXml(checked));
   const breached = checked.some((c) => c.results.some((r) => r.status === 'breach'));
   const unchecked = checked.some((c) => c.error || c.results.some((r) => r.status === 'refused'));
-  // An update leaves the budgets matching what was measured: only what could not be checked fails it.
-  return { checked, exitCode: breached && !o.update ? 1 : unchecked ? 2 : 0 };
+  // What could not be checked makes the run no verdict (2), breached or not; an update leaves the budgets
+  // matching what was measured, so only what could not be checked fails it.
+  return { checked, exitCode: unchecked ? 2 : breached && !o.update ? 1 : 0 };
 }

@@ -43,12 +43,16 @@ function readInput(path: string): string {
   } catch (err) {
     throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  let text: string;
   try {
     // Invalid UTF-8 would be replaced silently, and a different statement measured.
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new UsageError(`${path} is not valid UTF-8 text`);
   }
+  // Unusable input is the user's, whatever is wrong with it: a usage error (exit 2), like invalid UTF-8.
+  if (text.includes('\0')) throw new UsageError(`${path} contains a NUL character (\\0), which no server accepts in SQL text`);
+  return text;
 }
 
 export interface MeasureRequest {
@@ -246,7 +250,7 @@ export const COMMANDS: CliCommand[] = [
       '--update        rewrite the budgets from the numbers measured now, upper bounds with a margin',
       '--margin PCT    the margin of --update (default 10)',
       'Every statement runs as `measure` runs it: inside a transaction that is rolled back.',
-      'Exit 0: all within; 1: a budget breached; 2: a budget not checked, unreadable, or a statement failed.',
+      'Exit 0: all within; 1: a budget breached; 2: a budget not checked, unreadable, or a statement failed (2 wins over 1: no verdict).',
     ],
     async run(argv) {
       const { values, positionals } = parse(

@@ -139,6 +139,20 @@ describe('bufferlens check on PostgreSQL 18', skipUnless(embeddedPostgres()), ()
     const r = cli('check', '--url', url, bad);
     assert.equal(r.code, 2);
     assert.match(r.out, /error: the budget above it: "logical <== 3" is not a bound/);
+    // A breach beside a statement that failed: no verdict, exit 2 (the help's rule), with the breach shown.
+    const mixed = join(dir, 'mixed.json');
+    writeFileSync(
+      mixed,
+      JSON.stringify({
+        budgets: [
+          { sql: 'SELECT count(*) FROM orders WHERE customer = 5', budget: 'logical(warm) <= 1' },
+          { sql: 'SELECT no_such_column FROM orders', budget: 'logical(warm) <= 1' },
+        ],
+      }),
+    );
+    const m = cli('check', '--url', url, '--budgets', mixed);
+    assert.equal(m.code, 2, m.out + m.err);
+    assert.match(m.out, /BREACH/);
   });
 });
 

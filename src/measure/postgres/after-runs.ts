@@ -1,17 +1,29 @@
 // What the queries BufferLens sends after the last run share (heap-blocks.ts, lookup-rows.ts,
 // index-window.ts, key-range.ts): a read-only transaction under the measurement's statement timeout, rolled
-// back whatever happens (a failure only leaves that fact out of the prediction, so it gives the fallback),
+// back whatever happens (a failure leaves that fact out of the prediction, so it gives the fallback, and is
+// named in the report's warnings),
 // and where an index's leading column is.
 import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import { quotePostgresName } from '../../sql/quote';
 
-export async function readOnly<T>(client: Client, timeoutMs: number, fallback: T, read: () => Promise<T>): Promise<T> {
+/** Per connection, what the queries after the runs could not read, with why: the report says so. */
+const failures = new WeakMap<Client, string[]>();
+
+export function afterRunsFailures(client: Client): string[] {
+  return failures.get(client) ?? [];
+}
+
+export async function readOnly<T>(client: Client, timeoutMs: number, fallback: T, read: () => Promise<T>, what = 'a query after the runs'): Promise<T> {
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
     return await read();
-  } catch {
+  } catch (err) {
+    const why = (err as Error).message.split('\n')[0];
+    const list = failures.get(client) ?? [];
+    list.push(`${what} could not be read after the runs (${why}): the prediction models it instead`);
+    failures.set(client, list);
     return fallback;
   } finally {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -46,16 +46,22 @@ export async function readDeadEntries(
     // a table with no dead version counted (n_dead_tup counts aborted ones too) has none to find.
     if (!rel || !alone || orderedShare(index.correlation) <= 0.8 || (table?.deadTuples ?? 1) <= 0) continue;
     const { alias, indexCond } = alone;
-    const found = await readOnly(client, timeoutMs, undefined, async () => {
-      const lead = await indexLeadColumn(client, rel.oid);
-      if (!lead) return undefined;
-      const from = `FROM ${lead.table} AS ${alias} WHERE ${indexCond}`;
-      const live = await client.query<{ blocks: string }>(`SELECT count(DISTINCT (${alias}.ctid::text::point)[0]) AS blocks ${from}`);
-      for (const setting of ['enable_indexscan', 'enable_indexonlyscan', 'enable_seqscan']) await client.query(`SET LOCAL ${setting} = off`);
-      await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
-      const res = await client.query<{ 'QUERY PLAN': Array<{ Plan: ExplainNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) SELECT count(*) ${from}`);
-      return bitmapCounts(res.rows[0]?.['QUERY PLAN'][0]?.Plan, n.index!, Number(live.rows[0]?.blocks ?? 0));
-    });
+    const found = await readOnly(
+      client,
+      timeoutMs,
+      undefined,
+      async () => {
+        const lead = await indexLeadColumn(client, rel.oid);
+        if (!lead) return undefined;
+        const from = `FROM ${lead.table} AS ${alias} WHERE ${indexCond}`;
+        const live = await client.query<{ blocks: string }>(`SELECT count(DISTINCT (${alias}.ctid::text::point)[0]) AS blocks ${from}`);
+        for (const setting of ['enable_indexscan', 'enable_indexonlyscan', 'enable_seqscan']) await client.query(`SET LOCAL ${setting} = off`);
+        await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
+        const res = await client.query<{ 'QUERY PLAN': Array<{ Plan: ExplainNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) SELECT count(*) ${from}`);
+        return bitmapCounts(res.rows[0]?.['QUERY PLAN'][0]?.Plan, n.index!, Number(live.rows[0]?.blocks ?? 0));
+      },
+      "the dead entries under the scan's keys",
+    );
     if (found) out[n.relation] = n.nodeType === 'Index Only Scan' && n.heapFetches !== undefined ? { ...found, lastFetches: n.heapFetches } : found;
   }
   return out;

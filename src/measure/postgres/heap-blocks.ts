@@ -24,9 +24,15 @@ export async function readHeapBlocks(client: Client, statement: string, root: Pl
   if ((n.actualRows ?? 0) === 0 || (n.actualRows ?? 0) > MAX_HEAP_ROWS) return {};
   const sql = replaceSelectList(statement, '(ctid::text::point)[0]::bigint AS block', 'postgresql', { unordered: countNodes(root, 'Sort') > 0 });
   if (!sql) return {};
-  return readOnly(client, timeoutMs, {}, async () => {
-    const res = await client.query<{ block: string }>(sql);
-    const blocks = res.rows.map((r) => Number(r.block));
-    return blocks.length === n.actualRows && blocks.every(Number.isSafeInteger) ? { [n.relation!]: blocks } : {};
-  });
+  return readOnly(
+    client,
+    timeoutMs,
+    {},
+    async () => {
+      const res = await client.query<{ block: string }>(sql);
+      const blocks = res.rows.map((r) => Number(r.block));
+      return blocks.length === n.actualRows && blocks.every(Number.isSafeInteger) ? { [n.relation!]: blocks } : {};
+    },
+    "where the scan's rows are",
+  );
 }

@@ -62,43 +62,49 @@ export async function readIndexWindows(
   if (!index || !table || index.unique || !index.keyBytes || !doubled(table, blockSize)) return {};
   const rel = relations.find((r) => r.kind === 'index' && r.name === index.reportName);
   if (!rel) return {};
-  return readOnly(client, timeoutMs, {}, async () => {
-    // keyBytes is set for a one-column index without a predicate only (catalog.ts).
-    const w = await indexLeadColumn(client, rel.oid);
-    if (!w) return {};
-    const alias = quotePostgresName(n.alias ?? n.relation!);
-    // The forward scan's first row has the smallest key of its rows: through the index's end where the
-    // statement allows an aggregate (its ORDER BY and LIMIT cut), else its first row.
-    const least = `min(${alias}.${w.column})::text AS key`;
-    const firstSql =
-      replaceSelectList(statement, least, 'postgresql', { unordered: true }) ??
-      replaceSelectList(statement, least, 'postgresql') ??
-      replaceSelectList(statement, `${alias}.${w.column}::text AS key`, 'postgresql');
-    if (!firstSql) return {};
-    const first = (await client.query<{ key: string }>(firstSql)).rows[0]?.key;
-    if (first === undefined || !/^-?\d+$/.test(first)) return {};
-    const ask = (cond: string, dir: string, limit: number) =>
-      client.query<{ key: string; tid: string }>({
-        text: `SELECT ${w.column}::text AS key, ctid::text AS tid FROM ${w.table} WHERE ${w.column} ${cond} $1 ORDER BY ${w.column} ${dir} LIMIT ${limit}`,
-        values: [first],
+  return readOnly(
+    client,
+    timeoutMs,
+    {},
+    async () => {
+      // keyBytes is set for a one-column index without a predicate only (catalog.ts).
+      const w = await indexLeadColumn(client, rel.oid);
+      if (!w) return {};
+      const alias = quotePostgresName(n.alias ?? n.relation!);
+      // The forward scan's first row has the smallest key of its rows: through the index's end where the
+      // statement allows an aggregate (its ORDER BY and LIMIT cut), else its first row.
+      const least = `min(${alias}.${w.column})::text AS key`;
+      const firstSql =
+        replaceSelectList(statement, least, 'postgresql', { unordered: true }) ??
+        replaceSelectList(statement, least, 'postgresql') ??
+        replaceSelectList(statement, `${alias}.${w.column}::text AS key`, 'postgresql');
+      if (!firstSql) return {};
+      const first = (await client.query<{ key: string }>(firstSql)).rows[0]?.key;
+      if (first === undefined || !/^-?\d+$/.test(first)) return {};
+      const ask = (cond: string, dir: string, limit: number) =>
+        client.query<{ key: string; tid: string }>({
+          text: `SELECT ${w.column}::text AS key, ctid::text AS tid FROM ${w.table} WHERE ${w.column} ${cond} $1 ORDER BY ${w.column} ${dir} LIMIT ${limit}`,
+          values: [first],
+        });
+      const before = await ask('<', 'DESC', WINDOW_MARGIN);
+      const after = await ask('>=', 'ASC', rows + WINDOW_MARGIN);
+      const parsed = [...before.rows, ...after.rows].map((r) => {
+        const m = /^\((\d+),(\d+)\)$/.exec(r.tid);
+        return { key: Number(r.key), block: m ? Number(m[1]) : NaN, offset: m ? Number(m[2]) : NaN };
       });
-    const before = await ask('<', 'DESC', WINDOW_MARGIN);
-    const after = await ask('>=', 'ASC', rows + WINDOW_MARGIN);
-    const parsed = [...before.rows, ...after.rows].map((r) => {
-      const m = /^\((\d+),(\d+)\)$/.exec(r.tid);
-      return { key: Number(r.key), block: m ? Number(m[1]) : NaN, offset: m ? Number(m[2]) : NaN };
-    });
-    if (!parsed.every((r) => Number.isSafeInteger(r.key) && Number.isSafeInteger(r.block))) return {};
-    // In index order: the key, then the heap position (an entry's TID; the live version's for a row the update moved).
-    parsed.sort((a, b) => a.key - b.key || a.block - b.block || a.offset - b.offset);
-    return {
-      [n.index!]: {
-        keys: parsed.map((r) => r.key),
-        blocks: parsed.map((r) => r.block),
-        offsets: parsed.map((r) => r.offset),
-        first: before.rows.length,
-        ...(before.rows.length < WINDOW_MARGIN ? { startsIndex: true } : {}),
-      },
-    };
-  });
+      if (!parsed.every((r) => Number.isSafeInteger(r.key) && Number.isSafeInteger(r.block))) return {};
+      // In index order: the key, then the heap position (an entry's TID; the live version's for a row the update moved).
+      parsed.sort((a, b) => a.key - b.key || a.block - b.block || a.offset - b.offset);
+      return {
+        [n.index!]: {
+          keys: parsed.map((r) => r.key),
+          blocks: parsed.map((r) => r.block),
+          offsets: parsed.map((r) => r.offset),
+          first: before.rows.length,
+          ...(before.rows.length < WINDOW_MARGIN ? { startsIndex: true } : {}),
+        },
+      };
+    },
+    'the rows around the index scan',
+  );
 }

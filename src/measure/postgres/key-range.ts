@@ -20,16 +20,22 @@ export async function readKeyRanges(client: Client, relations: PgRelation[], fac
   const ranges: PgKeyRanges = {};
   if (wanted.length === 0) return ranges;
   // Without the ends the keys' leaves stay modelled as before.
-  await readOnly(client, timeoutMs, undefined, async () => {
-    for (const { f, rel } of wanted) {
-      const w = await indexLeadColumn(client, rel.oid);
-      if (!w) continue;
-      const r = await client.query<{ lo: string | null; hi: string | null }>(
-        `SELECT min(${w.column})::text AS lo, max(${w.column})::text AS hi FROM ${w.table}`,
-      );
-      const [lo, hi] = [Number(r.rows[0]?.lo), Number(r.rows[0]?.hi)];
-      if (r.rows[0]?.lo !== null && Number.isSafeInteger(lo) && Number.isSafeInteger(hi)) ranges[f.reportName] = { min: lo, max: hi };
-    }
-  });
+  await readOnly(
+    client,
+    timeoutMs,
+    undefined,
+    async () => {
+      for (const { f, rel } of wanted) {
+        const w = await indexLeadColumn(client, rel.oid);
+        if (!w) continue;
+        const r = await client.query<{ lo: string | null; hi: string | null }>(
+          `SELECT min(${w.column})::text AS lo, max(${w.column})::text AS hi FROM ${w.table}`,
+        );
+        const [lo, hi] = [Number(r.rows[0]?.lo), Number(r.rows[0]?.hi)];
+        if (r.rows[0]?.lo !== null && Number.isSafeInteger(lo) && Number.isSafeInteger(hi)) ranges[f.reportName] = { min: lo, max: hi };
+      }
+    },
+    "the index keys' ends",
+  );
   return ranges;
 }

@@ -38,16 +38,22 @@ export async function readLookupRows(client: Client, statement: string, root: Pl
   const expression = `${quotePostgresName(ref.alias)}.${quotePostgresName(ref.outerColumn)}::text AS key, (${quotePostgresName(innerAlias)}.ctid::text::point)[0]::bigint AS block${outerBlock}`;
   const sql = replaceSelectList(statement, expression, 'postgresql', { unordered: count(root, 'Sort') > 0 });
   if (!sql) return NONE;
-  return readOnly(client, timeoutMs, NONE, async () => {
-    const res = await client.query<{ key: string | null; block: string; outer_block?: string }>(sql);
-    if (res.rows.length !== loops) return NONE;
-    const blocks = res.rows.map((r) => Number(r.block));
-    if (!blocks.every(Number.isSafeInteger)) return NONE;
-    const keys = res.rows.map((r) => (r.key !== null && /^-?\d+$/.test(r.key) ? Number(r.key) : NaN));
-    const outerBlocks = res.rows.map((r) => Number(r.outer_block));
-    return {
-      lookups: { [inner.relation!]: keys.every(Number.isSafeInteger) ? { keys, blocks } : { blocks } },
-      outerBlocks: outer?.relation && outerBlock && outerBlocks.every(Number.isSafeInteger) ? { [outer.relation]: outerBlocks } : {},
-    };
-  });
+  return readOnly(
+    client,
+    timeoutMs,
+    NONE,
+    async () => {
+      const res = await client.query<{ key: string | null; block: string; outer_block?: string }>(sql);
+      if (res.rows.length !== loops) return NONE;
+      const blocks = res.rows.map((r) => Number(r.block));
+      if (!blocks.every(Number.isSafeInteger)) return NONE;
+      const keys = res.rows.map((r) => (r.key !== null && /^-?\d+$/.test(r.key) ? Number(r.key) : NaN));
+      const outerBlocks = res.rows.map((r) => Number(r.outer_block));
+      return {
+        lookups: { [inner.relation!]: keys.every(Number.isSafeInteger) ? { keys, blocks } : { blocks } },
+        outerBlocks: outer?.relation && outerBlock && outerBlocks.every(Number.isSafeInteger) ? { [outer.relation]: outerBlocks } : {},
+      };
+    },
+    "the nested loop's lookups",
+  );
 }

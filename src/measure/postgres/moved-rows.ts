@@ -39,12 +39,18 @@ export async function readMovedRows(
     const index = facts.find((f) => f.kind === 'index' && f.planName === n.index);
     const rel = index && relations.find((r) => r.kind === 'index' && r.name === index.reportName);
     if (!rel) continue;
-    const moved = await readOnly(client, timeoutMs, undefined, async () => {
-      const lead = await indexLeadColumn(client, rel.oid);
-      if (!lead) return undefined;
-      const rows = all.length === 1 && select !== undefined ? wholeStatement(select, root, n, lead.column) : scanAlone(n, lead);
-      return rows ? await movedAmong(client, rows, n.backward === true) : undefined;
-    });
+    const moved = await readOnly(
+      client,
+      timeoutMs,
+      undefined,
+      async () => {
+        const lead = await indexLeadColumn(client, rel.oid);
+        if (!lead) return undefined;
+        const rows = all.length === 1 && select !== undefined ? wholeStatement(select, root, n, lead.column) : scanAlone(n, lead);
+        return rows ? await movedAmong(client, rows, n.backward === true) : undefined;
+      },
+      'the rows an update moved',
+    );
     if (moved) out[n.relation] = moved;
   }
   return out;

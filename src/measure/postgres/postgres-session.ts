@@ -9,6 +9,7 @@ import { readHeapBlocks } from './heap-blocks';
 import { readMovedRows } from './moved-rows';
 import { readDeadEntries } from './dead-entries';
 import { readKeyRanges } from './key-range';
+import { afterRunsFailures } from './after-runs';
 import { readLookupRows } from './lookup-rows';
 import { readIndexWindows } from './index-window';
 import type { PgPostRunObservations, PgPredictionInput } from '../../predict/postgres/facts';
@@ -300,6 +301,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     const after = await sequencePositions(this.client, [...this.sequencesBefore.keys()]);
     const advanced = [...after].map(([name, v]) => [name, v - (this.sequencesBefore.get(name) ?? v)] as const).filter(([, d]) => d > 0);
     const out = advanced.map(([name, d]) => `sequence ${name} advanced by ${d.toLocaleString('en-US')} over the runs, and stays advanced after the rollback`);
+    out.push(...afterRunsFailures(this.client));
     if (left) out.push(left);
     out.push(...[...this.anomalies].map((a) => `EXPLAIN reported a parent below its children, shown as 0 self: ${a}`));
     if (this.options.timing) out.push('EXPLAIN ANALYZE times every plan node, which adds overhead to the elapsed times (--no-timing turns it off)');

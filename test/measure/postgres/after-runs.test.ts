@@ -10,6 +10,8 @@ import { measure } from '../../../src/measure/measure';
 import { parseConnectionUrl } from '../../../src/db/connection-url';
 import type { PgPredictionInput } from '../../../src/predict/postgres/facts';
 import { pgQuery } from '../../support/sql';
+import { Client } from 'pg';
+import { afterRunsFailures, readOnly } from '../../../src/measure/postgres/after-runs';
 
 const availability = systemPostgres();
 
@@ -61,6 +63,27 @@ describe('PostgreSQL: what is read after the last run', skipUnless(availability)
       const open = await pgQuery<{ n: number }>(server.url(), "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'");
       assert.equal(open[0].n, 0);
     } finally {
+      await server.stop();
+    }
+  });
+
+  test('a query after the runs that fails (its timeout, a missing object) is named with why, leaves no transaction open', async () => {
+    const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '16MB' } });
+    const client = new Client({ connectionString: server.url() });
+    await client.connect();
+    try {
+      const got = await readOnly(client, 50, 'fallback', async () => (await client.query('SELECT pg_sleep(2)'), 'read'), "the index keys' ends");
+      assert.equal(got, 'fallback');
+      const [note] = afterRunsFailures(client);
+      assert.match(
+        note,
+        /^the index keys' ends could not be read after the runs \(canceling statement due to statement timeout\): the prediction models it instead$/,
+      );
+      // Rolled back: the session is out of the read-only transaction readOnly opened.
+      const { rows } = await client.query('SHOW transaction_read_only');
+      assert.equal(rows[0].transaction_read_only, 'off');
+    } finally {
+      await client.end();
       await server.stop();
     }
   });
