@@ -36,6 +36,8 @@ interface Counters {
 
 interface DriverSession {
   run(sql: string): Promise<void>;
+  /** Stops the statement running now, from a second connection: a signal must not wait for it. */
+  cancel(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,12 +63,21 @@ export function checkWorkloadStatements(w: CompiledWorkload, commit: boolean): {
 
 async function postgresSession(target: ConnectionTarget): Promise<DriverSession> {
   const c: Client = await connectPostgres(target);
-  return { run: async (sql) => void (await c.query(sql)), close: () => c.end() };
+  const pid = (await c.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+  const cancel = async () => {
+    const second = await connectPostgres(target);
+    await second.query('SELECT pg_cancel_backend($1)', [pid]).finally(() => second.end());
+  };
+  return { run: async (sql) => void (await c.query(sql)), cancel, close: () => c.end() };
 }
 
 async function mysqlSession(target: ConnectionTarget): Promise<DriverSession> {
   const c: Connection = await connectMysql(target);
-  return { run: async (sql) => void (await c.query(sql)), close: () => c.end() };
+  const cancel = async () => {
+    const second = await connectMysql(target);
+    await second.query(`KILL QUERY ${Number(c.threadId)}`).finally(() => second.end());
+  };
+  return { run: async (sql) => void (await c.query(sql)), cancel, close: () => c.end() };
 }
 
 async function readCounters(target: ConnectionTarget): Promise<Counters> {
@@ -93,9 +104,9 @@ async function readCounters(target: ConnectionTarget): Promise<Counters> {
  * PostgreSQL's sessions report their counters when they end (and at most once a second while they run):
  * read until two readings a moment apart agree, so the exited sessions' counts are in.
  */
-async function settledCounters(target: ConnectionTarget): Promise<Counters> {
+async function settledCounters(target: ConnectionTarget, signal: AbortSignal | undefined): Promise<Counters> {
   let last = await readCounters(target);
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < 20 && !signal?.aborted; i++) {
     await new Promise((r) => setTimeout(r, target.engine === 'postgresql' ? 250 : 0));
     const now = await readCounters(target);
     if (target.engine !== 'postgresql' || (now.requests === last.requests && now.reads === last.reads)) return now;
@@ -155,9 +166,13 @@ async function drive(
       if (sleepMicros > 0) await new Promise((r) => setTimeout(r, sleepMicros / 1000));
     }
   };
+  // A signal stops the statements running now, so that the run ends within a second, not after them.
+  const onAbort = () => void Promise.all(sessions.map((s) => s.cancel().catch(() => undefined)));
+  o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await Promise.all(sessions.map((s, k) => loop(s, k)));
   } finally {
+    o.signal?.removeEventListener('abort', onAbort);
     await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
   }
   return { transactions: done, errors, seconds: (performance.now() - t0) / 1000, ...(firstError ? { firstError } : {}) };
@@ -231,11 +246,17 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
   if (writes && !o.commit && target.engine === 'mysql') await checkMysqlWriteSet(w, target);
   const reachNotes = await checkReach(w, target, o.commit);
   const seed = o.seed ?? 1;
+  const stopIfCancelled = () => {
+    if (o.signal?.aborted) throw new WorkloadInputError('cancelled');
+  };
   const warm = await drive(w, target, o, writes, { seconds: o.warmupSeconds, transactions: o.warmupTransactions }, seed);
-  const before = await settledCounters(target);
+  stopIfCancelled();
+  const before = await settledCounters(target, o.signal);
+  stopIfCancelled();
   const run = await drive(w, target, o, writes, { seconds: o.seconds, transactions: o.transactions }, seed + 1);
-  const after = await settledCounters(target);
-  if (o.signal?.aborted) throw new WorkloadInputError('cancelled');
+  stopIfCancelled();
+  const after = await settledCounters(target, o.signal);
+  stopIfCancelled();
   if (run.transactions === 0) {
     throw new WorkloadInputError(
       `no transaction of the workload completed${run.errors ? ` (${run.errors} failed; the first: ${run.firstError})` : ''}: nothing was measured`,

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { Client } from 'pg';
 import { LocalPostgres } from '../../src/local-server/postgres';
 import { need, skipUnless, systemPostgres } from '../support/engines';
-import { cli } from '../support/cli';
+import { cli, cliAsync } from '../support/cli';
+import { waitUntil } from '../support/wait';
 import type { WorkloadReport } from '../../src/shared/workload-report';
 
 const availability = systemPostgres();
@@ -186,6 +187,24 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
     const r = cli('workload', 'run', '--url', server.url(), file, '--transactions', '20', '--warmup-transactions', '0', '--json');
     assert.notEqual(r.code, 0);
     assert.match(r.err, /no transaction of the workload completed \(\d+ failed; the first: division by zero\)/);
+  });
+
+  test('run: SIGTERM stops the statements running now and ends the run within seconds, not after them; nothing is left running', async () => {
+    const file = join(dir, 'slow.sql');
+    writeFileSync(file, 'SELECT pg_sleep(20), count(*) FROM pgbench_branches;\n');
+    const { child, done } = cliAsync(['workload', 'run', '--url', server.url(), file, '--sessions', '2', '--warmup', '0', '--duration', '60']);
+    // Ready once both sessions sleep on the server: polled, never a fixed wait.
+    const sleeping = async () =>
+      ((await query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(20)%' AND state = 'active'")) as Array<{ n: number }>)[0]
+        .n >= 2;
+    assert.ok(await waitUntil(sleeping, 300, 100), 'the sessions never started');
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    const r = await done;
+    assert.ok(Date.now() - sent < 3000, `ended ${Date.now() - sent} ms after the signal`);
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /cancelled/);
+    assert.ok(await waitUntil(async () => !(await sleeping()), 50, 100), 'a statement was left running');
   });
 
   test('a statement the model cannot reduce is named as not modelled, and the curve says it covers the others', () => {

@@ -23,6 +23,16 @@ export function postgresError(err: unknown, ctx: PostgresErrorContext): Error {
   if (err instanceof MeasureError) return err;
   const e = err as PgError;
   const during = ctx.run > 0 ? ` during run ${ctx.run}` : '';
+  const limit = `${ctx.timeoutMs / 1000} s limit`;
+  if (e.code === '55P03') {
+    return new MeasureError(
+      `waited longer than the ${limit} for a lock another session holds on a relation the statement needs${during ? during : ' (before run 1)'}: ${e.message} (--timeout)`,
+      'timeout',
+    );
+  }
+  if (e.code === '57014' && !ctx.cancelled && ctx.run === 0) {
+    return new MeasureError(`a query BufferLens asks before run 1 ran longer than the ${limit} and was stopped (--timeout): ${e.message}`, 'timeout');
+  }
   if (e.code === '57014') {
     return ctx.cancelled
       ? new MeasureError(`cancelled${during}: the statement was stopped on the server and rolled back`, 'cancelled')

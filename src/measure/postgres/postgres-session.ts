@@ -33,8 +33,16 @@ import { maskSql } from '../../sql/mask';
 
 export type PgFacts = Omit<PgPredictionInput, 'runs'>;
 
+/** The share of the timeout a wait for another session's lock may take. */
+const LOCK_SHARE_OF_TIMEOUT = 0.9;
+
 export async function openPostgresSession(target: ConnectionTarget, statement: CheckedStatement, options: MeasureOptions): Promise<PostgresSession> {
-  const client = await connectPostgres(target, { query_timeout: options.timeoutMs + 15_000 });
+  // Every query BufferLens sends is bounded by the timeout, its own catalog and residency reads too, and a
+  // wait for a lock another session holds ends with it (the client's own limit is a last resort).
+  // A lock wait ends a little before the statement's own limit, so that it is named as one.
+  const limit = Math.max(1, Math.round(options.timeoutMs));
+  const lockLimit = Math.max(1, Math.round(limit * LOCK_SHARE_OF_TIMEOUT));
+  const client = await connectPostgres(target, { query_timeout: options.timeoutMs + 15_000, statement_timeout: limit, lock_timeout: lockLimit });
   return new PostgresSession(client, target, statement.statement, statement.dataChanging, options);
 }
 
@@ -206,7 +214,9 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
   }
 
   readResidency(withCache: boolean): Promise<ResidencySnapshot> {
-    return readResidency(this.client, this.relations, withCache);
+    return readResidency(this.client, this.relations, withCache).catch((err) => {
+      throw this.error(err, 0);
+    });
   }
 
   async predictionFacts(before: ResidencySnapshot, withCache: boolean, warnings: string[]): Promise<PgFacts> {
