@@ -21,7 +21,9 @@ if (files.length === 0) {
   process.exit(1);
 }
 const reporter = process.env.CI ? ['--test-reporter=spec'] : [];
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...reporter, ...files], {
+// --test-force-exit: a file whose tests are over (passed, failed or timed out) exits even with a handle left
+// open, running its exit hooks, which stop the servers and editors it started; the run never hangs on it.
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-force-exit', ...reporter, ...files], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);

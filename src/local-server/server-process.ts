@@ -41,6 +41,9 @@ export class ServerProcess {
     const log = openSync(this.spec.logFile, 'a');
     const child = spawn(cmd, args, { stdio: ['ignore', log, log] });
     closeSync(log);
+    // A server never keeps its parent alive: at exit the registry kills it, and the kernel does if the
+    // parent dies first (process-owner.ts), so a test that timed out cannot hang the run.
+    child.unref();
     this.child = child;
     let exitInfo: string | undefined;
     this.exited = new Promise((resolve) => {
