@@ -1,9 +1,12 @@
 // What a statement may do beyond its transaction, resolved through the server's catalogs rather than its
-// text alone: the functions it calls (and the functions those call, and the triggers and column defaults
-// of the tables it writes), classified from pg_proc. A rollback undoes table changes; it does not undo a
+// text alone: the functions it calls, the operators it writes, what its views, rules and policies run
+// (reached-objects.ts), and the functions those call, and the triggers and column defaults of the tables it
+// writes (and of those their rules write), classified from pg_proc. A rollback undoes table changes; it does not undo a
 // file written, a remote commit, a replication slot, a signalled backend or an advanced sequence.
 import type { Client } from 'pg';
 import { maskSql } from '../../sql/mask';
+import { aggregateSupport, namedRelationOids, operatorFunctions, operatorTokens, rewrittenReach } from './reached-objects';
+import { relationNames } from './statement-relations';
 
 export interface SideEffects {
   /** Effects outside the transaction: refused unless the user acknowledges them. */
@@ -36,6 +39,7 @@ interface ProcRow {
   provolatile: string;
   lanname: string;
   prosrc: string | null;
+  prokind: string;
 }
 
 const BUILTIN_SCHEMAS = new Set(['pg_catalog', 'information_schema']);
@@ -58,15 +62,21 @@ export async function findSideEffects(client: Client, statement: string, written
   const volatile = new Set<string>();
   const sequences = new Set<string>(sequenceArguments(statement));
   const seen = new Set<number>();
-  let names = calledNames(maskSql(statement, 'postgresql'));
-  let oids: number[] = [];
+  const masked = maskSql(statement, 'postgresql');
+  let names = calledNames(masked);
+  // What rewrites or runs behind the text: operators' functions, views' queries, rules' actions, policies.
+  const read = await rewrittenReach(client, await namedRelationOids(client, relationNames(statement)));
+  const written = writtenOids.length ? await rewrittenReach(client, writtenOids) : { functions: [], relations: [] };
+  let oids: number[] = [...(await operatorFunctions(client, operatorTokens(masked))), ...read.functions, ...written.functions];
+  // A rule of a written table may write others: their triggers and defaults run too.
+  writtenOids = written.relations;
   if (writtenOids.length) {
     // Triggers and column defaults of the tables written run as part of the statement.
     const t = await client.query({
       text: `SELECT tgfoid::int AS oid FROM pg_trigger WHERE tgrelid = ANY($1::oid[]) AND NOT tgisinternal AND tgenabled <> 'D'`,
       values: [writtenOids],
     });
-    oids = t.rows.map((r) => r.oid);
+    oids.push(...t.rows.map((r) => r.oid));
     const d = await client.query({ text: 'SELECT pg_get_expr(adbin, adrelid) AS expr FROM pg_attrdef WHERE adrelid = ANY($1::oid[])', values: [writtenOids] });
     for (const r of d.rows) {
       names.push(...calledNames(maskSql(r.expr, 'postgresql')));
@@ -83,13 +93,17 @@ export async function findSideEffects(client: Client, statement: string, written
   }
   for (let depth = 0; (names.length || oids.length) && seen.size < MAX_FUNCTIONS && depth < 8; depth++) {
     const r = await client.query<ProcRow>({
-      text: `SELECT p.oid::int AS oid, p.proname, n.nspname, p.provolatile, l.lanname, p.prosrc
+      text: `SELECT p.oid::int AS oid, p.proname, n.nspname, p.provolatile, l.lanname, p.prosrc, p.prokind
                FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang
               WHERE p.proname = ANY($1::text[]) OR p.oid = ANY($2::oid[])`,
       values: [names, oids],
     });
     names = [];
-    oids = [];
+    // An aggregate runs its support functions, which may be anyone's.
+    oids = await aggregateSupport(
+      client,
+      r.rows.filter((f) => f.prokind === 'a' && !seen.has(f.oid)).map((f) => f.oid),
+    );
     for (const f of r.rows) {
       if (seen.has(f.oid)) continue;
       seen.add(f.oid);
@@ -97,7 +111,7 @@ export async function findSideEffects(client: Client, statement: string, written
       const rule = OUTSIDE.find(([re]) => re.test(f.proname));
       if (rule) outside.add(`${shown} ${rule[1]}`);
       if (f.proname === 'nextval' || f.proname === 'setval') continue;
-      if (BUILTIN_SCHEMAS.has(f.nspname) || f.lanname === 'internal') continue;
+      if (BUILTIN_SCHEMAS.has(f.nspname) || f.lanname === 'internal' || f.prokind === 'a') continue;
       if (f.provolatile === 'v') volatile.add(shown);
       if (f.lanname === 'sql' || f.lanname === 'plpgsql') {
         const body = f.prosrc ?? '';

@@ -39,6 +39,20 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
       `CREATE FUNCTION dump_program() RETURNS int LANGUAGE plpgsql AS $$ BEGIN COPY (SELECT 1) TO PROGRAM 'cat > /dev/null'; RETURN 1; END $$`,
       `CREATE FUNCTION hidden_write() RETURNS int LANGUAGE plpgsql AS $$ BEGIN INSERT INTO log (note) VALUES ('hidden'); RETURN 1; END $$`,
       `CREATE FUNCTION hidden_next() RETURNS bigint LANGUAGE sql AS $$ SELECT nextval('s') $$`,
+      // Reach that names no function in the statement: an operator, a view, a rule, a policy, an aggregate.
+      `CREATE FUNCTION remote_op(a int, b int) RETURNS int LANGUAGE sql AS $$ SELECT remote_insert() + a + b $$`,
+      'CREATE OPERATOR ### (LEFTARG = int, RIGHTARG = int, FUNCTION = remote_op)',
+      'CREATE VIEW remote_view AS SELECT id, remote_insert() AS r FROM t',
+      'CREATE VIEW view_of_view AS SELECT id FROM remote_view',
+      'CREATE TABLE ruled (id int PRIMARY KEY)',
+      'CREATE RULE ruled_also AS ON INSERT TO ruled DO ALSO SELECT remote_insert()',
+      'CREATE TABLE guarded (id int PRIMARY KEY)',
+      'INSERT INTO guarded VALUES (1)',
+      'ALTER TABLE guarded ENABLE ROW LEVEL SECURITY',
+      'ALTER TABLE guarded FORCE ROW LEVEL SECURITY',
+      'CREATE POLICY remote_policy ON guarded USING (remote_insert() IS NOT NULL)',
+      `CREATE FUNCTION remote_step(acc int, x int) RETURNS int LANGUAGE sql AS $$ SELECT acc + x + remote_insert() $$`,
+      'CREATE AGGREGATE remote_sum(int) (SFUNC = remote_step, STYPE = int, INITCOND = 0)',
     ]) {
       await sql(url, s);
     }
@@ -55,6 +69,21 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
     );
     assert.equal(await count('SELECT count(*)::int AS n FROM log'), 0);
   });
+
+  for (const [what, statement] of [
+    ['an operator whose function calls dblink', 'SELECT 1 ### 2'],
+    ['a view whose query calls it', 'SELECT * FROM remote_view'],
+    ['a view over such a view', 'SELECT count(*) FROM view_of_view'],
+    ['a rule on the table written (DO ALSO)', 'INSERT INTO ruled VALUES (1)'],
+    ['a row-level policy on the table read', 'SELECT * FROM guarded'],
+    ["an aggregate's transition function", 'SELECT remote_sum(v) FROM t'],
+  ]) {
+    test(`reach through ${what} is refused before anything runs; nothing is committed remotely`, async () => {
+      await assert.rejects(run(statement), /refused: (public\.)?dblink_exec runs SQL on another connection/);
+      assert.equal(await count('SELECT count(*)::int AS n FROM log'), 0);
+      assert.equal(await count('SELECT count(*)::int AS n FROM ruled'), 0);
+    });
+  }
 
   test('COPY … TO a file or a program inside a function is refused', async () => {
     await assert.rejects(run(`SELECT dump('x')`), /refused: public\.dump runs COPY … TO/);
