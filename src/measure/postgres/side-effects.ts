@@ -5,7 +5,7 @@
 // file written, a remote commit, a replication slot, a signalled backend or an advanced sequence.
 import type { Client } from 'pg';
 import { maskSql } from '../../sql/mask';
-import { aggregateSupport, namedRelationOids, operatorFunctions, operatorTokens, rewrittenReach } from './reached-objects';
+import { aggregateSupport, castFunctions, castTargets, namedRelationOids, operatorFunctions, operatorTokens, rewrittenReach } from './reached-objects';
 import { relationNames } from './statement-relations';
 
 export interface SideEffects {
@@ -66,8 +66,13 @@ export async function findSideEffects(client: Client, statement: string, written
   let names = calledNames(masked);
   // What rewrites or runs behind the text: operators' functions, views' queries, rules' actions, policies.
   const read = await rewrittenReach(client, await namedRelationOids(client, relationNames(statement)));
-  const written = writtenOids.length ? await rewrittenReach(client, writtenOids) : { functions: [], relations: [] };
-  let oids: number[] = [...(await operatorFunctions(client, operatorTokens(masked))), ...read.functions, ...written.functions];
+  const written = writtenOids.length ? await rewrittenReach(client, writtenOids, true) : { functions: [], relations: [] };
+  let oids: number[] = [
+    ...(await operatorFunctions(client, operatorTokens(masked))),
+    ...(await castFunctions(client, castTargets(masked))),
+    ...read.functions,
+    ...written.functions,
+  ];
   // A rule of a written table may write others: their triggers and defaults run too.
   writtenOids = written.relations;
   if (writtenOids.length) {

@@ -53,6 +53,13 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
       'CREATE POLICY remote_policy ON guarded USING (remote_insert() IS NOT NULL)',
       `CREATE FUNCTION remote_step(acc int, x int) RETURNS int LANGUAGE sql AS $$ SELECT acc + x + remote_insert() $$`,
       'CREATE AGGREGATE remote_sum(int) (SFUNC = remote_step, STYPE = int, INITCOND = 0)',
+      `CREATE FUNCTION remote_check(x int) RETURNS boolean LANGUAGE sql AS $$ SELECT remote_insert() IS NOT NULL OR x IS NULL $$`,
+      'CREATE DOMAIN remote_int AS int CHECK (remote_check(VALUE))',
+      'CREATE TABLE domained (id int PRIMARY KEY, v remote_int)',
+      'CREATE TABLE checked (id int PRIMARY KEY, v int CHECK (remote_check(v)))',
+      'CREATE TYPE remote_t AS (a int)',
+      `CREATE FUNCTION to_remote(x int) RETURNS remote_t LANGUAGE sql AS $$ SELECT ROW(remote_insert() + x)::remote_t $$`,
+      'CREATE CAST (int AS remote_t) WITH FUNCTION to_remote(int)',
     ]) {
       await sql(url, s);
     }
@@ -77,11 +84,15 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
     ['a rule on the table written (DO ALSO)', 'INSERT INTO ruled VALUES (1)'],
     ['a row-level policy on the table read', 'SELECT * FROM guarded'],
     ["an aggregate's transition function", 'SELECT remote_sum(v) FROM t'],
+    ["a domain's check on a column written", 'INSERT INTO domained VALUES (1, 1)'],
+    ["a table's CHECK constraint", 'INSERT INTO checked VALUES (1, 1)'],
+    ['a cast to a user type', 'SELECT 1::remote_t'],
   ]) {
     test(`reach through ${what} is refused before anything runs; nothing is committed remotely`, async () => {
       await assert.rejects(run(statement), /refused: (public\.)?dblink_exec runs SQL on another connection/);
       assert.equal(await count('SELECT count(*)::int AS n FROM log'), 0);
       assert.equal(await count('SELECT count(*)::int AS n FROM ruled'), 0);
+      assert.equal(await count('SELECT ((SELECT count(*) FROM domained) + (SELECT count(*) FROM checked))::int AS n'), 0);
     });
   }
 
