@@ -103,9 +103,10 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
       'CREATE FUNCTION calls_p(x INT) RETURNS INT BEGIN CALL p_global(); RETURN x; END',
     );
     const [[before]] = (await sql('SELECT @@GLOBAL.max_connections AS v')) as Array<Array<{ v: number }>>;
+    const outfile = `/tmp/bl-workload-outfile-${process.pid}-${Date.now()}`;
     const cases: Array<[string, RegExp]> = [
       ['SELECT calls_p(v) FROM acct WHERE id = :id;', /gate\.sql:2: refused: w\.p_global changes a global setting/],
-      ["SELECT v FROM acct WHERE id = :id /*M! INTO OUTFILE '/tmp/bl-workload-outfile' */;", /gate\.sql:2: .*INTO OUTFILE\/DUMPFILE writes a file/],
+      [`SELECT v FROM acct WHERE id = :id /*M! INTO OUTFILE '${outfile}' */;`, /gate\.sql:2: .*INTO OUTFILE\/DUMPFILE writes a file/],
     ];
     for (const [statement, refusal] of cases) {
       const file = join(dir, 'gate.sql');
@@ -116,7 +117,7 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
     }
     const [[after]] = (await sql('SELECT @@GLOBAL.max_connections AS v')) as Array<Array<{ v: number }>>;
     assert.equal(after.v, before.v);
-    assert.ok(!existsSync('/tmp/bl-workload-outfile'));
+    assert.ok(!existsSync(outfile));
   });
 
   test('a write to a MyISAM table, or to a table with a trigger, is refused: a rollback could not undo it', async () => {

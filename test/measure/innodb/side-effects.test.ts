@@ -102,7 +102,9 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
   });
 
   test('INTO OUTFILE is refused however it is spelled, in MariaDB executable comments too', async () => {
-    const files = ['/tmp/bl-outfile-a', '/tmp/bl-outfile-b', '/tmp/bl-outfile-m', '/tmp/bl-outfile-v'];
+    // Names no earlier run can have left (a server that did write would leave them for good).
+    const stamp = `${process.pid}-${Date.now()}`;
+    const files = ['a', 'b', 'm', 'v'].map((k) => `/tmp/bl-outfile-${k}-${stamp}`);
     for (const s of [
       `SELECT 1 INTO/**/OUTFILE '${files[0]}'`,
       `SELECT 1 INTO -- x\n OUTFILE '${files[1]}'`,
