@@ -23,7 +23,7 @@ import { openInnodbSession, type InnodbFacts } from './innodb/innodb-session';
 import type { InnodbPostRunObservations } from './innodb/post-run';
 import type { InnodbRunInput } from '../predict/innodb/facts';
 import type { StatementStatistics } from './statement-statistics';
-import type { ReachOptions, StatementReach } from './statement-reach';
+import type { GatePolicy, GateVerdict } from './gate';
 import { postgresReach } from './postgres/reach';
 import { innodbReach } from './innodb/reach';
 import { postgresStatementStatistics } from './postgres/statement-statistics';
@@ -48,8 +48,8 @@ export interface Engine {
   measure(target: ConnectionTarget, options: MeasureOptions): Promise<Report>;
   /** The statements the server counts, for a workload made from them. */
   statementStatistics(target: ConnectionTarget): Promise<StatementStatistics>;
-  /** What each statement reaches beyond its transaction, judged before any of them runs (a workload's). */
-  reach(target: ConnectionTarget, statements: string[], options: ReachOptions): Promise<StatementReach[]>;
+  /** The gate's verdict on each statement, from what it reaches, judged before any of them runs (a workload's). */
+  reach(target: ConnectionTarget, statements: string[], policy: GatePolicy): Promise<GateVerdict[]>;
 }
 
 function engine<F, R, O>(def: EngineDefinition<F, R, O>, about: Omit<Engine, 'id' | 'dialect' | 'split' | 'measure' | 'leastPrivilegeGrants'>): Engine {

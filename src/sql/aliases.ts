@@ -21,39 +21,56 @@ interface Token {
   quoted: boolean;
 }
 
-function tokens(masked: string): Token[] {
-  const out: Token[] = [];
-  const re = /`((?:[^`]|``)*)`|([A-Za-z_$][\w$]*)|(\S)/g;
+/** The statement's tokens, one at a time: a 10 MB IN list must not become millions of objects at once. */
+function* tokens(masked: string): Generator<Token> {
+  // A number is one token (not an identifier), so a long list of them costs one match each.
+  const re = /`((?:[^`]|``)*)`|([A-Za-z_$][\w$]*)|[0-9][\w.]*|(\S)/g;
   for (const m of masked.matchAll(re)) {
-    if (m[1] !== undefined) out.push({ text: m[1].replace(/``/g, '`'), ident: true, quoted: true });
-    else if (m[2] !== undefined) out.push({ text: m[2], ident: true, quoted: false });
-    else out.push({ text: m[3], ident: false, quoted: false });
+    if (m[1] !== undefined) yield { text: m[1].replace(/``/g, '`'), ident: true, quoted: true };
+    else if (m[2] !== undefined) yield { text: m[2], ident: true, quoted: false };
+    else yield { text: m[3] ?? m[0], ident: false, quoted: false };
   }
-  return out;
+}
+
+/** A window over the token stream: the current token and the few after it that a table reference needs. */
+function lookahead(stream: Generator<Token>): { at(k: number): Token | undefined; next(): void } {
+  const window: Token[] = [];
+  const at = (k: number) => {
+    while (window.length <= k) {
+      const n = stream.next();
+      if (n.done) return undefined;
+      window.push(n.value);
+    }
+    return window[k];
+  };
+  return { at, next: () => void (at(0) && window.shift()) };
 }
 
 /** Every table reference of the statement in order: the table (the last part of a qualified name) and its alias, if any. */
 export function tableReferences(statement: string): Array<{ table: string; alias?: string }> {
-  const t = tokens(maskSql(statement, 'mysql'));
+  const t = lookahead(tokens(maskSql(statement, 'mysql')));
   const refs: Array<{ table: string; alias?: string }> = [];
   let inList = false;
-  for (let i = 0; i < t.length; i++) {
-    const word = t[i].ident && !t[i].quoted ? t[i].text.toUpperCase() : '';
+  for (let cur = t.at(0); cur; t.next(), cur = t.at(0)) {
+    const word = cur.ident && !cur.quoted ? cur.text.toUpperCase() : '';
     if (TABLE_LIST.has(word)) inList = true;
     else if (word && NOT_ALIAS.has(word) && word !== 'AS') inList = word === 'JOIN' || word === 'STRAIGHT_JOIN';
-    const startsRef = inList && (TABLE_LIST.has(word) || (t[i].text === ',' && !t[i].ident));
+    const startsRef = inList && (TABLE_LIST.has(word) || (cur.text === ',' && !cur.ident));
     if (!startsRef) continue;
     // A table reference: name [. name] [[AS] alias]
-    let j = i + 1;
-    if (!t[j]?.ident || (!t[j].quoted && NOT_ALIAS.has(t[j].text.toUpperCase()))) continue;
-    let table = t[j].text;
-    if (t[j + 1]?.text === '.' && t[j + 2]?.ident) {
-      table = t[j + 2].text;
+    let j = 1;
+    const first = t.at(j);
+    if (!first?.ident || (!first.quoted && NOT_ALIAS.has(first.text.toUpperCase()))) continue;
+    let table = first.text;
+    const qualified = t.at(j + 2);
+    if (t.at(j + 1)?.text === '.' && qualified?.ident) {
+      table = qualified.text;
       j += 2;
     }
     j++;
-    if (t[j]?.ident && !t[j].quoted && t[j].text.toUpperCase() === 'AS') j++;
-    const alias = t[j];
+    const as = t.at(j);
+    if (as?.ident && !as.quoted && as.text.toUpperCase() === 'AS') j++;
+    const alias = t.at(j);
     refs.push(alias?.ident && (alias.quoted || !NOT_ALIAS.has(alias.text.toUpperCase())) ? { table, alias: alias.text } : { table });
   }
   return refs;

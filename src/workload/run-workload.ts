@@ -13,9 +13,8 @@ import type { Value } from './expression';
 import { WorkloadInputError } from './load-scripts';
 import { executeScript } from './script';
 import type { WorkloadMeasurement } from '../shared/workload-report';
-import { classifyStatement } from '../sql/classify/classify';
-import { ENGINES } from '../measure/engines';
-import { statementRole } from './statement-text';
+import type { RunMode } from '../measure/gate';
+import { gateWorkload } from './workload-gate';
 
 export interface RunWorkloadOptions {
   sessions: number;
@@ -42,24 +41,6 @@ interface DriverSession {
 }
 
 const CONTROL = /^\s*(begin|start\s+transaction|end|commit|rollback|abort)\s*;?\s*$/i;
-
-/** Refuses what a workload run could not undo or should not send; returns whether any script writes. */
-export function checkWorkloadStatements(w: CompiledWorkload, commit: boolean): { writes: boolean } {
-  let writes = false;
-  for (const s of w.scripts) {
-    for (const st of s.statements) {
-      if (CONTROL.test(st.text)) continue;
-      const role = statementRole(st.text, w.engine === 'postgresql' ? 'postgresql' : 'mysql');
-      if (role === 'write') writes = true;
-      else if (role !== 'read') {
-        throw new WorkloadInputError(
-          `${s.script.name}:${st.line}: a workload runs SELECT, INSERT, UPDATE and DELETE statements; "${st.text.trim().split(/\s+/)[0]}" is none of them${commit ? '' : ', and could not be rolled back if it committed implicitly'}`,
-        );
-      }
-    }
-  }
-  return { writes };
-}
 
 async function postgresSession(target: ConnectionTarget): Promise<DriverSession> {
   const c: Client = await connectPostgres(target);
@@ -120,7 +101,7 @@ async function drive(
   w: CompiledWorkload,
   target: ConnectionTarget,
   o: RunWorkloadOptions,
-  writes: boolean,
+  modes: RunMode[],
   limit: { seconds: number; transactions?: number },
   seed: number,
 ): Promise<{ transactions: number; errors: number; seconds: number; firstError?: string }> {
@@ -132,8 +113,9 @@ async function drive(
     await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
     throw err;
   }
-  const begin = writes ? 'BEGIN' : target.engine === 'postgresql' ? 'BEGIN TRANSACTION READ ONLY' : 'START TRANSACTION READ ONLY';
-  const end = writes && !o.commit ? 'ROLLBACK' : 'COMMIT';
+  // Each script's transaction as the gate decided its statements: read-only unless one of them writes.
+  const readOnly = target.engine === 'postgresql' ? 'BEGIN TRANSACTION READ ONLY' : 'START TRANSACTION READ ONLY';
+  const bracket = modes.map((m) => ({ begin: m === 'read-only' ? readOnly : 'BEGIN', end: m === 'committed' ? 'COMMIT' : 'ROLLBACK' }));
   const cumulative: number[] = [];
   let total = 0;
   for (const s of w.scripts) cumulative.push((total += s.script.weight));
@@ -153,9 +135,9 @@ async function drive(
       while (cumulative[si] <= pick) si++;
       const { sql, sleepMicros } = executeScript(w.scripts[si].script, { variables: new Map<string, Value>(w.fixed), random: rnd });
       try {
-        await session.run(begin);
+        await session.run(bracket[si].begin);
         for (const statement of sql) if (!CONTROL.test(statement)) await session.run(statement);
-        await session.run(end);
+        await session.run(bracket[si].end);
         done++;
       } catch (err) {
         errors++;
@@ -178,82 +160,22 @@ async function drive(
   return { transactions: done, errors, seconds: (performance.now() - t0) / 1000, ...(firstError ? { firstError } : {}) };
 }
 
-/**
- * On MySQL and MariaDB a rollback undoes only transactional tables: a write to a MyISAM (or other
- * non-transactional) table, or through a trigger that may write one, is refused unless committing. The
- * catalogs say what each written table is; the text only names it.
- */
-async function checkMysqlWriteSet(w: CompiledWorkload, target: ConnectionTarget): Promise<void> {
-  const written = new Map<string, string>();
-  for (const s of w.scripts)
-    for (const st of s.statements)
-      for (const t of classifyStatement(st.text, 'mysql').writtenTables) written.set(t, `${s.script.name.replace(/#\d+$/, '')}:${st.line}`);
-  if (written.size === 0) return;
-  const c = await connectMysql(target);
-  try {
-    for (const [name, where] of written) {
-      const [schema, table] = name.includes('.') ? name.split('.') : [null, name];
-      const [rows] = await c.query(
-        `SELECT t.ENGINE AS engine, (SELECT COUNT(*) FROM information_schema.TRIGGERS g WHERE g.EVENT_OBJECT_SCHEMA = t.TABLE_SCHEMA AND g.EVENT_OBJECT_TABLE = t.TABLE_NAME) AS triggers
-           FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = COALESCE(?, DATABASE()) AND t.TABLE_NAME = ?`,
-        [schema, table],
-      );
-      const row = (rows as Array<{ engine: string | null; triggers: number }>)[0];
-      if (!row) continue; // the server names a missing table when the statement runs
-      if (row.engine && row.engine.toUpperCase() !== 'INNODB')
-        throw new WorkloadInputError(
-          `${where}: ${name} is a ${row.engine} table, which a rollback cannot undo; run the workload on InnoDB tables, or commit on a disposable database`,
-        );
-      if (Number(row.triggers) > 0)
-        throw new WorkloadInputError(`${where}: ${name} has triggers, which may write where a rollback cannot undo; commit on a disposable database to run it`);
-    }
-  } finally {
-    await c.end();
-  }
-}
-
-/**
- * Measure's gate for every statement of the workload, before any runs: what each reaches beyond its
- * transaction, resolved through the server's catalogs (functions and what they call, triggers, defaults,
- * views), is refused where a rollback cannot undo it. Returns what the report must say.
- */
-async function checkReach(w: CompiledWorkload, target: ConnectionTarget, commit: boolean): Promise<string[]> {
-  const statements = w.scripts.flatMap((s) =>
-    s.statements.filter((st) => st.role !== 'control').map((st) => ({ sql: st.text, where: `${s.script.name.replace(/#\d+$/, '')}:${st.line}` })),
-  );
-  const unique = [...new Map(statements.map((st) => [st.sql, st])).values()];
-  // The text's own verdict first (INTO OUTFILE, in any comment form), as measure's check gives it.
-  const dialect = ENGINES[target.engine].dialect;
-  for (const st of unique) {
-    const refusal = classifyStatement(st.sql, dialect, commit).refusal;
-    if (refusal) throw new WorkloadInputError(`${st.where}: ${refusal}`);
-  }
-  const reach = await ENGINES[target.engine].reach(
-    target,
-    unique.map((st) => st.sql),
-    { commit, allowSideEffects: false },
-  );
-  const notes = new Set<string>();
-  reach.forEach((r, k) => {
-    if (r.refusal) throw new WorkloadInputError(`${unique[k].where}: ${r.refusal}`);
-    for (const warning of r.warnings) notes.add(`${unique[k].where}: ${warning}.`);
-  });
-  return [...notes];
-}
-
 export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget, o: RunWorkloadOptions): Promise<WorkloadMeasurement> {
-  const { writes } = checkWorkloadStatements(w, o.commit);
-  if (writes && !o.commit && target.engine === 'mysql') await checkMysqlWriteSet(w, target);
-  const reachNotes = await checkReach(w, target, o.commit);
+  const gate = await gateWorkload(
+    w.scripts.map((s) => s.script),
+    target,
+    { commit: o.commit, allowSideEffects: false },
+  );
+  const writes = gate.modes.some((m) => m !== 'read-only');
   const seed = o.seed ?? 1;
   const stopIfCancelled = () => {
     if (o.signal?.aborted) throw new WorkloadInputError('cancelled');
   };
-  const warm = await drive(w, target, o, writes, { seconds: o.warmupSeconds, transactions: o.warmupTransactions }, seed);
+  const warm = await drive(w, target, o, gate.modes, { seconds: o.warmupSeconds, transactions: o.warmupTransactions }, seed);
   stopIfCancelled();
   const before = await settledCounters(target, o.signal);
   stopIfCancelled();
-  const run = await drive(w, target, o, writes, { seconds: o.seconds, transactions: o.transactions }, seed + 1);
+  const run = await drive(w, target, o, gate.modes, { seconds: o.seconds, transactions: o.transactions }, seed + 1);
   stopIfCancelled();
   const after = await settledCounters(target, o.signal);
   stopIfCancelled();
@@ -264,7 +186,7 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
   }
   const requests = after.requests - before.requests;
   const reads = after.reads - before.reads;
-  const notes: string[] = [...reachNotes];
+  const notes: string[] = [...gate.notes];
   if (writes && !o.commit)
     notes.push(
       target.engine === 'postgresql'

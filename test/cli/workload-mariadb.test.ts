@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { createConnection } from 'mysql2/promise';
 import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../support/engines';
-import { cli } from '../support/cli';
+import { cli, cliAsync } from '../support/cli';
+import { waitUntil } from '../support/wait';
 import type { WorkloadReport } from '../../src/shared/workload-report';
 
 const availability = mariadb();
@@ -120,21 +121,58 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
     assert.ok(!existsSync(outfile));
   });
 
-  test('a write to a MyISAM table, or to a table with a trigger, is refused: a rollback could not undo it', async () => {
+  test('SIGTERM stops the statements running now and ends the run within seconds, not after them; nothing is left running', async () => {
+    const file = join(dir, 'slow.sql');
+    writeFileSync(file, 'SELECT SLEEP(20), COUNT(*) FROM acct WHERE id = 1;\n');
+    const { child, done } = cliAsync(['workload', 'run', '--url', server.url('w'), file, '--sessions', '2', '--warmup', '0', '--duration', '60']);
+    // Ready once both sessions sleep on the server: polled, never a fixed wait.
+    const sleeping = async () =>
+      Number(
+        (
+          (await sql("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(20)%' AND COMMAND = 'Query'"))[0] as Array<{
+            n: number;
+          }>
+        )[0].n,
+      ) >= 2;
+    assert.ok(await waitUntil(sleeping, 300, 100), 'the sessions never started');
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    const r = await done;
+    const took = Date.now() - sent;
+    assert.ok(took < 3000, `ended ${took} ms after the signal`);
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /cancelled/);
+    assert.ok(await waitUntil(async () => !(await sleeping()), 50, 100), 'a statement was left running');
+  });
+
+  test("a write reaching a MyISAM table, directly or through a trigger, is refused in measure's words; a trigger writing InnoDB runs, rolled back", async () => {
     const myisam = join(dir, 'myisam.sql');
     writeFileSync(myisam, 'UPDATE legacy SET v = v + 1 WHERE id = 1;\n');
     const r = cli('workload', 'run', '--url', server.url('w'), myisam, '--transactions', '10');
     assert.equal(r.code, 2);
-    assert.match(r.err, /myisam.sql:1: legacy is a MyISAM table, which a rollback cannot undo/);
+    assert.match(r.err, /myisam.sql:1: w\.legacy uses the MyISAM engine, which is not transactional: .*--commit/);
     await sql('CREATE TRIGGER acct_audit AFTER UPDATE ON acct FOR EACH ROW UPDATE legacy SET v = v + 1 WHERE id = 1');
     try {
       const trig = join(dir, 'trigger.sql');
       writeFileSync(trig, 'UPDATE acct SET v = v + 1 WHERE id = 7;\n');
       const t = cli('workload', 'run', '--url', server.url('w'), trig, '--transactions', '10');
       assert.equal(t.code, 2);
-      assert.match(t.err, /trigger.sql:1: acct has triggers/);
+      assert.match(t.err, /trigger.sql:1: w\.legacy uses the MyISAM engine, which is not transactional/);
     } finally {
       await sql('DROP TRIGGER acct_audit');
+    }
+    // The gate follows the trigger instead of refusing every trigger: one that writes InnoDB is rolled back.
+    await sql('CREATE TABLE audit_log (id INT AUTO_INCREMENT PRIMARY KEY, acct INT) ENGINE=InnoDB');
+    await sql('CREATE TRIGGER acct_log AFTER UPDATE ON acct FOR EACH ROW INSERT INTO audit_log (acct) VALUES (NEW.id)');
+    try {
+      const trig = join(dir, 'trigger-innodb.sql');
+      writeFileSync(trig, 'UPDATE acct SET v = v + 1 WHERE id = 7;\n');
+      const t = cli('workload', 'run', '--url', server.url('w'), trig, '--transactions', '10', '--warmup-transactions', '0');
+      assert.equal(t.code, 0, t.err);
+      const [[logged]] = (await sql('SELECT COUNT(*) AS n FROM audit_log')) as Array<Array<{ n: number }>>;
+      assert.equal(Number(logged.n), 0);
+    } finally {
+      await sql('DROP TRIGGER acct_log', 'DROP TABLE audit_log');
     }
     const [[row]] = (await sql('SELECT v FROM legacy WHERE id = 1')) as Array<Array<{ v: number }>>;
     assert.equal(row.v, 0);

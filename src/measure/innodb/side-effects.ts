@@ -6,8 +6,7 @@
 // sequence or AUTO_INCREMENT counter stays.
 import type { Connection } from 'mysql2/promise';
 import { maskSql } from '../../sql/mask';
-import { MeasureError } from '../../db/errors';
-import type { MeasureOptions } from '../options';
+import type { Reached } from '../gate';
 
 export interface InnodbSideEffects {
   /** Non-transactional tables a data-changing statement reaches. */
@@ -198,28 +197,9 @@ export async function autoIncrementValues(conn: Connection, tables: Array<{ sche
   return out;
 }
 
-/**
- * Refuses what a rollback cannot undo (non-transactional tables a write reaches, global settings or files
- * changed in a routine) and warns of routines and sequences; the caller notes AUTO_INCREMENT counters.
- */
-export function judgeSideEffects(fx: InnodbSideEffects, options: Pick<MeasureOptions, 'commit' | 'allowSideEffects'>, dml: boolean, warnings: string[]): void {
-  if (fx.nonTransactional.length && !options.commit) {
-    const many = fx.nonTransactional.length > 1;
-    throw new MeasureError(
-      `${fx.nonTransactional.map((x) => `${x.table} uses the ${x.engine} engine`).join(' and ')}, which ${many ? 'are' : 'is'} not transactional: the statement reaches ${many ? 'them' : 'it'} and a rollback would undo nothing there (--commit measures it and keeps its changes)`,
-      'refused',
-    );
-  }
-  if (fx.outside.length && !options.allowSideEffects) {
-    throw new MeasureError(`refused: ${fx.outside.join('; ')}; a rollback cannot undo that (--allow-side-effects measures anyway)`, 'refused', true);
-  }
-  if (fx.outside.length) warnings.push(`measured although a rollback cannot undo it (--allow-side-effects): ${fx.outside.join('; ')}`);
-  if (fx.routines.length) {
-    warnings.push(
-      `the statement calls stored function${fx.routines.length > 1 ? 's' : ''} ${fx.routines.join(', ')}${dml ? '' : '; a reading statement runs in a read-only transaction, so they cannot write'}`,
-    );
-  }
-  if (fx.sequences.length) warnings.push(`sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} may advance: sequences are not rolled back`);
+/** What the gate judges (gate.ts): a MariaDB sequence named in a routine may advance, not surely. */
+export function innodbReached(fx: InnodbSideEffects): Reached {
+  return { outside: fx.outside, nonTransactional: fx.nonTransactional, sequences: fx.sequences, sequencesSurely: false, routines: fx.routines };
 }
 
 /** The user holds ALL PRIVILEGES or SUPER on *.* (SHOW GRANTS). */

@@ -1,28 +1,22 @@
-// The reach of statements BufferLens drives without measuring them one by one (a workload's): the same
-// catalog resolution as a measurement's (side-effects.ts), on one connection, before any of them runs.
+// The gate's verdicts for statements BufferLens drives without measuring them one by one (a workload's):
+// the same catalog resolution as a measurement's (side-effects.ts), on one connection, before any runs.
 import type { ConnectionTarget } from '../../db/connection-url';
 import { connectPostgres } from '../../db/postgres';
 import { maskSql } from '../../sql/mask';
 import { classifyStatement } from '../../sql/classify/classify';
-import type { ReachOptions, StatementReach } from '../statement-reach';
+import { decide, NOTHING_REACHED, type GatePolicy, type GateVerdict } from '../gate';
 import { findSideEffects } from './side-effects';
 import { statementTables, writtenNames } from './statement-relations';
 
-export async function postgresReach(target: ConnectionTarget, statements: string[], options: ReachOptions): Promise<StatementReach[]> {
+export async function postgresReach(target: ConnectionTarget, statements: string[], policy: GatePolicy): Promise<GateVerdict[]> {
   const client = await connectPostgres(target);
   try {
-    const out: StatementReach[] = [];
+    const out: GateVerdict[] = [];
     for (const sql of statements) {
-      const writes = classifyStatement(sql, 'postgresql').role === 'write';
-      const writtenOids = writes ? (await statementTables(client, writtenNames(sql))).map((t) => t.oid) : [];
+      const role = classifyStatement(sql, 'postgresql').role === 'write' ? 'write' : 'read';
+      const writtenOids = role === 'write' ? (await statementTables(client, writtenNames(sql))).map((t) => t.oid) : [];
       const fx = await findSideEffects(client, sql, writtenOids, /\b(INSERT|MERGE)\b/i.test(maskSql(sql, 'postgresql')));
-      const warnings: string[] = [];
-      if (fx.sequences.length && writes && !options.commit)
-        warnings.push(
-          `sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} will advance, and the rollback does not give their values back`,
-        );
-      if (fx.outside.length && !options.allowSideEffects) out.push({ refusal: `refused: ${fx.outside.join('; ')}; a rollback cannot undo that`, warnings });
-      else out.push({ warnings });
+      out.push(decide(role, { ...NOTHING_REACHED, outside: fx.outside, sequences: fx.sequences, routines: fx.volatile }, policy));
     }
     return out;
   } finally {

@@ -67,10 +67,10 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
     };
   }
   if (/^(SELECT|WITH|TABLE|VALUES)\b/.test(h)) {
-    return { ok: true, statement, kind: 'read', dataChanging: false, otherStatements: parts.length - 1, warnings };
+    return { ok: true, statement, offset: parts[0][0], kind: 'read', dataChanging: false, otherStatements: parts.length - 1, warnings };
   }
   if (/^(INSERT|UPDATE|DELETE|REPLACE)\b/.test(h) || (commit && IMPLICIT_COMMIT.test(h))) {
-    return { ok: true, statement, kind: 'dml', dataChanging: true, otherStatements: parts.length - 1, warnings };
+    return { ok: true, statement, offset: parts[0][0], kind: 'dml', dataChanging: true, otherStatements: parts.length - 1, warnings };
   }
   if (/^CALL\b/.test(h) && !commit) {
     return {
@@ -79,7 +79,7 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
       reason: 'a stored procedure may commit or change non-transactional state, so BufferLens could not promise a rollback (--commit measures it)',
     };
   }
-  if (commit) return { ok: true, statement, kind: 'dml', dataChanging: true, otherStatements: parts.length - 1, warnings };
+  if (commit) return { ok: true, statement, offset: parts[0][0], kind: 'dml', dataChanging: true, otherStatements: parts.length - 1, warnings };
   const word = /^[A-Z]+/.exec(h)?.[0];
   // Not sent to the server to name a syntax error: on MySQL the statement would run as it is written.
   if (word && !MYSQL_COMMANDS.has(word)) {

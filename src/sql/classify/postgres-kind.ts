@@ -58,7 +58,7 @@ export function checkPostgresStatement(input: string, _commit: boolean): Stateme
   // A first word that is no command at all (SELEC): the server names the syntax error and where it is.
   // Safe to send: the statement only ever runs behind EXPLAIN, which parses it before anything runs.
   if (keyword && !POSTGRES_COMMANDS.has(keyword) && !EXPLAINABLE.has(keyword)) {
-    return { ok: true, statement, otherStatements: parts.length - 1, dataChanging: false, warnings: [] };
+    return { ok: true, statement, offset: s, otherStatements: parts.length - 1, dataChanging: false, warnings: [] };
   }
   if (!EXPLAINABLE.has(keyword) && !createAs) {
     return {
@@ -70,5 +70,5 @@ export function checkPostgresStatement(input: string, _commit: boolean): Stateme
   const dataChanging = createAs || /^(INSERT|UPDATE|DELETE|MERGE)\b/.test(h) || /\b(INSERT|UPDATE|DELETE|MERGE)\b/.test(h) || /\bINTO\b/.test(h);
   const warnings: string[] = [];
   if (parts.length > 1) warnings.push(`the input has ${parts.length} statements; only the first was measured`);
-  return { ok: true, statement, otherStatements: parts.length - 1, dataChanging, warnings };
+  return { ok: true, statement, offset: s, otherStatements: parts.length - 1, dataChanging, warnings };
 }

@@ -5,6 +5,8 @@
 export interface CheckedStatement {
   /** The exact text measured: the input's first statement. */
   statement: string;
+  /** Where it starts in the input, so that a server's error position is given in the input's lines. */
+  offset: number;
   /** Statements of the input after the first, which are not measured. */
   otherStatements: number;
   dataChanging: boolean;

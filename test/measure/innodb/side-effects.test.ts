@@ -63,6 +63,12 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
       "CREATE USER nostats@'127.0.0.1' IDENTIFIED BY 'pw'",
       "GRANT SELECT ON lab.* TO nostats@'127.0.0.1'",
       "GRANT PROCESS ON *.* TO nostats@'127.0.0.1'",
+      // Without PROCESS (InnoDB's information_schema views), with and without the index statistics.
+      "CREATE USER noproc@'127.0.0.1' IDENTIFIED BY 'pw'",
+      "GRANT SELECT ON lab.* TO noproc@'127.0.0.1'",
+      "GRANT SELECT ON mysql.innodb_index_stats TO noproc@'127.0.0.1'",
+      "CREATE USER bare@'127.0.0.1' IDENTIFIED BY 'pw'",
+      "GRANT SELECT ON lab.* TO bare@'127.0.0.1'",
     ]) {
       await c.query(s);
     }
@@ -130,9 +136,34 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
 
   test('a sequence a column default takes is named as advancing', async () => {
     const report = await run('INSERT INTO d (id) VALUES (1)');
-    assert.match(report.warnings.join('\n'), /sequence lab\.sq may advance: sequences are not rolled back/);
+    assert.match(report.warnings.join('\n'), /sequence lab\.sq may advance: sequences are not transactional/);
     const [{ n }] = await q<{ n: number }>('SELECT COUNT(*) AS n FROM d');
     assert.equal(n, 0);
+  });
+
+  test('without PROCESS the statement is measured, with no residency and no prediction, each with the GRANT that gives it', async () => {
+    const as = (user: string) =>
+      measure(parseConnectionUrl(`mysql://${user}:pw@127.0.0.1:${server.port}/lab`), {
+        sql: 'SELECT SUM(v) FROM t',
+        runs: 2,
+        cold: 'no',
+        commit: false,
+        timing: false,
+        timeoutMs: 20_000,
+        whatIf: false,
+      });
+    const noproc = await as('noproc');
+    assert.ok(noproc.runs[0].measured.logicalReads! > 0);
+    assert.deepEqual(noproc.runs[0].predicted, { logicalReads: null, physicalReads: null, readAhead: null });
+    assert.ok(noproc.runs.every((r) => r.residency.every((x) => x.cachedBefore === null && x.cachedAfter === null)));
+    const said = noproc.warnings.join('\n');
+    assert.match(said, /measured without PROCESS.*GRANT PROCESS ON \*\.\* TO 'noproc'@'127\.0\.0\.1' gives them/);
+    assert.match(said, /^no prediction: .*GRANT PROCESS ON \*\.\* TO 'noproc'@'127\.0\.0\.1' enables it/m);
+    assert.doesNotMatch(said, /INNODB_METRICS module is off/);
+    const bare = await as('bare');
+    assert.equal(bare.runs[1].measured.logicalReads, noproc.runs[1].measured.logicalReads);
+    assert.deepEqual(bare.runs[0].predicted, { logicalReads: null, physicalReads: null, readAhead: null });
+    assert.match(bare.warnings.join('\n'), /measured without PROCESS/);
   });
 
   test('without SELECT on mysql.innodb_index_stats the statement is measured, its prediction not modelled with the GRANT that would enable it', async () => {
@@ -152,6 +183,12 @@ describe('MariaDB: what a rollback cannot undo', skipUnless(availability), () =>
     await assert.rejects(run('SELECT id\n  FRM t'), (err: Error & { at?: { line: number; column: number } }) => {
       assert.match(err.message, /You have an error in your SQL syntax.*near 't' at line \d+ \(line 2, column 7\)/s);
       assert.deepEqual(err.at, { line: 2, column: 7 });
+      return true;
+    });
+    // Lines and columns of the input as given: what comes before the statement counts.
+    await assert.rejects(run('-- why\n  SELECT id FRM t'), (err: Error & { at?: { line: number; column: number } }) => {
+      assert.deepEqual(err.at, { line: 2, column: 17 });
+      assert.match(err.message, /\(line 2, column 17\)/);
       return true;
     });
     await assert.rejects(run('SELEC id FROM t'), /"SELEC" is not a MySQL or MariaDB command \(a typo\?\)/);

@@ -90,6 +90,9 @@ describe('PostgreSQL measurement safety and failures', skipUnless(availability),
     const r = cli('measure', '--url', url, '--sql', 'SELECT *\nFROM accounts\nWHER id = 1');
     assert.equal(r.code, 1);
     assert.match(r.err, /syntax error at or near "id" \(line 3, column 6\)/);
+    // Lines and columns of the input as given: what comes before the statement counts.
+    const led = cli('measure', '--url', url, '--sql', '-- the account\n\n  SELECT * FROM accounts WHER id = 1');
+    assert.match(led.err, /syntax error at or near "id" \(line 3, column 31\)/);
   });
 
   test('several statements: the first is measured, with a warning', () => {

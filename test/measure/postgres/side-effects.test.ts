@@ -118,6 +118,26 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
     assert.ok(report.warnings.some((w) => /measured although a rollback cannot undo it/.test(w)));
   });
 
+  test("acknowledged, the consented effect runs once per run: BufferLens re-asks none of the statement's own text after the runs", async () => {
+    const remote = () => count(`SELECT count(*)::int AS n FROM log WHERE note = 'remote'`);
+    // A filter over an index range: it runs once per row of the range, a handful per run.
+    const statement = 'SELECT v FROM t WHERE id BETWEEN 10 AND 14 AND remote_insert() IS NOT NULL';
+    await sql(url, 'ANALYZE t');
+    const start = await remote();
+    const one = await run(statement, { allowSideEffects: true, runs: 1 });
+    const afterOne = await remote();
+    await run(statement, { allowSideEffects: true, runs: 2 });
+    const afterTwo = await remote();
+    // Each run calls it the same number of times; a query re-asked after the runs would add a constant.
+    assert.ok(afterOne - start > 0);
+    assert.equal(afterTwo - afterOne, 2 * (afterOne - start));
+    assert.ok(
+      one.warnings.some((w) => /asks after the runs from the statement's own text were not sent/.test(w)),
+      one.warnings.join('\n'),
+    );
+    await sql(url, `DELETE FROM log WHERE note = 'remote'`);
+  });
+
   test('a reading statement runs read-only: a write hidden in a function fails instead of happening', async () => {
     await assert.rejects(run('SELECT hidden_write()'), /read-only transaction/);
     await assert.rejects(run('SELECT hidden_next()'), /read-only transaction/);
@@ -143,7 +163,7 @@ describe('PostgreSQL: effects outside the transaction', skipUnless(availability)
       cte.warnings.join('\n'),
     );
     assert.ok(
-      cte.warnings.some((w) => /user-defined volatile function public\.hidden_next/.test(w)),
+      cte.warnings.some((w) => /user-defined routine public\.hidden_next/.test(w)),
       cte.warnings.join('\n'),
     );
   });
