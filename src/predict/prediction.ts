@@ -8,6 +8,8 @@ export interface RunPrediction {
   predictedAfter: Map<string, number>;
   assumptions: string[];
   unmodelled: string[];
+  /** InnoDB: per table, the pages requested and read (read-ahead included), to set beside the plan's per-table counts. */
+  perTable?: Map<string, { pages: number; read: number }>;
 }
 
 /** The same, as plain data: what the predict step returns and the golden fixtures hold. */
@@ -20,6 +22,7 @@ export interface PredictedRun {
   range?: PredictedRange;
   /** Per relation, the lowest and highest pages cached after the run over the draws, where they differ. */
   afterRange?: Record<string, [number, number]>;
+  perTable?: Record<string, { pages: number; read: number }>;
 }
 
 export interface ReportPrediction {
@@ -37,7 +40,13 @@ export interface PredictOptions {
 }
 
 export function asPredictedRun(p: RunPrediction): PredictedRun {
-  return { predicted: p.predicted, predictedAfter: Object.fromEntries(p.predictedAfter), assumptions: p.assumptions, unmodelled: p.unmodelled };
+  return {
+    predicted: p.predicted,
+    predictedAfter: Object.fromEntries(p.predictedAfter),
+    assumptions: p.assumptions,
+    unmodelled: p.unmodelled,
+    ...(p.perTable ? { perTable: Object.fromEntries(p.perTable) } : {}),
+  };
 }
 
 /** How many times a prediction is drawn where the model guesses. */

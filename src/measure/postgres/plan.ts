@@ -96,16 +96,59 @@ export interface ParsedPlan {
 const COUNTS_BEFORE: Array<[keyof PlanNode, string]> = [
   ['workersPlanned', 'Workers Planned'],
   ['workersLaunched', 'Workers Launched'],
+  ['planRows', 'Plan Rows'],
   ['actualRows', 'Actual Rows'],
   ['actualLoops', 'Actual Loops'],
   ['totalTimeMs', 'Actual Total Time'],
 ];
 const COUNTS_AFTER: Array<[keyof PlanNode, string]> = [
   ['rowsRemovedByFilter', 'Rows Removed by Filter'],
+  ['rowsRemovedByJoinFilter', 'Rows Removed by Join Filter'],
+  ['rowsRemovedByIndexRecheck', 'Rows Removed by Index Recheck'],
   ['heapFetches', 'Heap Fetches'],
   ['exactHeapBlocks', 'Exact Heap Blocks'],
   ['lossyHeapBlocks', 'Lossy Heap Blocks'],
 ];
+
+const NAMING: Array<[keyof PlanNode, string]> = [
+  ['partialMode', 'Partial Mode'],
+  ['joinType', 'Join Type'],
+  ['strategy', 'Strategy'],
+];
+
+/** EXPLAIN's conditions and keys, in the order its text form prints them. */
+const CONDITIONS = [
+  'Index Cond',
+  'Recheck Cond',
+  'TID Cond',
+  'Hash Cond',
+  'Merge Cond',
+  'Join Filter',
+  'Filter',
+  'One-Time Filter',
+  'Sort Key',
+  'Presorted Key',
+  'Group Key',
+  'Cache Key',
+];
+
+function conditionsOf(node: Json): string[] {
+  const out: string[] = [];
+  for (const field of CONDITIONS) {
+    const v = node[field];
+    if (typeof v === 'string') out.push(`${field}: ${v}`);
+    else if (Array.isArray(v) && v.length) out.push(`${field}: ${v.map(String).join(', ')}`);
+  }
+  if (typeof node['Sort Method'] === 'string') {
+    const space =
+      typeof node['Sort Space Used'] === 'number' ? `, ${String(node['Sort Space Type'] ?? '')} ${node['Sort Space Used']} kB`.replace(' ,', ',') : '';
+    out.push(`Sort Method: ${node['Sort Method']}${space}`);
+  }
+  if (typeof node['Hash Batches'] === 'number' && (node['Hash Batches'] as number) > 1) {
+    out.push(`Hash Batches: ${node['Hash Batches']} (spilled to temporary files)`);
+  }
+  return out;
+}
 
 function copyNodeDetails(node: Json, out: PlanNode): void {
   const target = out as unknown as Record<string, unknown>;
@@ -117,6 +160,9 @@ function copyNodeDetails(node: Json, out: PlanNode): void {
   if (node['Scan Direction'] === 'Backward') out.backward = true;
   if (Array.isArray(node['Sort Key'])) out.sortKeys = (node['Sort Key'] as unknown[]).length;
   if (typeof node.Operation === 'string') out.operation = node.Operation;
+  for (const [key, field] of NAMING) if (typeof node[field] === 'string') target[key] = node[field];
+  const conditions = conditionsOf(node);
+  if (conditions.length) out.conditions = conditions;
   copy(COUNTS_BEFORE);
   if (node['Parallel Aware'] === true) out.parallelAware = true;
   copy(COUNTS_AFTER);

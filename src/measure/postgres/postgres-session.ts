@@ -8,6 +8,7 @@ import type { PlanNode, Report } from '../../shared/report';
 import { readHeapBlocks } from './heap-blocks';
 import { readMovedRows } from './moved-rows';
 import { readDeadEntries } from './dead-entries';
+import { readStartFractions } from './key-fraction';
 import { readKeyRanges } from './key-range';
 import { afterRunsFailures } from './after-runs';
 import { readLookupRows } from './lookup-rows';
@@ -28,7 +29,7 @@ import { postgresError } from './errors';
 import { findSideEffects, sequencePositions } from './side-effects';
 import { relationNames, statementTables, writtenNames } from './statement-relations';
 import { footprintWarning, readFootprint, type Footprint } from './leftovers';
-import { MeasureError } from '../../db/errors';
+import { decide, mustRun, NOTHING_REACHED, reaskBlocked, type RunVerdict } from '../gate';
 import { maskSql } from '../../sql/mask';
 
 export type PgFacts = Omit<PgPredictionInput, 'runs'>;
@@ -98,15 +99,14 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     const fx = await findSideEffects(this.client, this.statement, writtenOids, inserts).catch((err) => {
       throw this.error(err, 0);
     });
-    if (fx.outside.length && !this.options.allowSideEffects) {
-      throw new MeasureError(`refused: ${fx.outside.join('; ')}; a rollback cannot undo that (--allow-side-effects measures anyway)`, 'refused', true);
-    }
-    if (fx.outside.length) warnings.push(`measured although a rollback cannot undo it (--allow-side-effects): ${fx.outside.join('; ')}`);
-    if (fx.volatile.length) {
-      warnings.push(
-        `the statement reaches user-defined volatile function${fx.volatile.length > 1 ? 's' : ''} ${fx.volatile.join(', ')}: their table changes are rolled back${this.dataChanging ? '' : ', and a reading statement runs read-only, so they cannot write'}`,
-      );
-    }
+    this.verdict = mustRun(
+      decide(
+        this.dataChanging ? 'write' : 'read',
+        { ...NOTHING_REACHED, outside: fx.outside, sequences: fx.sequences, routines: fx.volatile },
+        { commit: this.options.commit, allowSideEffects: this.options.allowSideEffects ?? false },
+      ),
+    );
+    warnings.push(...this.verdict.warnings);
     if (this.dataChanging && !this.options.commit) {
       warnings.push(
         'each rolled-back run leaves the row versions it wrote as dead tuples until VACUUM (and pages the table grew by stay): later runs read past them, and the report says what was left',
@@ -115,14 +115,12 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
       this.footprintOids = [...new Set([...writtenOids, ...indexes])];
       this.footprintBefore = await readFootprint(this.client, this.footprintOids, this.info.canForceStatsFlush);
     }
-    if (fx.sequences.length && this.dataChanging) {
-      this.sequencesBefore = await sequencePositions(this.client, fx.sequences);
-      warnings.push(
-        `sequence${fx.sequences.length > 1 ? 's' : ''} ${fx.sequences.join(', ')} will advance: sequences are not transactional, and the rollback does not give their values back`,
-      );
-    }
+    if (fx.sequences.length && this.dataChanging) this.sequencesBefore = await sequencePositions(this.client, fx.sequences);
   }
 
+  /** The gate's verdict, which decides too whether the statement's own text may be re-asked after the runs. */
+  private verdict: RunVerdict | undefined;
+  private reaskNote: string | undefined;
   private sequencesBefore = new Map<string, number>();
   private footprintOids: number[] = [];
   private footprintBefore: Footprint | undefined;
@@ -184,6 +182,15 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     if (!this.facts || !this.lastPlan) return observed;
     const [facts, plan, timeout] = [this.facts, this.lastPlan, this.options.timeoutMs];
     const some = <T extends object>(o: T) => (Object.keys(o).length > 0 ? o : undefined);
+    // Each query below but the key ranges carries the statement's own conditions: the gate decides them.
+    const blocked = this.verdict && reaskBlocked(this.verdict);
+    if (blocked) {
+      this.reaskNote = blocked;
+      const keyRanges = await readKeyRanges(this.client, this.relations, facts.relations, timeout);
+      // The scans' first keys come from the plan and are compared in pg_stats only: no user code runs.
+      const startFractions = await readStartFractions(this.client, plan, this.relations, timeout);
+      return { ...(some(keyRanges) ? { keyRanges } : {}), ...(some(startFractions) ? { startFractions } : {}) };
+    }
     // A write's runs were rolled back: its rows are as they were, and a read-only transaction asks about
     // them as for a read. What rewrites the statement's select list asks only a SELECT.
     if (!this.dataChanging) {
@@ -210,6 +217,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     if (some(moved)) observed.movedRows = moved;
     const keyRanges = await readKeyRanges(this.client, this.relations, facts.relations, timeout);
     if (some(keyRanges)) observed.keyRanges = keyRanges;
+    const startFractions = await readStartFractions(this.client, plan, this.relations, timeout);
+    if (some(startFractions)) observed.startFractions = startFractions;
     return observed;
   }
 
@@ -312,6 +321,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     const advanced = [...after].map(([name, v]) => [name, v - (this.sequencesBefore.get(name) ?? v)] as const).filter(([, d]) => d > 0);
     const out = advanced.map(([name, d]) => `sequence ${name} advanced by ${d.toLocaleString('en-US')} over the runs, and stays advanced after the rollback`);
     out.push(...afterRunsFailures(this.client));
+    if (this.reaskNote) out.push(this.reaskNote);
     if (left) out.push(left);
     out.push(...[...this.anomalies].map((a) => `EXPLAIN reported a parent below its children, shown as 0 self: ${a}`));
     if (this.options.timing) out.push('EXPLAIN ANALYZE times every plan node, which adds overhead to the elapsed times (--no-timing turns it off)');

@@ -34,14 +34,21 @@ export async function statementTables(client: Client, names: string[]): Promise<
   const r = await client.query({
     text: `WITH RECURSIVE named AS (
              SELECT to_regclass(n) AS oid FROM unnest($1::text[]) n
+           ), reaches AS (
+             -- A view reaches the relations its query reads; a partitioned (or inheritance) parent its children.
+             SELECT rw.ev_class AS parent, d.refobjid AS child, true AS via_view
+               FROM pg_rewrite rw
+               JOIN pg_depend d ON d.objid = rw.oid AND d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass
+              WHERE d.refobjid <> rw.ev_class
+             UNION ALL
+             SELECT inhparent, inhrelid, false FROM pg_inherits
            ), rels AS (
              SELECT c.oid, c.relkind FROM pg_class c JOIN named ON named.oid = c.oid
              UNION
              SELECT base.oid, base.relkind FROM rels
-               JOIN pg_rewrite rw ON rw.ev_class = rels.oid
-               JOIN pg_depend d ON d.objid = rw.oid AND d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass
-               JOIN pg_class base ON base.oid = d.refobjid
-              WHERE rels.relkind = 'v' AND base.oid <> rels.oid
+               JOIN reaches e ON e.parent = rels.oid
+               JOIN pg_class base ON base.oid = e.child
+              WHERE e.via_view = (rels.relkind = 'v')
            )
            SELECT DISTINCT c.oid::int AS oid, n.nspname AS schema, c.relname AS name
              FROM rels JOIN pg_class c ON c.oid = rels.oid JOIN pg_namespace n ON n.oid = c.relnamespace

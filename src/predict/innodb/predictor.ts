@@ -84,6 +84,10 @@ export class InnodbPredictor {
       readAheadThreshold: s.readAheadThreshold,
       randomReadAhead: s.randomReadAhead,
       ...(s.product === 'mariadb' ? { ibufBitmapOf: (page: number) => this.ibufBitmapOf(page) } : {}),
+      spaceOf: (page) => {
+        const i = Math.floor(page / SPACE);
+        return i < this.facts.length ? i : -1;
+      },
       spaceEnd: (page) => {
         const f = this.facts[Math.floor(page / SPACE)];
         return f ? Math.floor(page / SPACE) * SPACE + f.spacePages : Number.MAX_SAFE_INTEGER;
@@ -242,6 +246,7 @@ export class InnodbPredictor {
 
   predictRun(run: InnodbRunInput): RunPrediction {
     const before = this.pool.counters();
+    const spacesBefore = this.pool.spaceCounters();
     const assumptions = new Set<string>();
     const unmodelled = new Set<string>();
     this.replay(this.pool, run, assumptions, unmodelled, this.opened);
@@ -263,7 +268,20 @@ export class InnodbPredictor {
       predictedAfter: this.cachedPerIndex(this.pool),
       assumptions: [...assumptions],
       unmodelled: [...unmodelled],
+      ...(run.planMissing ? {} : { perTable: this.perTable(spacesBefore, this.pool.spaceCounters()) }),
     };
+  }
+
+  /** Per table (all its indexes), the pages the run requested and read, read-ahead included: what r_engine_stats counts. */
+  private perTable(before: Array<[number, number, number]>, after: Array<[number, number, number]>): Map<string, { pages: number; read: number }> {
+    const out = new Map<string, { pages: number; read: number }>();
+    this.facts.forEach((f, i) => {
+      const [g0, r0, a0] = before[i] ?? [0, 0, 0];
+      const [g1, r1, a1] = after[i] ?? [0, 0, 0];
+      const t = out.get(f.table) ?? { pages: 0, read: 0 };
+      out.set(f.table, { pages: t.pages + g1 - g0, read: t.read + r1 - r0 + a1 - a0 });
+    });
+    return out;
   }
 
   /** Pages of each index cached: only the index's own pages count (see IndexLayouts.ownPages). */

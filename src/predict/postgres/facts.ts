@@ -91,6 +91,11 @@ export interface PgPredictionSettings {
    */
   indexWindows?: Record<string, PgIndexWindow>;
   /**
+   * Per single index scan (startFractionKey: its index and condition), the share of the index's entries
+   * below its first key, from the leading column's statistics, read after the last run (key-fraction.ts).
+   */
+  startFractions?: Record<string, number>;
+  /**
    * Per table (its plan name), among the rows an index scan visits, those an update moved out of key
    * order, read after the last run (moved-rows.ts). Absent where not read: no move is modelled.
    */
@@ -147,7 +152,7 @@ export interface PgIndexWindow {
  */
 export type PgPostRunObservations = Pick<
   PgPredictionSettings,
-  'heapBlocks' | 'lookupRows' | 'indexWindows' | 'movedRows' | 'deadEntries' | 'writeDeadEntries'
+  'heapBlocks' | 'lookupRows' | 'indexWindows' | 'startFractions' | 'movedRows' | 'deadEntries' | 'writeDeadEntries'
 > & {
   /** Per index (its report name), its smallest and largest key. */
   keyRanges?: Record<string, { min: number; max: number }>;
@@ -179,3 +184,6 @@ export function parseBlocks(value: string | number | null | undefined, blockSize
   const bytes = m[2] === 'kB' ? n * 1024 : m[2] === 'MB' ? n * 1048576 : m[2] === 'GB' ? n * 1073741824 : n * blockSize;
   return Math.max(1, Math.round(bytes / blockSize));
 }
+
+/** A single index scan's key to its observed start (startFractions): its index's plan name and its index condition. */
+export const startFractionKey = (index: string, indexCond: string): string => `${index}|${indexCond}`;

@@ -17,3 +17,16 @@ export function firstKey(indexCond: string | undefined, column: string, backward
   }
   return backward ? upper : lower;
 }
+
+/** "(t.id = ANY ('{5,500,5000}'::integer[]))": the column's array of whole-number keys, sorted and distinct. */
+const ARRAY = /\((?:[A-Za-z_][\w$]*\.|"[^"]+"\.)?(?:"([^"]+)"|([A-Za-z_][\w$]*)) = ANY \('\{([-\d,]+)\}'::\w+\[\]\)\)/g;
+
+export function arrayKeys(indexCond: string | undefined, column: string | undefined): number[] | undefined {
+  if (!indexCond || !column) return undefined;
+  for (const m of indexCond.matchAll(ARRAY)) {
+    if ((m[1] ?? m[2]) !== column) continue;
+    const keys = m[3].split(',').map(Number);
+    if (keys.every(Number.isSafeInteger)) return [...new Set(keys)].sort((a, b) => a - b);
+  }
+  return undefined;
+}

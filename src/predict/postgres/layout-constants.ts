@@ -12,6 +12,11 @@ export const DEFAULT_IO_COMBINE_LIMIT = 16;
 export const DEFAULT_EFFECTIVE_IO_CONCURRENCY = 16;
 /** PostgreSQL 14 fetches an updated row's old version again to form the new one (heap_update's refetch). */
 export const REFETCHES_OLD_VERSION_FROM = 14;
+/**
+ * PostgreSQL 17 reads the next key of an `= ANY` array on the leaf in hand without another descent
+ * (_bt_advance_array_keys); before, each key is a primitive index scan of its own, from the root.
+ */
+export const ARRAY_KEYS_ON_LEAF_FROM = 17;
 /** PostgreSQL 18 reads a sequential scan's blocks through a read stream. */
 export const READ_STREAM_SEQ_SCAN_FROM = 18;
 

@@ -4,7 +4,7 @@
 import type { PlanNode } from '../../shared/report';
 import type { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import { SeededRandom } from '../../sim/random';
-import { descentPages, indexGeometry, pageId } from './geometry';
+import { descentPages, indexGeometry, leafBlock, pageId } from './geometry';
 import { findNode, lookupOrder, outerReference } from './lookup-order';
 import { HEAP_BLOCKS_PER_VM_PAGE, SimulationContext, type PlanSimulatorOptions } from './simulation-context';
 import { liveRows } from './heap-layout';
@@ -55,7 +55,7 @@ export class PlanSimulator {
         [g.leafPages - 1, live.first > 0 ? [live.first - 1, live.first + live.pages - 1] : [heap.pages - 1]],
       ] as Array<[number, number[]]>) {
         for (const p of descentPages(i, g, leaf)) pool.access(p);
-        pool.access(pageId(i, g.firstLeaf + leaf));
+        pool.access(pageId(i, leafBlock(g, leaf)));
         pool.access(vm(ends[ends.length - 1]));
         if (!settled) for (const b of ends) pool.access(pageId(t, Math.max(0, b)));
       }

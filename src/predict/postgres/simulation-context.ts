@@ -26,6 +26,8 @@ export interface PostRunObservations {
   lookupRows: Record<string, { keys?: number[]; blocks: number[] }>;
   /** The rows around a secondary index's scan, per index (index-window.ts). */
   indexWindows: Record<string, PgIndexWindow>;
+  /** Where a single index scan starts along its index, per index and condition (key-fraction.ts). */
+  startFractions: Record<string, number>;
   /** Rows an index scan visits that an update moved, per table (moved-rows.ts). */
   movedRows: Record<string, PgMovedRows>;
   /** Dead entries a SELECT's index scan meets on every run, per table (dead-entries.ts). */
@@ -99,6 +101,7 @@ export class SimulationContext {
       heapBlocks: o.heapBlocks ?? {},
       lookupRows: o.lookupRows ?? {},
       indexWindows: o.indexWindows ?? {},
+      startFractions: o.startFractions ?? {},
       movedRows: o.movedRows ?? {},
       deadEntries: o.deadEntries ?? {},
       writeDeadEntries: o.writeDeadEntries ?? {},

@@ -21,7 +21,7 @@
 import type { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import type { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
-import { descentPages, indexGeometry, pageId } from './geometry';
+import { descentPages, indexGeometry, leafBlock, pageId } from './geometry';
 import type { PlanSimulationNotes } from './simulation-notes';
 
 /** Heap tuples a new block takes when the table has no statistics: a small row. */
@@ -129,14 +129,16 @@ export function replayInsert({ pool, heap, indexes, rows, rnd, notes }: WriteCon
     target.put();
     for (const s of shapes) {
       if (s.x.ascending) {
-        const leaf = s.g.firstLeaf + s.g.leafPages - 1 + Math.floor(r / s.perLeaf);
+        // The rightmost leaf, then the pages the appends add past the index's end.
+        const added = Math.floor(r / s.perLeaf);
+        const leaf = added === 0 ? leafBlock(s.g, s.g.leafPages - 1) : s.x.pages - 1 + added;
         if (r === 0) for (const p of descentPages(s.i, s.g, s.g.leafPages - 1)) pool.access(p);
         if (r > 0 && r % s.perLeaf === 0) pool.extend(pageId(s.i, leaf));
         else pool.readBuffer(pageId(s.i, leaf), -1, true);
       } else {
         const leaf = rnd.int(s.g.leafPages);
         for (const p of descentPages(s.i, s.g, leaf)) pool.access(p);
-        pool.readBuffer(pageId(s.i, s.g.firstLeaf + leaf), -1, true);
+        pool.readBuffer(pageId(s.i, leafBlock(s.g, leaf)), -1, true);
       }
     }
   }
@@ -320,7 +322,7 @@ function indexEntry(
   const leaf = s.i === shape.scanIndex ? 0 : rnd.int(s.g.leafPages);
   for (const p of descentPages(s.i, s.g, leaf)) pool.access(p);
   if (s.i === shape.scanIndex) pool.repin();
-  else pool.readBuffer(pageId(s.i, s.g.firstLeaf + leaf), -1, true);
+  else pool.readBuffer(pageId(s.i, leafBlock(s.g, leaf)), -1, true);
   if (!s.checksOldVersion) return;
   pool.repin();
   // _bt_check_unique checks every version under the key: a previous run's aborted one on its appended

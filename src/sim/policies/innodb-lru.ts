@@ -56,10 +56,14 @@ export class InnodbPool extends InnodbFrames implements BufferPoolModel {
   private readonly backgroundMergeInterval: number;
   private nextBackgroundMerge: number;
   private readonly ibufRandom = new SeededRandom(5);
+  private readonly spaceOf: ((page: number) => number) | undefined;
+  /** Per tracked space: gets, synchronous reads, pages read ahead. */
+  private readonly perSpace: Array<[number, number, number]> = [];
 
   constructor(capacity: number, options: InnodbPoolOptions = {}) {
     super(capacity, options);
     this.product = options.product ?? 'mysql';
+    this.spaceOf = options.spaceOf;
     const threshold = options.readAheadThreshold ?? 56;
     this.tolerance = threshold === 0 ? -1 : Math.min(64 - threshold, this.area);
     const spacePages = options.spacePages ?? Number.MAX_SAFE_INTEGER;
@@ -82,6 +86,7 @@ export class InnodbPool extends InnodbFrames implements BufferPoolModel {
     this.requests++;
     let s = this.table.get(p);
     const hit = s >= 0;
+    if (this.spaceOf) this.countSpace(p, hit ? 1 : 0, hit ? 0 : 1, 0);
     if (!hit) {
       this.syncReads++;
       s = this.readIn(p);
@@ -231,6 +236,7 @@ export class InnodbPool extends InnodbFrames implements BufferPoolModel {
       if (this.table.get(i) < 0) {
         this.readAheadAt[this.readIn(i)] = this.now;
         this.readAhead++;
+        if (this.spaceOf) this.countSpace(i, 0, 0, 1);
         if (this.changeBuffering) this.ibuf.merge(i);
       }
     }
@@ -251,6 +257,7 @@ export class InnodbPool extends InnodbFrames implements BufferPoolModel {
       if (this.table.get(i) < 0) {
         this.readAheadAt[this.readIn(i)] = this.now;
         this.readAheadRnd++;
+        if (this.spaceOf) this.countSpace(i, 0, 0, 1);
       }
     }
   }
@@ -259,6 +266,20 @@ export class InnodbPool extends InnodbFrames implements BufferPoolModel {
     let hits = 0;
     for (let i = 0; i < trace.length; i++) if (this.access(trace[i])) hits++;
     return hits;
+  }
+
+  private countSpace(p: number, gets: number, reads: number, ahead: number): void {
+    const i = this.spaceOf!(p);
+    if (i < 0) return;
+    const c = (this.perSpace[i] ??= [0, 0, 0]);
+    c[0] += gets + reads;
+    c[1] += reads;
+    c[2] += ahead;
+  }
+
+  /** Per tracked space (spaceOf): [gets, synchronous reads, pages read ahead] so far. */
+  spaceCounters(): Array<[number, number, number]> {
+    return Array.from(this.perSpace, (c) => (c ? [c[0], c[1], c[2]] : [0, 0, 0]));
   }
 
   /** Gets of pages kept hot outside the model (dictionary, statistics, rollback segment): requests that hit. */

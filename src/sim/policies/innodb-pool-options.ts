@@ -31,6 +31,11 @@ export interface InnodbPoolOptions {
    * fetch (a secondary-index leaf, whose buffered changes must be merged), or −1 for pages without that check.
    */
   ibufBitmapOf?: (page: number) => number;
+  /**
+   * Which tracked space (an index) a page belongs to, or −1: gets, reads and read-ahead are then counted per
+   * space as well (spaceCounters), as the server counts them per table for ANALYZE (r_engine_stats).
+   */
+  spaceOf?: (page: number) => number;
   /** MariaDB 10.5+'s page cleaner free-page target (innodb_lru_scan_depth); off when absent. */
   pageCleaner?: { lruScanDepth: number; maxIoCapacity?: number };
 }

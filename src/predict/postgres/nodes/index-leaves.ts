@@ -3,8 +3,8 @@
 import type { PlanNode } from '../../../shared/report';
 import type { PostgresPool } from '../../../sim/policies/postgres-clock-sweep';
 import type { SeededRandom } from '../../../sim/random';
-import { descentPages, indexGeometry, pageId } from '../geometry';
-import { firstKey } from '../key-bounds';
+import { descentPages, indexGeometry, leafBlock, pageId } from '../geometry';
+import { arrayKeys, firstKey } from '../key-bounds';
 import { keyOrderChurn } from '../version-churn';
 import { churnOf, startOfDraw, sum } from '../history/churn';
 import { splitByEarlier } from '../history/earlier-writes';
@@ -12,6 +12,8 @@ import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
 import { guess } from '../guesses';
 import { PG_CALIBRATION } from '../calibration';
+import { ARRAY_KEYS_ON_LEAF_FROM } from '../layout-constants';
+import { startFractionKey } from '../facts';
 
 /** Descent from the root and the leaf pages holding `tuples` index entries, per loop. Returns per-loop tuples. */
 export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom, totalTuples: number): void {
@@ -26,6 +28,8 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
     notes.assumptions.add(`${f.reportName}: a parallel scan's ${Math.max(1, n.actualLoops ?? 1)} participants take leaf pages from one shared position`);
   const perLeaf = f.tuples > 0 ? f.tuples / g.leafPages : 1;
   const perLoop = totalTuples / loops;
+  const array = loops === 1 && !n.parallelAware ? arrayKeys(n.indexCond, f.columns?.[0] ?? undefined) : undefined;
+  if (array && array.length > 1) return arrayScanLeaves(sim, pool, i, array, notes);
   const placed = loops === 1 && !n.parallelAware ? keyPlacedLeaves(sim, i, n, perLoop) : undefined;
   // Where a table-wide update split the leaves unevenly, the replay over the scanned rows counts them.
   const churn = loops === 1 && !n.parallelAware && !placed && !n.backward ? churnOf(sim, i, perLoop, notes) : undefined;
@@ -40,16 +44,46 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
   );
   // A single scan whose first key is known and the keys dense (key-range.ts), on leaves laid out otherwise,
   // starts as far along the leaves as its key is along the keys; else at the first.
-  const dense = loops === 1 && !placed ? denseStart(sim, i, n) : undefined;
-  const along = dense ? Math.min(g.leafPages - 1, Math.floor(dense.fraction * g.leafPages)) : 0;
+  const fraction = loops === 1 && !placed ? startFraction(sim, i, n, notes) : undefined;
+  const along = fraction !== undefined ? Math.min(g.leafPages - 1, Math.floor(fraction * g.leafPages)) : 0;
   const single = Math.max(0, Math.min(g.leafPages - leaves, n.backward ? along - leaves + 1 : along));
   for (let l = 0; l < loops; l++) {
     const start = placed ? placed.start : loops === 1 ? single : rnd.int(Math.max(1, g.leafPages - leaves + 1));
     for (const p of descentPages(i, g, start)) pool.access(p);
-    for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + start + k));
-    if (loops === 1) for (const k of leavesMarkedNow(sim, n, leaves, notes, f.reportName)) pool.access(pageId(i, g.firstLeaf + start + k));
+    for (let k = 0; k < leaves; k++) pool.access(pageId(i, leafBlock(g, start + k)));
+    if (loops === 1) for (const k of leavesMarkedNow(sim, n, leaves, notes, f.reportName)) pool.access(pageId(i, leafBlock(g, start + k)));
     if (loops === 1) for (const p of splitByEarlier(sim, i, leaves, notes)) pool.access(p);
   }
+}
+
+/**
+ * An index scan over `= ANY (array)`: one primitive scan per key, each a descent from the root to the leaf
+ * holding it; from PostgreSQL 17 a key on the leaf in hand is read there, without another descent. A key's
+ * leaf is as far along the leaves as the key along the keys, where they run densely (key-range.ts); else the
+ * keys are taken as spread evenly over the leaves.
+ */
+function arrayScanLeaves(sim: SimulationContext, pool: PostgresPool, i: number, keys: number[], notes: PlanSimulationNotes): void {
+  const f = sim.facts[i];
+  const g = indexGeometry(f);
+  const range = f.keyRange;
+  const span = range ? range.max - range.min + 1 : 0;
+  const dense = range !== undefined && Math.abs(span - f.tuples) <= PG_CALIBRATION.denseKeys * span;
+  const leafOf = (key: number, k: number) =>
+    Math.min(g.leafPages - 1, Math.max(0, Math.floor(dense ? ((key - range!.min) / span) * g.leafPages : ((k + 0.5) / keys.length) * g.leafPages)));
+  const onLeaf = sim.engine.major >= ARRAY_KEYS_ON_LEAF_FROM;
+  let held = -1;
+  let descents = 0;
+  keys.forEach((key, k) => {
+    const leaf = leafOf(key, k);
+    if (onLeaf && leaf === held) return;
+    for (const p of descentPages(i, g, leaf)) pool.access(p);
+    pool.access(pageId(i, leafBlock(g, leaf)));
+    held = leaf;
+    descents++;
+  });
+  notes.assumptions.add(
+    `${f.reportName}: = ANY over ${keys.length.toLocaleString('en-US')} keys, ${onLeaf ? 'a descent to each leaf that holds some (PostgreSQL 17+ reads the next key on the leaf in hand)' : 'a descent from the root for each (before PostgreSQL 17)'}: ${descents.toLocaleString('en-US')} descents of ${g.height} level(s), keys placed ${dense ? 'as far along the leaves as along the keys' : 'evenly over the leaves'}`,
+  );
 }
 
 /**
@@ -126,4 +160,20 @@ export function denseStart(sim: SimulationContext, i: number, n: PlanNode): { ke
   if (Math.abs(keys - f.tuples) > PG_CALIBRATION.denseKeys * keys) return undefined;
   const key = firstKey(n.indexCond, column, n.backward === true) ?? (n.backward ? max : min);
   return key < min || key > max ? undefined : { key, fraction: (key - min) / keys };
+}
+
+/**
+ * How far along the keys a single scan starts: where its first key lies among dense keys, else where the
+ * column's statistics put it (key-fraction.ts), where they were read; undefined: at the first leaf.
+ */
+function startFraction(sim: SimulationContext, i: number, n: PlanNode, notes: PlanSimulationNotes): number | undefined {
+  const dense = denseStart(sim, i, n);
+  if (dense) return dense.fraction;
+  const stats = n.index && n.indexCond ? sim.observed.startFractions[startFractionKey(n.index, n.indexCond)] : undefined;
+  if (stats !== undefined) {
+    notes.assumptions.add(
+      `${sim.facts[i].reportName}: the scan starts ${Math.round(stats * 100)} % along the leaves, where the column's statistics put its first key (pg_stats, read after the last run)`,
+    );
+  }
+  return stats;
 }

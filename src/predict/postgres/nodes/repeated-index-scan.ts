@@ -4,7 +4,7 @@ import type { PostgresPool } from '../../../sim/policies/postgres-clock-sweep';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
 import type { SeededRandom } from '../../../sim/random';
-import { descentPages, indexGeometry, orderedShare, pageId } from '../geometry';
+import { descentPages, indexGeometry, leafBlock, orderedShare, pageId } from '../geometry';
 import { liveRows, type DeadVersions, type LiveRows } from '../heap-layout';
 import { deadOf } from '../history/dead-versions';
 import { killedAfterChurn } from '../history/churn';
@@ -67,14 +67,14 @@ export function repeatedIndexScan(sim: SimulationContext, pool: PostgresPool, n:
     if (key !== undefined && keyed) state.pos = Math.min(entries - 1, Math.max(0, key - keyed.min));
     // A rescan first marks the entries the previous loop found dead (_bt_killitems): its leaf once more.
     if (state.metDead) {
-      pool.access(pageId(i, g.firstLeaf + Math.min(g.leafPages - 1, Math.floor(prev / perLeaf))));
+      pool.access(pageId(i, leafBlock(g, Math.min(g.leafPages - 1, Math.floor(prev / perLeaf)))));
       rereads++;
     }
     state.metDead = false;
     prev = state.pos;
     const leaf = Math.min(g.leafPages - leaves, Math.floor(state.pos / perLeaf));
     for (const p of descentPages(i, g, leaf)) pool.access(p);
-    for (let k = 0; k < leaves; k++) pool.access(pageId(i, g.firstLeaf + leaf + k));
+    for (let k = 0; k < leaves; k++) pool.access(pageId(i, leafBlock(g, leaf + k)));
     if (heap) visitLookupRows(pool, rnd, heap, state, { l, key, entries });
   }
   if (rereads)
