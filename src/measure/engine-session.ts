@@ -34,6 +34,7 @@ export interface RunOutcome<RunInput, Observed> {
   plan?: PlanNode;
   planning?: BufferCounters;
   enginePlan?: unknown;
+  planTables?: Record<string, string>;
   /**
    * The run as the predictor replays it, made once every run is over with what the queries after the last
    * run observed (MySQL's EXPLAIN, which would touch the statement's pages before run 1; where rows were).
@@ -54,12 +55,17 @@ export interface EngineSession<Facts, RunInput, Observed> {
   readonly residencyAvailable: boolean;
   /** The warning when the pool is above the residency limit: what the read would cost on this engine. */
   residencySkipped(limit: number): string;
+  /** Why run 1 is not cold although none of its pages was found cached (a pool still loading); valid after prepare. */
+  readonly notColdBecause?: string;
   /** Evicts the statement's relations before run 1; the reason when that is not possible here. */
   evict(warnings: string[]): Promise<string | undefined>;
   /** Work done once before run 1 that must not be counted in any run (calibration). */
   beforeRuns(): Promise<void>;
-  /** Sizes of every tracked relation and, when `withCache`, their cached blocks. */
-  readResidency(withCache: boolean): Promise<ResidencySnapshot>;
+  /**
+   * Sizes of every tracked relation and, when `withCache`, their cached blocks. Before run 1 an engine may
+   * read, in the same pass over its pool, what predictionFacts needs of it.
+   */
+  readResidency(withCache: boolean, moment: 'before run 1' | 'after a run'): Promise<ResidencySnapshot>;
   /** Catalog facts and settings for the prediction, read before run 1. */
   predictionFacts(before: ResidencySnapshot, withCache: boolean, warnings: string[]): Promise<Facts>;
   /** One run of the statement, bracketed by the engine's counters; rolled back unless committing. */

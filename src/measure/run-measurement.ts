@@ -30,6 +30,8 @@ export async function runMeasurement<Facts, RunInput, Observed>(
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     measured = await measureRuns(session, options, warnings);
+  } catch (err) {
+    throw inInputLines(err, options.sql, check.offset);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await cancelling;
@@ -45,6 +47,21 @@ export async function runMeasurement<Facts, RunInput, Observed>(
     ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}),
   });
   return assemble(session, target, check.statement, check.dataChanging, options, measured, prediction, warnings);
+}
+
+/**
+ * A server's error position is found in the statement sent; the input may begin with comments or
+ * blank lines before it, and a user reads positions in the input (a file, the text given).
+ */
+function inInputLines(err: unknown, input: string, offset: number): unknown {
+  if (!(err instanceof MeasureError) || !err.at || offset === 0) return err;
+  const before = input.slice(0, offset).split('\n');
+  const at = {
+    line: err.at.line + before.length - 1,
+    column: err.at.line === 1 ? err.at.column + before[before.length - 1].length : err.at.column,
+  };
+  const message = err.message.replace(`(line ${err.at.line}, column ${err.at.column})`, `(line ${at.line}, column ${at.column})`);
+  return new MeasureError(message, err.kind, err.acknowledgeable, at);
 }
 
 interface Measured<Facts, RunInput, Observed> {
@@ -96,9 +113,10 @@ async function measureRuns<Facts, RunInput, Observed>(
   const evictFailure = options.cold === 'no' ? undefined : await session.evict(warnings);
   await session.beforeRuns();
   // Each run's "after" residency is the next run's "before": nothing of ours runs in between.
-  let residency = await session.readResidency(withResidency);
+  let residency = await session.readResidency(withResidency, 'before run 1');
   // A restart leaves at most an index's root page cached (InnoDB reads it when it opens the table).
-  const nothingCached = withResidency && session.relations.length > 0 && [...residency.values()].every((r) => r.cached <= 1);
+  const nothingCached =
+    withResidency && session.notColdBecause === undefined && session.relations.length > 0 && [...residency.values()].every((r) => r.cached <= 1);
   const cold = coldStart(options, evictFailure, nothingCached, warnings);
   const facts = await session.predictionFacts(residency, withResidency, warnings);
   const outcomes: Array<RunOutcome<RunInput, Observed>> = [];
@@ -109,7 +127,7 @@ async function measureRuns<Facts, RunInput, Observed>(
     options.onProgress?.(`run ${n} of ${options.runs}`);
     const { outcome, after } = await asCancelled(n, options.signal, async () => {
       const outcome = await session.run(n, n === 1 && cold);
-      return { outcome, after: await session.readResidency(withResidency) };
+      return { outcome, after: await session.readResidency(withResidency, 'after a run') };
     });
     outcomes.push(outcome);
     residencies.push(residencyRows(session.relations, residency, after, withResidency));
@@ -207,6 +225,8 @@ function runReport<RunInput, Observed>(
   if (p) out.prediction = { assumptions: p.assumptions, unmodelled: p.unmodelled };
   if (p?.range) out.predictedRange = p.range;
   if (o.enginePlan !== undefined) out.enginePlan = o.enginePlan;
+  if (o.planTables) out.planTables = o.planTables;
+  if (p?.perTable) out.predictedTables = p.perTable;
   return out;
 }
 

@@ -3,6 +3,7 @@ import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import type { ResidencySnapshot } from '../engine-session';
 import type { InnodbRelation } from './residency';
+import { isProcessDenied } from './privileges';
 import type { InnodbServerInfo } from './server-info';
 import { fromFilename, toFilename } from './filename';
 
@@ -24,9 +25,13 @@ export async function readInnodbFacts(
     tables.flat(),
   );
   const spaceTable = info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES';
-  const [spaces] = await conn.query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceTable} WHERE NAME IN (?)`, [
-    tables.map(([s, t]) => `${toFilename(s)}/${toFilename(t)}`),
-  ]);
+  // Without PROCESS the tablespace sizes are unknown: the model then places no bound of the file.
+  const [spaces] = await conn
+    .query(`SELECT NAME AS name, FILE_SIZE AS bytes FROM ${spaceTable} WHERE NAME IN (?)`, [tables.map(([s, t]) => `${toFilename(s)}/${toFilename(t)}`)])
+    .catch((err: unknown) => {
+      if (isProcessDenied(err)) return [[]];
+      throw err;
+    });
   const statRows = stats as Array<{ s: string; t: string; i: string; leaf: number; size: number; distinct1: number }>;
   const spaceBytes = new Map((spaces as Array<{ name: string; bytes: number }>).map((r) => [r.name.split('/').map(fromFilename).join('/'), Number(r.bytes)]));
   const shapes = await readIndexShapes(conn, tables, info.product);

@@ -28,11 +28,14 @@ export const IBUF_METRICS = ['ibuf_merges', 'ibuf_merges_insert', 'ibuf_merges_d
 
 export type InnodbSnapshot = Record<string, number>;
 
-export function snapshotQuery(statusTable: string, product: 'mysql' | 'mariadb'): string {
+/** `withMetrics`: the user may read INNODB_METRICS (it needs PROCESS); without, the status counters alone. */
+export function snapshotQuery(statusTable: string, product: 'mysql' | 'mariadb', withMetrics = true): string {
   const names = STATUS_COUNTERS.map((n) => `'${product === 'mariadb' ? n.toUpperCase() : n}'`).join(', ');
   const metrics = IBUF_METRICS.map((n) => `'${n}'`).join(', ');
+  const status = `SELECT VARIABLE_NAME AS name, VARIABLE_VALUE AS value FROM ${statusTable} WHERE VARIABLE_NAME IN (${names})`;
+  if (!withMetrics) return status;
   // One statement, so before and after each cost one round trip.
-  return `SELECT VARIABLE_NAME AS name, VARIABLE_VALUE AS value FROM ${statusTable} WHERE VARIABLE_NAME IN (${names})
+  return `${status}
           UNION ALL
           SELECT CONCAT('metric.', NAME), COUNT FROM information_schema.INNODB_METRICS
            WHERE NAME IN (${metrics}) AND ${product === 'mariadb' ? 'ENABLED = 1' : "STATUS = 'enabled'"}`;

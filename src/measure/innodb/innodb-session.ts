@@ -16,17 +16,24 @@ import type { CheckedStatement } from '../../sql/classify/statement-check';
 import { readInnodbServerInfo, type InnodbServerInfo } from './server-info';
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
-import { isStatsDenied, readInnodbResidency, readLruSeed, resolveInnodbRelations, tablesFromTablespaces, type InnodbRelation } from './residency';
-import { readUndoState } from './undo-state';
+import { readInnodbResidency, relationsAsAllowed, type InnodbRelation } from './residency';
+import { readPoolWalk, type PoolWalk } from './pool-walk';
+import { killQuery } from './kill-query';
+import { currentAccount, isProcessDenied, isStatsDenied, mayReadInnodbViews, predictionDenied, withoutProcessWarning } from './privileges';
+import { readUndoState, undoSpacesOf } from './undo-state';
 import { openTables, poolFrames, poolPagesInUse, readInnodbFacts } from './catalog';
 import { writeOfRun } from './run-write';
 import { innodbError } from './errors';
-import { autoIncrementValues, findInnodbSideEffects, hasAllPrivileges, judgeSideEffects } from './side-effects';
+import { autoIncrementValues, findInnodbSideEffects, hasAllPrivileges, innodbReached } from './side-effects';
+import { decide, mustRun, reaskBlocked, type RunVerdict } from '../gate';
 import { maskSql } from '../../sql/mask';
 import { parseServerJson } from './server-json';
 import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
 import { PURGE_WAIT_MS, purgeWaitWarning, waitForPurge } from './purge';
 import { readKeyRanges } from './key-ranges';
+import { poolStillLoading } from './pool-load';
+import { explainAfterRuns } from './explain-after-runs';
+import { autoIncrementWarnings } from './post-run';
 import { readLookupKeys } from './lookup-keys';
 import { discardingQuery } from './discarding-query';
 import { innodbPredictionSettings } from './prediction-settings';
@@ -80,12 +87,20 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     return this.info.poolPages;
   }
 
-  readonly residencyAvailable = true;
+  /** The user may read InnoDB's information_schema views (PROCESS): residency, metrics, tablespaces. */
+  private viewsReadable = true;
+
+  get residencyAvailable(): boolean {
+    return this.viewsReadable;
+  }
 
   async prepare(warnings: string[]): Promise<void> {
     this.connectionId = Number(((await this.conn.query('SELECT CONNECTION_ID() AS id'))[0] as Array<{ id: number }>)[0].id);
     this.info = await readInnodbServerInfo(this.conn);
-    this.snapshot = snapshotQuery(this.info.statusTable, this.info.product);
+    // Without PROCESS: the status counters, no residency, no metrics, no purge wait; said once, with the GRANT.
+    this.viewsReadable = await mayReadInnodbViews(this.conn);
+    if (!this.viewsReadable) warnings.push(withoutProcessWarning(await currentAccount(this.conn)));
+    this.snapshot = snapshotQuery(this.info.statusTable, this.info.product, this.viewsReadable);
     // Without it (no privilege to list them) opening is left out of the prediction, not guessed.
     if (this.info.product === 'mariadb') this.openAtStart = await openTables(this.conn).catch(() => undefined);
     await this.setTimeLimit();
@@ -98,47 +113,35 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
         "measured with ALL PRIVILEGES or SUPER: nothing but BufferLens's own checks stands between the statement and the data; a measuring user needs only PROCESS, SELECT on mysql.innodb_index_stats and on the tables (Test Connection prints the GRANTs)",
       );
     }
-    this.relations = await resolveInnodbRelations(this.conn, tables).catch(async (err: unknown) => {
-      if (!isStatsDenied(err)) throw err;
-      this.statsDenied = true;
-      warnings.push(
-        'residency per table, sized by its tablespace file (all its indexes together): the measuring user may not read mysql.innodb_index_stats, which names and sizes each index',
-      );
-      return tablesFromTablespaces(
-        this.conn,
-        tables,
-        this.info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES',
-        this.info.pageSize,
-      );
-    });
+    const resolved = await relationsAsAllowed(this.conn, tables, this.info, this.viewsReadable, warnings);
+    this.relations = resolved.relations;
+    this.statsDenied = resolved.statsDenied;
     // Before the residency snapshot: what purge reads while it catches up is part of the state found.
-    const purge = await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal, this.options.onProgress);
-    if (purge) warnings.push(purgeWaitWarning(purge, 'before run 1'));
+    await this.waitForPurge('before run 1', warnings);
+    this.notColdBecause = await poolStillLoading(this.conn, this.info.statusTable, this.options, warnings);
   }
 
-  /** The plan for runs that had no ANALYZE of their own (MySQL), asked for once every run is over. */
+  notColdBecause: string | undefined;
+
   /** What the queries after the last run observe: the plan where runs gave none, the ranges' key ends and a join's lookup keys. */
   async finishRuns(): Promise<InnodbPostRunObservations> {
-    const explained = await this.explainAfterRuns();
+    // The EXPLAIN and the lookup keys carry the statement's own text: the gate decides whether they are sent.
+    const blocked = this.verdict && reaskBlocked(this.verdict);
+    if (blocked) this.afterRunsNotes.push(blocked);
+    const explained = !this.needsExplain
+      ? {}
+      : blocked
+        ? { planMissing: 'no EXPLAIN after the runs: the statement reaches what a rollback cannot undo' }
+        : await explainAfterRuns(this.conn, this.statement);
     const plan = this.lastPlan ?? explained.explainPlan;
     const observed: InnodbPostRunObservations = { ...explained, keyRanges: {}, lookupKeys: {} };
     if (plan && this.indexFacts.length > 0) {
       const accesses = this.accessesOf(plan);
-      observed.keyRanges = await readKeyRanges(this.conn, accesses, this.indexFacts);
-      if (this.kind === 'read') observed.lookupKeys = await readLookupKeys(this.conn, this.statement, accesses, this.indexFacts, this.aliases);
+      observed.keyRanges = await readKeyRanges(this.conn, accesses, this.indexFacts, this.afterRunsNotes);
+      if (this.kind === 'read' && !blocked)
+        observed.lookupKeys = await readLookupKeys(this.conn, this.statement, accesses, this.indexFacts, this.aliases, this.afterRunsNotes);
     }
     return observed;
-  }
-
-  private async explainAfterRuns(): Promise<Pick<InnodbPostRunObservations, 'explainPlan' | 'planMissing'>> {
-    if (!this.needsExplain) return {};
-    try {
-      const [plan] = await this.conn.query(`EXPLAIN FORMAT=JSON ${this.statement}`);
-      return { explainPlan: parseServerJson(Object.values((plan as Array<Record<string, string>>)[0])[0], this.statement) };
-    } catch (err) {
-      // No plan, no prediction of the reads: the prediction says so rather than showing 0.
-      return { planMissing: `EXPLAIN FORMAT=JSON after the runs failed (${(err as Error).message.split('\n')[0]})` };
-    }
   }
 
   /** The plan's accesses with aliases resolved to their tables. */
@@ -170,12 +173,22 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     const fx = await findInnodbSideEffects(this.conn, this.statement, db, this.kind === 'dml').catch((err) => {
       throw this.error(err);
     });
-    judgeSideEffects(fx, this.options, this.kind === 'dml', warnings);
+    this.verdict = mustRun(
+      decide(this.kind === 'dml' ? 'write' : 'read', innodbReached(fx), {
+        commit: this.options.commit,
+        allowSideEffects: this.options.allowSideEffects ?? false,
+      }),
+    );
+    warnings.push(...this.verdict.warnings);
     if (fx.autoIncrement.length && !this.options.commit) this.autoIncrementTables = fx.autoIncrement;
     return fx.tables;
   }
 
   private autoIncrementTables: Array<{ schema: string; table: string }> = [];
+  /** The gate's verdict, which decides too whether the statement's own text may be re-asked after the runs. */
+  private verdict: RunVerdict | undefined;
+  /** What the queries after the runs could not read, or were not sent: the report says so. */
+  private readonly afterRunsNotes: string[] = [];
   /** The user may not read mysql.innodb_index_stats: residency per table, no prediction. */
   private statsDenied = false;
   /** The server's table cache before any catalog query of ours (MariaDB): see openTables. */
@@ -197,22 +210,26 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     this.calibration = Object.fromEntries(Object.entries(min ?? {}).filter(([k, v]) => v > 0 && !k.startsWith('metric.ibuf_size')));
   }
 
-  readResidency(withCache: boolean): Promise<ResidencySnapshot> {
-    return readInnodbResidency(this.conn, this.relations, withCache);
+  /** Before run 1, two walks of the pool (a summary, one filtered read) serve the residency, the prediction's LRU seed and the undo state. */
+  private startWalk: PoolWalk | undefined;
+
+  async readResidency(withCache: boolean, moment: 'before run 1' | 'after a run'): Promise<ResidencySnapshot> {
+    if (moment === 'after a run' || !withCache) return readInnodbResidency(this.conn, this.relations, withCache);
+    this.startWalk = await readPoolWalk(this.conn, this.relations, undoSpacesOf(this.info));
+    return this.startWalk.residency;
   }
 
   async predictionFacts(before: ResidencySnapshot, withCache: boolean, warnings: string[]): Promise<InnodbFacts> {
     const info = this.info;
     let unavailable: string | undefined;
+    // The key columns come from InnoDB's dictionary views (PROCESS): STATISTICS would read the root pages.
     const facts = this.statsDenied
       ? Promise.reject(Object.assign(new Error('denied'), { errno: 1142 }))
       : readInnodbFacts(this.conn, info, this.relations, before);
     const indexes = await facts.catch(async (err: unknown) => {
-      // Without the index statistics there is no prediction; the measurement itself does not need them.
-      if (!isStatsDenied(err)) throw err;
-      const [rows] = await this.conn.query('SELECT CURRENT_USER() AS u');
-      const [user, host] = String((rows as Array<{ u: string }>)[0]?.u ?? 'user@%').split('@');
-      unavailable = `the measuring user may not read mysql.innodb_index_stats, which the prediction needs; GRANT SELECT ON mysql.innodb_index_stats TO '${user}'@'${host}' enables it`;
+      // Without the index statistics or the index shapes there is no prediction; the measurement itself does not need them.
+      if (!isStatsDenied(err) && !isProcessDenied(err)) throw err;
+      unavailable = predictionDenied(isProcessDenied(err), await currentAccount(this.conn));
       warnings.push(`no prediction: ${unavailable}`);
       return [];
     });
@@ -222,10 +239,10 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     if (withCache) {
       const tracked = [...before.values()].reduce((a, r) => a + r.cached, 0);
       other = Math.max(0, (await poolPagesInUse(this.conn, info)) - tracked);
-      lruSeed = await readLruSeed(this.conn, this.relations);
+      lruSeed = this.startWalk?.seed;
     } else warnings.push("the prediction assumes none of the statement's pages were cached before run 1: residency was not read");
     const frames = await poolFrames(this.conn, info);
-    const undo = await readUndoState(this.conn, info, withCache);
+    const undo = await readUndoState(this.conn, info, withCache ? this.startWalk?.undoPages : undefined);
     const tablesToOpen = this.openAtStart
       ? [...new Set(this.relations.filter((r) => r.kind === 'table' && !this.openAtStart!.has(`${r.schema}/${r.table}`)).map((r) => r.table))]
       : undefined;
@@ -242,14 +259,19 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     }
   }
 
+  /** Waits for purge where the user may see its history list (PROCESS); says so where it waited or could not. */
+  private async waitForPurge(when: string, warnings: string[]): Promise<void> {
+    const purge = this.viewsReadable ? await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal, this.options.onProgress) : undefined;
+    if (purge) warnings.push(purgeWaitWarning(purge, when));
+  }
+
   private async measureRun(run: number): Promise<RunOutcome<InnodbRunInput, InnodbPostRunObservations>> {
     const warnings: string[] = [];
     // A committed run leaves its undo log to purge, which would run during the next one.
-    const purge = run > 1 && this.options.commit ? await waitForPurge(this.conn, PURGE_WAIT_MS, this.options.signal, this.options.onProgress) : undefined;
-    if (purge) warnings.push(purgeWaitWarning(purge, `before run ${run}`));
+    if (run > 1 && this.options.commit) await this.waitForPurge(`before run ${run}`, warnings);
     const othersBefore = await otherActiveSessions(this.conn);
     const before = await readInnodbCounters(this.conn, this.snapshot);
-    const advice = run === 1 ? ibufMetricsAdvice(before) : undefined;
+    const advice = run === 1 && this.viewsReadable ? ibufMetricsAdvice(before) : undefined;
     if (advice) warnings.push(advice);
     const { elapsedMs, engineStats, plan } = await this.execute();
     const after = await readInnodbCounters(this.conn, this.snapshot);
@@ -268,7 +290,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
       measured,
       notes,
       raw: { ...rawDelta, ...prefixed('calibration.', this.calibration), ...engineStatsRaw(engineStats) },
-      ...(plan !== undefined ? { enginePlan: plan } : {}),
+      ...(plan !== undefined ? { enginePlan: plan, planTables: Object.fromEntries(this.aliases) } : {}),
       predictInput: (observed) => ({
         accesses: this.accessesOf(analyzed ?? observed.explainPlan),
         ...(!analyzed && observed.planMissing ? { planMissing: observed.planMissing } : {}),
@@ -284,14 +306,8 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
 
   async closingWarnings(): Promise<string[]> {
     const out: string[] = [];
-    const after = await autoIncrementValues(this.conn, this.autoIncrementTables);
-    for (const [name, v] of after) {
-      if (this.rowsInserted > 0) {
-        out.push(
-          `the AUTO_INCREMENT counter of ${name} advanced by at least ${this.rowsInserted.toLocaleString('en-US')} over the runs (one value per row inserted; bulk inserts reserve more) and stays advanced after the rollback: it now stands at ${v.toLocaleString('en-US')}`,
-        );
-      }
-    }
+    if (this.rowsInserted > 0) out.push(...autoIncrementWarnings(await autoIncrementValues(this.conn, this.autoIncrementTables), this.rowsInserted));
+    out.push(...this.afterRunsNotes);
     if (this.info.product === 'mysql')
       out.push("MySQL has no per-statement page counters (MariaDB's r_engine_stats); the numbers are global deltas, calibrated and checked for other sessions");
     return out;
@@ -344,16 +360,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
   }
 
   private async killQuery(): Promise<void> {
-    if (!this.connectionId) return;
-    const second = await connectMysql(this.target).catch(() => undefined);
-    if (!second) return;
-    try {
-      await second.query(`KILL QUERY ${this.connectionId}`);
-    } catch {
-      // the query already ended
-    } finally {
-      await second.end().catch(() => undefined);
-    }
+    if (this.connectionId) await killQuery(this.target, this.connectionId);
   }
 
   private async query(sql: string) {

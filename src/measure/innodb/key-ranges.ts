@@ -8,22 +8,27 @@ import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import type { TableAccess } from '../../predict/innodb/plan';
 import { keyRangeName } from '../../predict/innodb/facts';
 import { quoteMysqlName as quote } from '../../sql/quote';
+import { readOnlyAfterRuns } from './after-runs';
 
-export async function readKeyRanges(conn: Connection, accesses: TableAccess[], indexes: InnodbIndexFacts[]): Promise<Record<string, [number, number]>> {
+export async function readKeyRanges(
+  conn: Connection,
+  accesses: TableAccess[],
+  indexes: InnodbIndexFacts[],
+  failures: string[],
+): Promise<Record<string, [number, number]>> {
   const out: Record<string, [number, number]> = {};
   for (const f of indexesRead(accesses, indexes)) {
     const column = f.keyColumns?.[0];
     if (!column || out[keyRangeName(f.table, column)]) continue;
     const schema = f.reportName.split('.')[0];
-    try {
+    const range = await readOnlyAfterRuns(conn, `the key range of ${f.table}.${column}`, failures, undefined, async () => {
       const [rows] = await conn.query(`SELECT MIN(${quote(column)}) AS lo, MAX(${quote(column)}) AS hi FROM ${quote(schema)}.${quote(f.table)}`);
-      const { lo, hi } = (rows as Array<{ lo: unknown; hi: unknown }>)[0] ?? {};
-      // Only whole numbers place a range; other types leave it drawn.
-      if (Number.isSafeInteger(Number(lo)) && Number.isSafeInteger(Number(hi)) && lo !== null && hi !== null)
-        out[keyRangeName(f.table, column)] = [Number(lo), Number(hi)];
-    } catch {
-      // A failure here costs only the placement: the range's start stays drawn.
-    }
+      return (rows as Array<{ lo: unknown; hi: unknown }>)[0];
+    });
+    const { lo, hi } = range ?? {};
+    // Only whole numbers place a range; other types leave it drawn.
+    if (Number.isSafeInteger(Number(lo)) && Number.isSafeInteger(Number(hi)) && lo !== null && hi !== null && lo !== undefined && hi !== undefined)
+      out[keyRangeName(f.table, column)] = [Number(lo), Number(hi)];
   }
   return out;
 }

@@ -12,6 +12,7 @@ import type { TableAccess } from '../../predict/innodb/plan';
 import { LOOKUP_ACCESS } from '../../predict/innodb/lookup-trace';
 import { replaceSelectList } from '../../sql/select-list';
 import { quoteMysqlName as quote } from '../../sql/quote';
+import { readOnlyAfterRuns } from './after-runs';
 
 /** Rows beyond this are not fetched again: the lookups are then drawn. */
 export const MAX_LOOKUP_KEYS = 20_000;
@@ -42,7 +43,7 @@ function lookupTarget(
 
 /**
  * The keys per table, for the two shapes above, on a table whose clustered key is one whole-number column.
- * A failure costs only this: the lookups stay drawn.
+ * A failure costs only this, and is named: the lookups stay drawn.
  */
 export async function readLookupKeys(
   conn: Connection,
@@ -50,21 +51,17 @@ export async function readLookupKeys(
   accesses: TableAccess[],
   indexes: InnodbIndexFacts[],
   aliases: Map<string, string>,
+  failures: string[],
 ): Promise<Record<string, number[]>> {
   const target = lookupTarget(accesses, indexes, aliases);
   if (!target || target.rows > MAX_LOOKUP_KEYS) return {};
   const sql = replaceSelectList(statement, target.expression, 'mysql');
   if (!sql) return {};
   // Read-only, as the runs were: a write hidden in a function of the WHERE clause fails instead of happening.
-  try {
-    await conn.query('START TRANSACTION READ ONLY');
+  const keys = await readOnlyAfterRuns(conn, `the keys ${target.table} is looked up by`, failures, undefined, async () => {
     const [rows] = await conn.query({ sql, rowsAsArray: true });
-    const keys = (rows as unknown[][]).slice(0, MAX_LOOKUP_KEYS + 1).map((r) => Number(r[0]));
-    if (keys.length > MAX_LOOKUP_KEYS || !keys.every(Number.isSafeInteger)) return {};
-    return { [target.table]: keys };
-  } catch {
-    return {};
-  } finally {
-    await conn.query('ROLLBACK').catch(() => undefined);
-  }
+    return (rows as unknown[][]).slice(0, MAX_LOOKUP_KEYS + 1).map((r) => Number(r[0]));
+  });
+  if (!keys || keys.length > MAX_LOOKUP_KEYS || !keys.every(Number.isSafeInteger)) return {};
+  return { [target.table]: keys };
 }

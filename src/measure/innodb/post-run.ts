@@ -14,3 +14,11 @@ export interface InnodbPostRunObservations {
 export function prefixed(prefix: string, o: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [prefix + k, v]));
 }
+
+/** Each AUTO_INCREMENT counter the runs' rolled-back inserts advanced: not given back by the rollback. */
+export function autoIncrementWarnings(after: Map<string, number>, rowsInserted: number): string[] {
+  return [...after].map(
+    ([name, v]) =>
+      `the AUTO_INCREMENT counter of ${name} advanced by at least ${rowsInserted.toLocaleString('en-US')} over the runs (one value per row inserted; bulk inserts reserve more) and stays advanced after the rollback: it now stands at ${v.toLocaleString('en-US')}`,
+  );
+}

@@ -3,6 +3,8 @@
 import type { Connection } from 'mysql2/promise';
 import type { ResidencySnapshot, TrackedRelation } from '../engine-session';
 import { fromFilename, toFilename } from './filename';
+import { isStatsDenied } from './privileges';
+import type { InnodbServerInfo } from './server-info';
 
 export interface InnodbRelation extends TrackedRelation {
   /** `db`.`table` as InnoDB's information_schema spells it. */
@@ -16,9 +18,6 @@ export interface InnodbRelation extends TrackedRelation {
   /** Leaf and non-leaf pages, from persistent statistics (mysql.innodb_index_stats 'size'). */
   pages: number;
 }
-
-/** The measuring user may not read mysql.innodb_index_stats (errno 1142/1143: SELECT command denied). */
-export const isStatsDenied = (err: unknown): boolean => [1142, 1143].includes((err as { errno?: number }).errno ?? 0);
 
 /**
  * The tables alone, sized by their tablespace files (every index of a table together), for a user who may
@@ -69,15 +68,39 @@ export async function resolveInnodbRelations(conn: Connection, tables: Array<{ s
   });
 }
 
-const key = (innodbName: string, index: string) => `${innodbName}|${index}`;
+/**
+ * The statement's relations as the user may read them: per index (statistics), per table (tablespace
+ * sizes, without the statistics), or none (neither: no residency to read).
+ */
+export async function relationsAsAllowed(
+  conn: Connection,
+  tables: Array<{ schema: string; table: string }>,
+  info: Pick<InnodbServerInfo, 'product' | 'pageSize'>,
+  viewsReadable: boolean,
+  warnings: string[],
+): Promise<{ relations: InnodbRelation[]; statsDenied: boolean }> {
+  try {
+    return { relations: await resolveInnodbRelations(conn, tables), statsDenied: false };
+  } catch (err) {
+    if (!isStatsDenied(err)) throw err;
+    if (!viewsReadable) return { relations: [], statsDenied: true };
+    warnings.push(
+      'residency per table, sized by its tablespace file (all its indexes together): the measuring user may not read mysql.innodb_index_stats, which names and sizes each index',
+    );
+    const spaces = info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES';
+    return { relations: await tablesFromTablespaces(conn, tables, spaces, info.pageSize), statsDenied: true };
+  }
+}
+
+export const relationKey = (innodbName: string, index: string) => `${innodbName}|${index}`;
 /** The index name of a relation that stands for all of a table's indexes (tablesFromTablespaces). */
-const ALL_INDEXES = '*';
+export const ALL_INDEXES = '*';
 
 /** Every relation's size (its statistics) and, when `withCache`, its cached pages, keyed by the report's name. */
 export async function readInnodbResidency(conn: Connection, rels: InnodbRelation[], withCache: boolean): Promise<ResidencySnapshot> {
   const out: ResidencySnapshot = new Map(rels.map((r) => [r.name, { pages: r.pages, cached: 0, ranges: [] }]));
   if (rels.length === 0 || !withCache) return out;
-  const byKey = new Map(rels.map((r) => [key(r.innodbName, r.index), out.get(r.name)!]));
+  const byKey = new Map(rels.map((r) => [relationKey(r.innodbName, r.index), out.get(r.name)!]));
   const names = [...new Set(rels.map((r) => r.innodbName))];
   const [rows] = await conn.query(
     `SELECT TABLE_NAME AS t, INDEX_NAME AS i, MIN(PAGE_NUMBER) AS s, MAX(PAGE_NUMBER) AS e, COUNT(*) AS n
@@ -91,38 +114,10 @@ export async function readInnodbResidency(conn: Connection, rels: InnodbRelation
   );
   for (const r of rows as Array<{ t: string; i: string; s: number; e: number; n: number }>) {
     // A table tracked as a whole (ALL_INDEXES) counts the pages of every index of it.
-    const entry = byKey.get(key(r.t, r.i)) ?? byKey.get(key(r.t, ALL_INDEXES));
+    const entry = byKey.get(relationKey(r.t, r.i)) ?? byKey.get(relationKey(r.t, ALL_INDEXES));
     if (!entry) continue;
     entry.cached += Number(r.n);
     entry.ranges.push([Number(r.s), Number(r.e)]);
   }
   return out;
-}
-
-/**
- * The LRU list as the prediction's starting state: its length, the position where the old sublist begins,
- * and each cached page of the relations with its position from the head. One more walk of the pool, read
- * only where residency is (the pool is under the residency limit).
- */
-export async function readLruSeed(
-  conn: Connection,
-  rels: InnodbRelation[],
-): Promise<{ length: number; firstOld: number | null; pages: Array<[number, number, number]> }> {
-  const [summary] = await conn.query(
-    `SELECT COUNT(*) AS n, MIN(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS firstOld FROM information_schema.INNODB_BUFFER_PAGE_LRU`,
-  );
-  const { n, firstOld } = (summary as Array<{ n: number; firstOld: number | null }>)[0];
-  const pages: Array<[number, number, number]> = [];
-  if (rels.length) {
-    const index = new Map(rels.map((r, i) => [key(r.innodbName, r.index), i]));
-    const [rows] = await conn.query(
-      `SELECT TABLE_NAME AS t, INDEX_NAME AS i, PAGE_NUMBER AS p, LRU_POSITION AS pos FROM information_schema.INNODB_BUFFER_PAGE_LRU WHERE TABLE_NAME IN (?)`,
-      [[...new Set(rels.map((r) => r.innodbName))]],
-    );
-    for (const r of rows as Array<{ t: string; i: string; p: number; pos: number }>) {
-      const i = index.get(key(r.t, r.i));
-      if (i !== undefined) pages.push([i, Number(r.p), Number(r.pos)]);
-    }
-  }
-  return { length: Number(n), firstOld: firstOld === null ? null : Number(firstOld), pages };
 }

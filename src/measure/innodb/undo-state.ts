@@ -29,7 +29,17 @@ const WRITE_COMMANDS = [
   'drop_db',
 ];
 
-export async function readUndoState(conn: Connection, info: InnodbServerInfo, withCache: boolean): Promise<UndoState | undefined> {
+/** The highest tablespace id holding undo logs: MariaDB numbers its undo tablespaces from 1; with none, every rollback segment is in the system tablespace. */
+export function undoSpacesOf(info: InnodbServerInfo): number | undefined {
+  return info.product === 'mariadb' ? Number(info.settings.innodb_undo_tablespaces ?? 0) || 0 : undefined;
+}
+
+/** `pages`: the undo tablespaces' pages in LRU order (readPoolWalk), undefined where the pool was not read. */
+export async function readUndoState(
+  conn: Connection,
+  info: InnodbServerInfo,
+  pages: Array<{ t: string; p: number }> | undefined,
+): Promise<UndoState | undefined> {
   if (info.product !== 'mariadb') return undefined;
   const [status] = await conn.query(`SELECT SUM(VARIABLE_VALUE) AS n FROM ${info.statusTable} WHERE VARIABLE_NAME IN (?)`, [
     WRITE_COMMANDS.map((c) => `COM_${c.toUpperCase()}`),
@@ -38,17 +48,8 @@ export async function readUndoState(conn: Connection, info: InnodbServerInfo, wi
   // Without the counters (a server that hides them) nothing says whether a write ran: no undo state.
   if (counted === null || counted === undefined || !Number.isFinite(Number(counted))) return undefined;
   const writesSinceStartup = Number(counted);
-  if (!withCache) return { writesSinceStartup };
-  // MariaDB numbers its undo tablespaces from 1; with none, every rollback segment is in the system tablespace.
-  const undoSpaces = Number(info.settings.innodb_undo_tablespaces ?? 0) || 0;
-  const [rows] = await conn.query(
-    `SELECT PAGE_TYPE AS t, PAGE_NUMBER AS p
-       FROM information_schema.INNODB_BUFFER_PAGE_LRU
-      WHERE SPACE <= ? AND PAGE_TYPE IN ('SYSTEM', 'UNDO_LOG', 'FILE_SPACE_HEADER', 'IBUF_BITMAP', 'INODE')
-      ORDER BY LRU_POSITION`,
-    [undoSpaces],
-  );
-  const pages = (rows as Array<{ t: string; p: number }>).map((r) => ({ t: r.t, p: Number(r.p) }));
+  if (!pages) return { writesSinceStartup };
+  const undoSpaces = undoSpacesOf(info)!;
   const count = (t: string, beyondFirst = false) => pages.filter((x) => x.t === t && (!beyondFirst || x.p > 2)).length;
   const keptLogSlots = undoSpaces === 0 ? keptLogs(pages) : undefined;
   return {

@@ -75,6 +75,12 @@ describe('MariaDB measurement', skipUnless(availability), () => {
     assert.equal(raw.Innodb_buffer_pool_reads, raw.Innodb_pages_read, 'on MariaDB _reads counts every page read');
     // r_engine_stats agrees: on a warm run the statement's own pages equal the global requests.
     assert.equal(r2.raw['r_engine_stats.t.pages_accessed'], r2.measured.logicalReads);
+    // Beside it, per run, the table's predicted pages: what the plan view sets beside the engine's count.
+    for (const r of report.runs) {
+      const engine = r.raw['r_engine_stats.t.pages_accessed'];
+      const predicted = r.predictedTables?.t?.pages;
+      assert.ok(Math.abs(predicted - engine) <= 0.05 * engine, `run ${r.run}: predicted ${predicted}, the engine counted ${engine}`);
+    }
     // Residency: the whole table is cached after run 1.
     const t = r1.residency.find((x: { relation: string }) => x.relation === 'lab.t');
     assert.ok(t.cachedAfter >= leaf, `cached after run 1: ${t.cachedAfter}`);

@@ -1,0 +1,99 @@
+// The state before run 1 from two walks of the buffer pool instead of four. INNODB_BUFFER_PAGE_LRU is filled by
+// walking every page of the pool each time a query names it (about 40 ms per 8,192 pages, growing with the
+// pool), and run 1's starting state needs four things from it: the statement's cached pages (residency), their
+// LRU positions with the list's length and old-sublist start (the prediction's seed), and the undo logs' pages.
+// One aggregate gives the list's summary; one filtered read gives the rest, sorted out here. A single query
+// with window functions over the view was tried and measured: MariaDB materialises the whole view for it, 240×
+// slower than the four reads on a 256 MB pool (bench/pool-walk.bench.ts).
+import type { Connection } from 'mysql2/promise';
+import type { ResidencySnapshot } from '../engine-session';
+import { ALL_INDEXES, relationKey, type InnodbRelation } from './residency';
+
+export interface LruSeed {
+  length: number;
+  firstOld: number | null;
+  /** [relation index in the session's list, page number, LRU position]. */
+  pages: Array<[number, number, number]>;
+}
+
+export interface PoolWalk {
+  residency: ResidencySnapshot;
+  seed: LruSeed;
+  /** The undo logs' tablespaces' own pages (MariaDB), in LRU order: what readUndoState reads. */
+  undoPages: Array<{ t: string; p: number }> | undefined;
+}
+
+/** The page types of the undo tablespaces that readUndoState counts. */
+export const UNDO_PAGE_TYPES = ['SYSTEM', 'UNDO_LOG', 'FILE_SPACE_HEADER', 'IBUF_BITMAP', 'INODE'];
+
+interface WalkRow {
+  t: string | null;
+  i: string | null;
+  p: number;
+  pos: number;
+  pt: string;
+  sp: number;
+}
+
+/** `undoSpaces`: the highest tablespace id holding undo logs (MariaDB), or undefined where they are not read. */
+export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], undoSpaces: number | undefined): Promise<PoolWalk> {
+  const [summary] = await conn.query(
+    `SELECT COUNT(*) AS n, MIN(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS firstOld FROM information_schema.INNODB_BUFFER_PAGE_LRU`,
+  );
+  const names = [...new Set(rels.map((r) => r.innodbName))];
+  const [result] = await conn.query(
+    `SELECT TABLE_NAME AS t, INDEX_NAME AS i, PAGE_NUMBER AS p, LRU_POSITION AS pos, PAGE_TYPE AS pt, SPACE AS sp
+       FROM information_schema.INNODB_BUFFER_PAGE_LRU
+      WHERE TABLE_NAME IN (?) OR (SPACE <= ? AND PAGE_TYPE IN (?))
+      ORDER BY LRU_POSITION`,
+    [names.length ? names : [''], undoSpaces ?? -1, UNDO_PAGE_TYPES],
+  );
+  const rows = result as WalkRow[];
+  const list = (summary as Array<{ n: number; firstOld: number | null }>)[0];
+  return {
+    residency: residencyOf(rels, rows),
+    seed: seedOf(rels, rows, list),
+    undoPages:
+      undoSpaces === undefined
+        ? undefined
+        : rows.filter((r) => Number(r.sp) <= undoSpaces && UNDO_PAGE_TYPES.includes(r.pt)).map((r) => ({ t: r.pt, p: Number(r.p) })),
+  };
+}
+
+function seedOf(rels: InnodbRelation[], rows: WalkRow[], list: { n: number; firstOld: number | null } | undefined): LruSeed {
+  const index = new Map(rels.map((r, i) => [relationKey(r.innodbName, r.index), i]));
+  const pages: Array<[number, number, number]> = [];
+  for (const r of rows) {
+    const i = index.get(relationKey(r.t ?? '', r.i ?? ''));
+    if (i !== undefined) pages.push([i, Number(r.p), Number(r.pos)]);
+  }
+  return { length: Number(list?.n ?? 0), firstOld: list?.firstOld == null ? null : Number(list.firstOld), pages };
+}
+
+/** Per relation, its cached pages and their runs of consecutive page numbers, as readInnodbResidency groups them. */
+function residencyOf(rels: InnodbRelation[], rows: WalkRow[]): ResidencySnapshot {
+  const out: ResidencySnapshot = new Map(rels.map((r) => [r.name, { pages: r.pages, cached: 0, ranges: [] }]));
+  const byKey = new Map(rels.map((r) => [relationKey(r.innodbName, r.index), out.get(r.name)!]));
+  const pagesOf = new Map<string, { table: string; pages: number[] }>();
+  for (const r of rows) {
+    if (r.t === null || r.i === null) continue;
+    const k = relationKey(r.t, r.i);
+    if (!byKey.has(k) && !byKey.has(relationKey(r.t, ALL_INDEXES))) continue;
+    const list = pagesOf.get(k) ?? { table: r.t, pages: [] };
+    list.pages.push(Number(r.p));
+    pagesOf.set(k, list);
+  }
+  for (const k of [...pagesOf.keys()].sort()) {
+    const { table, pages } = pagesOf.get(k)!;
+    const entry = byKey.get(k) ?? byKey.get(relationKey(table, ALL_INDEXES))!;
+    pages.sort((a, b) => a - b);
+    entry.cached += pages.length;
+    for (let s = 0; s < pages.length;) {
+      let e = s;
+      while (e + 1 < pages.length && pages[e + 1] === pages[e] + 1) e++;
+      entry.ranges.push([pages[s], pages[e]]);
+      s = e + 1;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+// The two walks before run 1 give what the separate reads gave: the residency as readInnodbResidency
+// groups it, the LRU list's length with every cached page of the statement's relations, and the undo
+// tablespace's pages in LRU order.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createConnection, type Connection } from 'mysql2/promise';
+import { LocalInnodbServer } from '../../../src/local-server/mariadb';
+import { mariadb, need, skipUnless } from '../../support/engines';
+import { readPoolWalk, type PoolWalk } from '../../../src/measure/innodb/pool-walk';
+import { readInnodbResidency, resolveInnodbRelations } from '../../../src/measure/innodb/residency';
+
+const availability = mariadb();
+
+describe('MariaDB: one walk of the pool before run 1', skipUnless(availability), () => {
+  let server: LocalInnodbServer;
+  let c: Connection;
+
+  before(async () => {
+    server = await LocalInnodbServer.start({ binaries: need(availability), settings: { 'innodb-buffer-pool-size': '64M' } });
+    c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
+    for (const s of [
+      'CREATE DATABASE lab',
+      'USE lab',
+      'CREATE TABLE r (id INT PRIMARY KEY, k INT NOT NULL, pad VARCHAR(200) NOT NULL, KEY k (k)) ENGINE=InnoDB',
+      `INSERT INTO r SELECT seq, FLOOR(RAND(3) * 100000), REPEAT('r', 200) FROM seq_1_to_100000`,
+      'ANALYZE TABLE r',
+    ])
+      await c.query(s);
+    // Pages in several runs: a restart empties the pool, then two ranges far apart and a few keys of the index.
+    await server.restart({ 'innodb-buffer-pool-load-at-startup': 'OFF' });
+    await c.end();
+    c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root', database: 'lab' });
+    await c.query('SELECT SUM(LENGTH(pad)) FROM r WHERE id BETWEEN 1000 AND 3000');
+    await c.query('SELECT SUM(LENGTH(pad)) FROM r WHERE id BETWEEN 60000 AND 61000');
+    await c.query('SELECT COUNT(*) FROM r FORCE INDEX (k) WHERE k BETWEEN 500 AND 900');
+  });
+  after(async () => {
+    await c?.end().catch(() => undefined);
+    await server?.stop();
+  });
+
+  test('the same residency, seed and undo pages as reading each on its own', async () => {
+    const rels = await resolveInnodbRelations(c, [{ schema: 'lab', table: 'r' }]);
+    assert.deepEqual(rels.map((r) => r.name).sort(), ['lab.r', 'lab.r.k']);
+    // The server's background threads may read a page between two queries: compare reads that a walk
+    // before and a walk after show were taken of the same pool.
+    const separate = async () => {
+      const [[summary]] = (await c.query(
+        `SELECT COUNT(*) AS n, MIN(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS firstOld FROM information_schema.INNODB_BUFFER_PAGE_LRU`,
+      )) as unknown as [Array<{ n: number; firstOld: number | null }>];
+      const [undo] = await c.query(
+        `SELECT PAGE_TYPE AS t, PAGE_NUMBER AS p FROM information_schema.INNODB_BUFFER_PAGE_LRU
+          WHERE SPACE <= 0 AND PAGE_TYPE IN ('SYSTEM', 'UNDO_LOG', 'FILE_SPACE_HEADER', 'IBUF_BITMAP', 'INODE') ORDER BY LRU_POSITION`,
+      );
+      return {
+        residency: await readInnodbResidency(c, rels, true),
+        length: Number(summary.n),
+        firstOld: summary.firstOld === null ? null : Number(summary.firstOld),
+        undo: (undo as Array<{ t: string; p: number }>).map((x) => ({ t: x.t, p: Number(x.p) })),
+      };
+    };
+    const state = (w: PoolWalk) => JSON.stringify([[...w.residency], w.seed, w.undoPages]);
+    let walk = await readPoolWalk(c, rels, 0);
+    let each = await separate();
+    for (let tries = 0; tries < 50; tries++) {
+      const again = await readPoolWalk(c, rels, 0);
+      if (state(again) === state(walk)) break;
+      walk = again;
+      each = await separate();
+    }
+    assert.deepEqual(walk.residency, each.residency);
+    const residency = each.residency;
+    const table = residency.get('lab.r')!;
+    assert.ok(table.ranges.length >= 2, `pages in runs apart: ${JSON.stringify(table.ranges)}`);
+    assert.equal(walk.seed.length, each.length);
+    assert.equal(walk.seed.firstOld, each.firstOld);
+    const cached = [...residency.values()].reduce((a, r) => a + r.cached, 0);
+    assert.equal(walk.seed.pages.length, cached);
+    assert.ok(walk.seed.pages.every(([i, , pos]) => (i === 0 || i === 1) && pos >= 0 && pos < walk.seed.length));
+
+    assert.deepEqual(walk.undoPages, each.undo);
+    assert.ok(walk.undoPages!.length > 0);
+  });
+
+  test('with none of the statement pages cached, the list is still measured; without undo spaces none is read', async () => {
+    const walk = await readPoolWalk(c, [], undefined);
+    assert.ok(walk.seed.length > 0);
+    assert.deepEqual(walk.seed.pages, []);
+    assert.equal(walk.undoPages, undefined);
+  });
+});
