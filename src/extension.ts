@@ -12,13 +12,17 @@ import { languageServerSettings, sendHistory } from './views/language-server-sta
 import { ReportsViewProvider } from './views/reports-view';
 import { ConnectionItem, ConnectionsViewProvider } from './views/connections-view';
 import { WorkloadCommands } from './views/workload-commands';
+import { Log } from './views/log';
+import { ReportPanel } from './views/report-panel';
 
 let client: LanguageClientHandle | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const store = new ReportStore(join(context.globalStorageUri.fsPath, 'reports.json'), { maxReports: readConfig().historyMaxReports, maxBytes: 20 * 1048576 });
   if (store.loadProblem) void vscode.window.showWarningMessage(`BufferLens: ${store.loadProblem}`);
-  const connections = new ConnectionService(context);
+  const log = new Log();
+  context.subscriptions.push(log);
+  const connections = new ConnectionService(context, log);
   const view = new ReportsViewProvider(store);
   const connectionsView = new ConnectionsViewProvider(connections);
   context.subscriptions.push(connectionsView);
@@ -33,8 +37,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const sendHistoryFor = (doc: vscode.TextDocument) => sendHistory(store, lsp, doc);
   const budgets = new BudgetDiagnostics();
   context.subscriptions.push(budgets);
-  const editor = new EditorCommands(context, connections, store, view, lsp, budgets);
-  const workload = new WorkloadCommands(context, connections);
+  const editor = new EditorCommands(context, connections, store, view, lsp, budgets, log);
+  const workload = new WorkloadCommands(context, connections, log);
   context.subscriptions.push(workload);
   registerCommands(context, {
     [COMMAND.measureStatementAtCursor]: () => editor.measureAtCursor(),
@@ -65,6 +69,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.registerTreeDataProvider('bufferlens.reports', view),
     vscode.window.registerTreeDataProvider('bufferlens.connections', connectionsView),
     connections.onDidChange(() => lsp.sendSettings(serverSettings())),
+    // An error the server gave on one connection says nothing once the file measures on another.
+    connections.onDidChangeChoice(() => budgets.clearAllErrors()),
+    ReportPanel.onDidFocus((connection) => connections.reportFocused(connection)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('bufferlens')) return;
       connections.refreshStatus();

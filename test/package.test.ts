@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -24,5 +24,11 @@ test('the .vsix holds dist/, media/, package.json, README and LICENSE only', () 
     rmSync(dir, { recursive: true, force: true });
     // vsce ran the production build: restore the development build the other tests expect.
     execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'pipe' });
+  }
+});
+
+test("the extension host's bundles never read the global navigator, which VS Code reports as an error at activation", () => {
+  for (const bundle of ['dist/extension.js', 'dist/server.js']) {
+    assert.doesNotMatch(readFileSync(bundle, 'utf8'), /\bnavigator\b/, bundle);
   }
 });

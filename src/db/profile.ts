@@ -1,5 +1,5 @@
 // Connection profiles as the settings hold them (no password), turned into a ConnectionTarget.
-import type { ConnectionTarget } from './connection-url';
+import { parseConnectionUrl, type ConnectionTarget } from './connection-url';
 
 export interface ConnectionProfile {
   name: string;
@@ -37,4 +37,42 @@ export function profileTarget(p: ConnectionProfile, password: string | undefined
   const pw = password ?? (p.engine === 'postgresql' ? env.PGPASSWORD : env.MYSQL_PWD);
   if (pw !== undefined && pw !== '') t.password = pw;
   return t;
+}
+
+/**
+ * A profile from a pasted URL (postgres://…, mysql://…, with ?host=/dir, ?socket=/path, ?sslmode=): what
+ * settings keep, and the URL's own password apart, for the secret storage (never the environment's).
+ */
+export function profileFromUrl(name: string, url: string): { profile: ConnectionProfile; password?: string } {
+  const t = parseConnectionUrl(url, {});
+  const profile: ConnectionProfile = { name, engine: t.engine };
+  if (t.host) profile.host = t.host;
+  if (t.port) profile.port = t.port;
+  if (t.user) profile.user = t.user;
+  if (t.database) profile.database = t.database;
+  if (t.socket) profile.socket = t.socket;
+  if (t.sslMode) profile.ssl = { mode: t.sslMode };
+  return t.password !== undefined ? { profile, password: t.password } : { profile };
+}
+
+/** A name for a profile made from a URL: user@host/database, as a person would say it. */
+export function suggestedName(p: Pick<ConnectionProfile, 'user' | 'host' | 'socket' | 'database'>): string {
+  return `${p.user ? `${p.user}@` : ''}${p.host ?? 'socket'}${p.database ? `/${p.database}` : ''}`;
+}
+
+export type ProfileField = 'host' | 'port' | 'database' | 'user' | 'password';
+
+/** The fields a failed connection points at, likeliest first, from the driver's message; every field comes once. */
+export function suspectFields(message: string): ProfileField[] {
+  const first: ProfileField[] = /database .* does not exist|unknown database/i.test(message)
+    ? ['database']
+    : /password|access denied|authentication/i.test(message)
+      ? ['password', 'user']
+      : /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|timed? ?out|connect/i.test(message)
+        ? ['host', 'port']
+        : /role .* does not exist/i.test(message)
+          ? ['user']
+          : [];
+  const all: ProfileField[] = ['host', 'port', 'database', 'user', 'password'];
+  return [...first, ...all.filter((f) => !first.includes(f))];
 }

@@ -53,7 +53,10 @@ export function buildLenses(
         : { title: 'Add a connection to measure buffer I/O', command: LENS_COMMAND.addConnection, arguments: [] },
     });
     const result = results?.get(statementKey(statement.sql));
-    if (result) lenses.push({ range, command: { title: result.summary, command: LENS_COMMAND.openReport, arguments: [result.reportId] } });
+    if (result) {
+      const tooltip = `${result.detail ?? result.summary} · open the report`;
+      lenses.push({ range, command: { title: result.summary, command: LENS_COMMAND.openReport, arguments: [result.reportId], tooltip } });
+    }
   }
   return lenses;
 }

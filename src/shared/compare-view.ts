@@ -11,13 +11,15 @@ const METRICS: Array<[keyof Reads, string]> = [
   ['readAhead', 'read-ahead'],
 ];
 
-/** "1,200 → 900 (−300, −25 %)"; a side without a number says so. */
+/** "1,200 → 900 (−300, −25 %)", "3 → 4,113 (+4,110, 1,371×)"; a side without a number says so. */
 export function change(a: number | null | undefined, b: number | null | undefined): string {
   const side = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : formatCount(x));
   if (a === null || a === undefined || b === null || b === undefined) return `${side(a)} → ${side(b)}`;
   const d = b - a;
   const rel = a === 0 ? 0 : Math.abs(d / a);
-  const pct = d === 0 ? '0 %' : a === 0 ? 'new' : `${d > 0 ? '+' : '−'}${(rel * 100).toFixed(rel < 0.1 ? 1 : 0)} %`;
+  // Past ten times the first, a percentage ("+137,000 %") says less than the factor.
+  const pct =
+    d === 0 ? '0 %' : a === 0 ? 'new' : b / a >= 10 ? `${formatCount(Math.round(b / a))}×` : `${d > 0 ? '+' : '−'}${(rel * 100).toFixed(rel < 0.1 ? 1 : 0)} %`;
   return `${side(a)} → ${side(b)} (${d > 0 ? '+' : d < 0 ? '−' : '±'}${formatCount(Math.abs(d))}, ${pct})`;
 }
 

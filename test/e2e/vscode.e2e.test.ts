@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -51,9 +51,26 @@ async function bufferlensCommand(page: Page, title: string): Promise<void> {
 
 /** Answers the prompt whose text holds `title`: types `text` (none: the value offered) and accepts. */
 async function answerPrompt(page: Page, title: string, text: string | null): Promise<void> {
-  await page.locator('.quick-input-widget', { hasText: title }).waitFor({ timeout: 15_000 });
-  if (text !== null) await page.keyboard.type(text);
+  const box = page.locator('.quick-input-widget', { hasText: title });
+  await box.waitFor({ timeout: 15_000 });
+  if (text !== null) {
+    const input = box.locator('input');
+    // Focused only if it is not: focusing again could drop the selection of an offered value typing replaces.
+    if (!(await input.evaluate((e) => e === e.ownerDocument.activeElement))) await input.focus();
+    await page.keyboard.type(text);
+    // An Enter before the typing lands would accept what the box held before.
+    for (const deadline = Date.now() + 15_000; (await input.inputValue()) !== text; await sleep(100)) {
+      if (Date.now() > deadline) assert.fail(`the prompt "${title}" holds "${await input.inputValue()}", not "${text}"`);
+    }
+  }
   await page.keyboard.press('Enter');
+}
+
+/** Every file under a folder whose name matches, however deep (the editor's log folders are dated). */
+function filesNamed(folder: string, name: RegExp): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((f) => name.test(f))
+    .map((f) => join(folder, f));
 }
 
 /** The workbench on a folder, with a file opened from the explorer: the workbench then takes the keyboard (and the extension is active for SQL files). */
@@ -92,6 +109,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
   let port: number;
   let tableBlocks: number;
   let pgBinaries: Parameters<typeof LocalPostgres.start>[0]['binaries'];
+  let userData: string;
 
   before(async () => {
     const [pgBin, chromium, server] = need(availability) as [Parameters<typeof LocalPostgres.start>[0]['binaries'], string, CodeServer];
@@ -115,7 +133,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     const vsix = join(dir, 'bufferlens.vsix');
     execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix], { stdio: 'pipe' });
     execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'pipe' }); // vsce built for production; restore the dev build
-    const userData = join(dir, 'user');
+    userData = join(dir, 'user');
     const extensions = join(dir, 'extensions');
     const workspace = join(dir, 'workspace');
     mkdirSync(join(userData, 'User'), { recursive: true });
@@ -182,7 +200,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     mkdirSync('test-output', { recursive: true });
     await page.screenshot({ path: join('test-output', 'e2e-vscode.png') });
     // The second lens shows the last result, and the budget's breach, which is also in the Problems view.
-    await page.locator('.codelens-decoration a', { hasText: 'logical' }).waitFor({ timeout: 30_000 });
+    await page.locator('.codelens-decoration a', { hasText: /\d pages, \d/ }).waitFor({ timeout: 30_000 });
     const budgetLens = page.locator('.codelens-decoration a', { hasText: 'over budget' });
     await budgetLens.waitFor({ timeout: 30_000 });
     assert.match(await budgetLens.innerText(), new RegExp(`over budget: logical ${tableBlocks.toLocaleString('en-US')}, budget logical <= 10`));
@@ -202,10 +220,10 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     await page.keyboard.type('View: Close All Editors');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Close All Editors' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
-    await page.locator('.codelens-decoration a', { hasText: 'logical' }).waitFor({ state: 'detached', timeout: 30_000 });
+    await page.locator('.codelens-decoration a', { hasText: /\d pages, \d/ }).waitFor({ state: 'detached', timeout: 30_000 });
     await page.locator('.activitybar a[aria-label^="Explorer"], .activitybar .action-item a[aria-label*="Explorer"]').first().click();
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click();
-    await page.locator('.codelens-decoration a', { hasText: 'logical' }).waitFor({ timeout: 60_000 });
+    await page.locator('.codelens-decoration a', { hasText: /\d pages, \d/ }).waitFor({ timeout: 60_000 });
     await page.close();
   });
   test(
@@ -490,6 +508,9 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
         await open('p.sql');
         await page.locator('.statusbar-item', { hasText: 'harness' }).first().waitFor({ timeout: 30_000 });
         await lensCount(2, 'p.sql after the MariaDB connection was added');
+        // The report in front names its own connection, in its tab and in the status bar.
+        await page.locator('.tab', { hasText: '· maria' }).first().click();
+        await page.locator('.statusbar-item', { hasText: 'maria' }).first().waitFor({ timeout: 30_000 });
         await page.screenshot({ path: join('test-output', 'e2e-two-dialects.png') });
       } finally {
         await page.close();
@@ -534,6 +555,70 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
           .first()
           .waitFor({ timeout: 30_000 });
         assert.doesNotMatch(await page.locator('.notifications-toasts').innerText(), /does not connect/);
+      } finally {
+        await page.close();
+        await secure.stop();
+      }
+    },
+  );
+  test(
+    'Add Connection from a pasted URL with a wrong database: Edit a Field changes it alone, the password stays out of settings, the log keeps it all',
+    { timeout: TEST_TIMEOUT },
+    async () => {
+      const secure = await LocalPostgres.start({ binaries: pgBinaries, hostAuth: 'scram-sha-256' });
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      try {
+        const c = new Client({ connectionString: secure.socketUrl() });
+        await c.connect();
+        await c.query("ALTER USER postgres PASSWORD 'pasted-secret'");
+        await c.end();
+        await openWorkspaceFile(page, port, join(dir, 'workspace'), 'q.sql');
+        await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
+        const answer = (title: string, text: string | null) => answerPrompt(page, title, text);
+        await bufferlensCommand(page, 'Add Connection');
+        await answer('engine, or a URL', 'Paste');
+        // Pasted, as a user would (one input event), and accepted once the box no longer shows a validation error.
+        const urlBox = page.locator('.quick-input-widget', { hasText: 'connection URL' });
+        await urlBox.waitFor({ timeout: 15_000 });
+        // The box shows its prompt before any validation, so the wait is for the pasted value itself:
+        // on a loaded machine an Enter before the paste lands accepts an empty box, which is refused.
+        const url = `postgres://postgres:pasted-secret@127.0.0.1:${secure.port}/nosuchdb`;
+        const urlInput = urlBox.locator('input');
+        await urlInput.focus();
+        await page.keyboard.insertText(url);
+        for (const deadline = Date.now() + 15_000; (await urlInput.inputValue()) !== url; await sleep(100)) {
+          if (Date.now() > deadline) assert.fail(`the URL box holds "${await urlInput.inputValue()}"`);
+        }
+        await page.keyboard.press('Enter');
+        await answer('a name', 'pasted');
+        const dialog = page.locator('.monaco-dialog-box', { hasText: 'pasted does not connect' });
+        await dialog.waitFor({ timeout: 30_000 });
+        assert.match(await dialog.innerText(), /database "nosuchdb" does not exist/);
+        await dialog.locator('.monaco-button', { hasText: 'Edit a Field' }).click();
+        // The field the failure points at is offered first, with its value; only it is asked again.
+        const first = page.locator('.quick-input-widget', { hasText: 'Edit which field of pasted?' }).locator('.monaco-list-row').first();
+        await first.waitFor({ timeout: 15_000 });
+        assert.match(await first.innerText(), /Database\s*nosuchdb/);
+        await page.keyboard.press('Enter');
+        await answer('pasted: database', 'postgres');
+        await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
+        const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Connections' }) });
+        await pane.locator('.monaco-list-row', { hasText: 'pasted' }).first().waitFor({ timeout: 30_000 });
+        // Settings hold the profile with the corrected database, never the URL's password.
+        const settings = readFileSync(join(userData, 'User', 'settings.json'), 'utf8');
+        assert.match(settings, /"name": "pasted"[\s\S]*"database": "postgres"/);
+        assert.doesNotMatch(settings, /pasted-secret/);
+        // The output channel keeps what the toasts said: the failure and the connection added, no password.
+        let log = '';
+        for (const deadline = Date.now() + 15_000; !/connection pasted added/.test(log); await sleep(300)) {
+          if (Date.now() > deadline) assert.fail(`the BufferLens log: ${log}`);
+          log = filesNamed(join(userData, 'logs'), /BufferLens\.log$/)
+            .map((f) => readFileSync(f, 'utf8'))
+            .join('\n');
+        }
+        assert.match(log, /pasted does not connect: database "nosuchdb" does not exist/);
+        assert.match(log, /measured on harness .*SELECT count\(\*\), max\(note\) FROM orders/);
+        assert.doesNotMatch(log, /pasted-secret/);
       } finally {
         await page.close();
         await secure.stop();

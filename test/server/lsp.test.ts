@@ -65,10 +65,15 @@ test('the lens and Measure Statement at Cursor name the same statement, as the s
 });
 
 test('a measured statement gets a second lens with its last result', async () => {
-  await conn.sendNotification(ResultsNotification, { uri, results: [{ statement: 'select   1', summary: '7,463 logical · 96 physical', reportId: 'r1' }] });
+  await conn.sendNotification(ResultsNotification, {
+    uri,
+    results: [{ statement: 'select   1', summary: 'cold: 7,463 pages, 96 read', detail: 'run 1 (cold): 7,463 pages requested (logical)', reportId: 'r1' }],
+  });
   const l = await lenses();
   const result = l.find((x) => x.command?.command === 'bufferlens.openReport');
-  assert.equal(result?.command?.title, '7,463 logical · 96 physical');
+  assert.equal(result?.command?.title, 'cold: 7,463 pages, 96 read');
+  // The short title in the lens, the words in its tooltip.
+  assert.equal(result?.command?.tooltip, 'run 1 (cold): 7,463 pages requested (logical) · open the report');
   assert.deepEqual(result?.command?.arguments, ['r1']);
 });
 

@@ -14,6 +14,9 @@ test('a change reads in pages and percent, and says when a side has no number', 
   assert.equal(change(1000, 1001), '1,000 → 1,001 (+1, +0.1 %)');
   assert.equal(change(0, 5), '0 → 5 (+5, new)');
   assert.equal(change(null, 5), 'n/a → 5');
+  // Past ten times the first, the factor: a percentage of +137,000 % says less.
+  assert.equal(change(3, 4113), '3 → 4,113 (+4,110, 1,371×)');
+  assert.equal(change(10, 95), '10 → 95 (+85, +850 %)');
 });
 
 test('the same statement on a cold and a warm pool: the runs, the cache before run 1 and the settings explain it', () => {
@@ -27,7 +30,7 @@ test('the same statement on a cold and a warm pool: the runs, the cache before r
   assert.equal(physical[1], `${before.runs[0].measured.physicalReads} → 0 (−${before.runs[0].measured.physicalReads}, −100 %)`);
   assert.match(v.cachedBefore[0][1], /^\d[\d,]* → 3,621 \(\+/);
   assert.deepEqual(v.settings, [['innodb_buffer_pool_size', String(before.engine.settings.innodb_buffer_pool_size), '268435456']]);
-  assert.equal(v.plan[1][0].trim(), 't: ALL');
+  assert.equal(v.plan[1][0].trim(), '1. t: ALL');
   assert.equal(v.plan[1][1], '3,574 → 3,574 (±0, 0 %)');
 });
 

@@ -7,7 +7,7 @@ import type { Report } from '../../src/shared/report';
 import { reportView } from '../../src/shared/report-view';
 import { formatReport } from '../../src/cli/format-report';
 import { reportMarkdown } from '../../src/shared/markdown';
-import { runSummary } from '../../src/shared/format';
+import { lensSummary, runSummary } from '../../src/shared/format';
 
 const load = (name: string): Report => JSON.parse(readFileSync(`test/fixtures/reports/${name}.json`, 'utf8'));
 
@@ -116,7 +116,7 @@ test('a guessed residency shows its band beside the first draw, in every rendere
   assert.match(formatReport(report), /200 \(180–212\)/);
 });
 
-test('the lens and history summary is a sentence: what run 1 requested, read from disk and read ahead, and the prediction', () => {
+test('the history summary is a sentence, the lens a short line: what run 1 requested, read from disk and read ahead, and the prediction', () => {
   const maria = load('mariadb-seed001');
   const r = maria.runs[0];
   const n = (x: number | null) => x!.toLocaleString('en-US');
@@ -124,8 +124,15 @@ test('the lens and history summary is a sentence: what run 1 requested, read fro
     runSummary(maria),
     `run 1 (${r.cold ? 'cold' : 'as found'}): ${n(r.measured.logicalReads)} pages requested (logical) · ${n(r.measured.physicalReads)} read from disk, ${n(r.measured.readAhead)} read ahead · predicted ${n(r.predicted.physicalReads)} and ${n(r.predicted.readAhead)} ahead`,
   );
+  // The lens's line: short enough beside a half-width editor, read-ahead counted with the reads predicted.
+  assert.equal(
+    lensSummary(maria),
+    `${r.cold ? 'cold' : 'as found'}: ${n(r.measured.logicalReads)} pages, ${n(r.measured.physicalReads)} read + ${n(r.measured.readAhead)} ahead · predicted ${n(r.predicted.physicalReads! + r.predicted.readAhead!)}`,
+  );
+  assert.ok(lensSummary(maria).length <= 64, lensSummary(maria));
   const pg = load('postgres18-ring');
   assert.doesNotMatch(runSummary(pg), /ahead/, 'PostgreSQL reports no read-ahead: none is mentioned');
+  assert.doesNotMatch(lensSummary(pg), /ahead/);
   pg.runs[0].predicted = { logicalReads: null, physicalReads: null, readAhead: null };
   assert.match(runSummary(pg), /· prediction not modelled$/);
 });
@@ -162,4 +169,46 @@ test('a large gap between measured and predicted is flagged beside the numbers w
   };
   assert.match(reportView(report).gaps[0], /likely cause: the model had to guess \(its draws gave 1,000–3,400\)/);
   assert.match(reportMarkdown(report), /- run 1 read-ahead: measured 3,520/);
+});
+
+test('an empty relation nothing was cached of is left out of residency; a time under 0.05 ms is "< 0.1", not 0', () => {
+  const report = load('postgres18-ring');
+  const toast = { relation: 'pg_toast.pg_toast_1', kind: 'other' as const, pages: 0, cachedBefore: 0, cachedAfter: 0, predictedAfter: null };
+  const withToast: Report = {
+    ...report,
+    runs: report.runs.map((r, i) => ({ ...r, elapsedMs: i === 0 ? 0.01 : r.elapsedMs, residency: [...r.residency, toast] })),
+  };
+  const v = reportView(withToast);
+  assert.ok(!v.residency.some((r) => r.relation === 'pg_toast.pg_toast_1'));
+  assert.deepEqual(
+    v.residency.map((r) => r.relation),
+    ['events', 'events_id'],
+  );
+  assert.equal(v.runs[0].timeText, '< 0.1');
+  // One that held pages stays, however small.
+  const cached = { ...withToast, runs: withToast.runs.map((r) => ({ ...r, residency: r.residency.map((x) => (x === toast ? { ...x, cachedAfter: 1 } : x)) })) };
+  assert.ok(reportView(cached).residency.some((r) => r.relation === 'pg_toast.pg_toast_1'));
+});
+
+test('an assumption that holds for some runs only says which: a pace measured per run is not three unlabelled near-copies', () => {
+  const report = load('mariadb-seed001');
+  const paced = (n: number) => `the page cleaner's LRU batches wake once a second, here every ${n} page requests`;
+  const runs = report.runs.map((r, i) => ({ ...r, prediction: { ...r.prediction!, assumptions: ['shared by all', paced(100 * (i + 1))] } }));
+  const v = reportView({ ...report, runs });
+  assert.equal(v.assumptions.filter((a) => a === 'shared by all').length, 1);
+  runs.forEach((r, i) => assert.ok(v.assumptions.includes(`run ${r.run}: ${paced(100 * (i + 1))}`), v.assumptions.join('\n')));
+});
+
+test('a run with part of it not modelled shows its prediction as a floor, and a 0 as not modelled with the reasons', () => {
+  const report = load('postgres18-ring');
+  const left = ['Index Only Scan using p1_d_idx: index facts missing'];
+  const runs = report.runs.map((r, i) => ({
+    ...r,
+    predicted: { ...r.predicted, logicalReads: i === 0 ? 0 : 40 },
+    prediction: { ...r.prediction!, unmodelled: left },
+  }));
+  const v = reportView({ ...report, runs });
+  assert.equal(v.runs[0].predicted.logicalReads.kind, 'not-modelled');
+  assert.match(v.runs[0].predicted.logicalReads.reason ?? '', /index facts missing/);
+  assert.equal(v.runs[1].predicted.logicalReads.text, '≥ 40');
 });

@@ -57,3 +57,18 @@ test('the title names each file once, with the weights of its statements', () =>
   };
   assert.equal(workloadView(mix).title, 'Workload: mix.sql, weights 8 and 2; builtin:select-only @3');
 });
+
+test("the statements' shares of executions add up to 100 % without the transactions' BEGIN and END", () => {
+  const s = report.statements[0];
+  const mix = {
+    ...report,
+    statements: [
+      { ...s, sql: 'BEGIN', role: 'control' as const, executions: 0.25 },
+      { ...s, executions: 0.3 },
+      { ...s, line: 3, executions: 0.2 },
+      { ...s, sql: 'END', role: 'control' as const, executions: 0.25 },
+    ],
+  };
+  const shares = workloadView(mix).statements.map((x) => x.share);
+  assert.deepEqual(shares, ['60.0 %', '40.0 %']);
+});

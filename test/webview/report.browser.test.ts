@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
@@ -11,6 +11,7 @@ import { chromiumAvailable, launch } from '../support/browser';
 import { need, skipUnless } from '../support/engines';
 import { cli } from '../support/cli';
 import { webviewHtml } from '../../src/html/webview-html';
+import { parseExplainJson } from '../../src/measure/postgres/plan';
 
 const availability = chromiumAvailable();
 const OUT = 'test-output/webview';
@@ -36,6 +37,56 @@ describe('report view in Chromium', skipUnless(availability), () => {
     browser = await launch(need(availability));
   });
   after(async () => browser?.close());
+
+  test('the PostgreSQL plan: names as EXPLAIN prints them, conditions, temporary files, and the way to the heaviest node open', async () => {
+    const report = JSON.parse(readFileSync('test/fixtures/reports/postgres18-ring.json', 'utf8'));
+    report.runs[0].plan = parseExplainJson(JSON.parse(readFileSync('test/fixtures/postgres/parallel-hash-join.json', 'utf8'))).root;
+    const json = resolve(OUT, 'parallel-plan.json');
+    writeFileSync(json, JSON.stringify(report));
+    const file = resolve(OUT, 'parallel-plan.html');
+    const r = cli('report', '--html', file, json);
+    assert.equal(r.code, 0, r.err);
+    const page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
+    try {
+      const w = await watch(page);
+      await page.goto(`file://${file}`);
+      const plan = page.locator('.plan');
+      await plan.waitFor();
+      // Eight levels down, the heaviest node is in view without a click, with its filter and rows removed.
+      const heaviest = plan.locator('summary', { hasText: 'Parallel Seq Scan on o' });
+      assert.ok(await heaviest.isVisible(), 'the heaviest node is shown open');
+      assert.match(
+        await heaviest.innerText(),
+        /heaviest: \d+ % of the pages[\s\S]*rows 65,000 × 3 loops, estimated 81,676[\s\S]*Filter: \(\(note ~~ 'n%'::text\)/,
+      );
+      const join = plan.locator('summary', { hasText: 'Parallel Hash Join' }).first();
+      assert.match(await join.innerText(), /temporary files: 682 blocks read, 660 written[\s\S]*Hash Cond: \(o\.c = c\.id\)/);
+      assert.ok(await plan.locator('summary', { hasText: 'Finalize GroupAggregate' }).isVisible());
+      assert.equal(await plan.locator('summary', { hasText: 'Parallel Seq Scan on cust c' }).isVisible(), false, 'off the way: closed');
+      // The conditions wrap inside the panel instead of widening it.
+      assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= 900, 'no horizontal scroll');
+      assert.deepEqual(w.errors, []);
+      assert.deepEqual(await w.violations(), []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('in a half-width panel nothing widens the page: wide tables scroll inside themselves', async () => {
+    const file = resolve(OUT, 'mariadb-narrow.html');
+    const r = cli('report', '--html', file, 'test/fixtures/reports/mariadb-seed001.json');
+    assert.equal(r.code, 0, r.err);
+    const page = await browser.newPage({ viewport: { width: 520, height: 1200 } });
+    try {
+      await page.goto(`file://${file}`);
+      await page.locator('#runs-table').waitFor();
+      assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= 520, 'the page does not scroll sideways');
+      const wide = Number(await page.evaluate('Math.max(...[...document.querySelectorAll("table")].map((t) => t.scrollWidth - t.clientWidth))'));
+      assert.ok(wide > 0, 'the premise: some table is wider than the panel, and scrolls');
+    } finally {
+      await page.close();
+    }
+  });
 
   for (const theme of ['light', 'dark'] as const) {
     test(`the standalone HTML report (${theme}) shows the measured and predicted numbers`, async () => {
@@ -192,6 +243,29 @@ describe('report view in Chromium', skipUnless(availability), () => {
     } finally {
       await page.close();
       server.close();
+    }
+  });
+
+  test("MariaDB: a plan's table shows its predicted pages beside the engine's count", async () => {
+    const report = JSON.parse(readFileSync('test/fixtures/reports/mariadb-seed001.json', 'utf8'));
+    report.runs[0].predictedTables = { t: { pages: 3572, read: 3611 } };
+    const file = resolve(OUT, 'predicted-tables.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, JSON.stringify(report));
+    const html = resolve(OUT, 'predicted-tables.html');
+    const r = cli('report', '--html', html, file);
+    assert.equal(r.code, 0, r.err);
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1600 } });
+    try {
+      await page.goto(`file://${html}`);
+      const table = page.locator('.plan details.plan-node', { hasText: 't: ALL' }).first();
+      await table.waitFor();
+      assert.match(
+        await table.innerText(),
+        /self 3,574 pages \(3,617 read\) · total 3,574 \(3,617 read\) · predicted for this table 3,572 pages \(3,611 read\)/,
+      );
+    } finally {
+      await page.close();
     }
   });
 

@@ -48,6 +48,8 @@ describe('workload report in Chromium', skipUnless(availability), () => {
         /SELECT abalance FROM pgbench_accounts WHERE aid = :aid/,
       );
       assert.equal(await page.locator('canvas').count(), 1);
+      // The pool now is a point of its own with its value, named, not a marker on the line.
+      assert.match((await page.locator('canvas').getAttribute('aria-label')) ?? '', /the pool now \(16 MiB\) at \d+\.\d %, with the measured point$/);
       // Keyboard: the contents' links reach each section heading.
       await page.locator('nav.contents a', { hasText: 'Pool-size curve' }).focus();
       await page.keyboard.press('Enter');

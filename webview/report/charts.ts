@@ -160,10 +160,23 @@ function drawCurve(canvas: HTMLCanvasElement, d: CurveChartData): Chart {
       data: d.predicted.map(pct),
       borderColor: c.measured[0],
       backgroundColor: c.measured[0],
-      pointRadius: d.predicted.map((_, i) => (i === d.currentIndex ? 7 : 3)),
-      pointStyle: d.predicted.map((_, i) => (i === d.currentIndex ? 'rectRot' : 'circle')),
+      pointRadius: 3,
     },
   ];
+  // The pool now is a point of its own, named in the legend, and drawn whole: at a hit ratio of 100 % a
+  // marker clipped by the chart's top edge read as a dip in a flat line.
+  if (d.currentIndex >= 0) {
+    datasets.push({
+      label: `the pool now (${d.labels[d.currentIndex]})`,
+      data: d.labels.map((_, i) => (i === d.currentIndex ? pct(d.predicted[i]) : null)),
+      borderColor: c.text,
+      backgroundColor: c.measured[0],
+      showLine: false,
+      pointRadius: 7,
+      pointStyle: 'rectRot',
+      clip: false,
+    });
+  }
   if (d.measured) {
     datasets.push({
       label: 'measured (%)',
@@ -173,11 +186,12 @@ function drawCurve(canvas: HTMLCanvasElement, d: CurveChartData): Chart {
       showLine: false,
       pointRadius: 8,
       pointStyle: 'triangle',
+      clip: false,
     });
   }
   return new Chart(canvas, {
     type: 'line',
     data: { labels: d.labels, datasets: datasets as never },
-    options: lineOptions(c, 'pool size (◆ the pool now)', { max: 100, title: { display: true, text: 'hit ratio (%)', color: c.text } }),
+    options: { ...lineOptions(c, 'pool size', { max: 100, title: { display: true, text: 'hit ratio (%)', color: c.text } }), layout: { padding: { top: 10 } } },
   });
 }

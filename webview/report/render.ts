@@ -128,7 +128,7 @@ function residencySection(report: Report, view: ReportView): HTMLElement | undef
 }
 
 /** One node: a <details> whose summary is focusable and opens or closes with Enter or Space. */
-function planNode(r: PlanRow, depth: number): HTMLElement {
+function planNode(r: PlanRow): HTMLElement {
   const pct = Math.round(r.share * 100);
   const pages = r.notReported
     ? 'pages not reported: the engine gave no counts for this table'
@@ -142,10 +142,15 @@ function planNode(r: PlanRow, depth: number): HTMLElement {
     ' ',
     ...(r.heavy ? [el('span', { class: 'badge' }, `heaviest: ${pct} % of the pages`), ' '] : []),
     el('span', { class: 'stats' }, pages),
+    ...(r.predicted
+      ? [' ', el('span', { class: 'predicted' }, `· predicted for this table ${formatCount(r.predicted.pages)} pages (${formatCount(r.predicted.read)} read)`)]
+      : []),
+    ...(r.temp ? [' ', el('span', { class: 'temp' }, `temporary files: ${formatCount(r.temp.read)} blocks read, ${formatCount(r.temp.written)} written`)] : []),
     ...(r.detail ? [' ', el('span', { class: 'detail' }, `— ${r.detail}`)] : []),
+    ...(r.conditions.length ? [el('span', { class: 'conditions' }, ...r.conditions.map((c) => el('code', {}, c)))] : []),
   );
-  const node = el('details', { class: 'plan-node', ...(depth < 3 || r.heavy ? { open: '' } : {}) }, summary);
-  if (r.children.length) node.append(el('div', { class: 'plan-children', role: 'group' }, ...r.children.map((c) => planNode(c, depth + 1))));
+  const node = el('details', { class: 'plan-node', ...(r.open ? { open: '' } : {}) }, summary);
+  if (r.children.length) node.append(el('div', { class: 'plan-children', role: 'group' }, ...r.children.map((c) => planNode(c))));
   else node.classList.add('leaf');
   return node;
 }
@@ -157,7 +162,7 @@ function planSection(report: Report): HTMLElement | undefined {
       plan.source === 'postgresql' ? 'Plan of run 1 (buffers per node, self and total)' : 'Plan of run 1 (pages per table, as the engine counted them)',
       'plan-h',
       el('p', { class: 'note' }, `${plan.legend}. Each node opens and closes with a click, or with Enter or Space.`),
-      el('div', { class: 'plan' }, planNode(plan.root, 0)),
+      el('div', { class: 'plan' }, planNode(plan.root)),
     );
   }
   const raw = report.runs[0]?.enginePlan;

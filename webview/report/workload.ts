@@ -9,8 +9,12 @@ export function renderWorkload(root: HTMLElement, report: WorkloadReport): void 
   const v = workloadView(report);
   const header = el('header', {}, el('h1', {}, v.title), el('p', { class: 'meta' }, v.meta));
   const answers = section('Answer', 'answer-h', el('ul', { class: 'answers', role: 'list' }, ...v.answers.map((a) => el('li', {}, a))));
-  const canvas = el('canvas', { role: 'img', 'aria-label': 'line chart of the predicted hit ratio by pool size, with the measured point' });
   const current = v.curve.findIndex((p) => p.current);
+  const now = current >= 0 ? `, the pool now (${v.curve[current].size}) at ${v.curve[current].hit}` : '';
+  const canvas = el('canvas', {
+    role: 'img',
+    'aria-label': `line chart of the predicted hit ratio by pool size${now}${v.measured ? ', with the measured point' : ''}`,
+  });
   const measuredIndex = v.measured ? v.curve.findIndex((p) => p.poolBytes === v.measured!.poolBytes) : -1;
   queueMicrotask(() =>
     curveChart(canvas, {
@@ -49,7 +53,7 @@ export function renderWorkload(root: HTMLElement, report: WorkloadReport): void 
     section(
       'Statements at the pool now',
       'statements-h',
-      table(['statement', 'SQL', 'executions', 'pages requested', 'pages read'], stmtRows, 'Per execution, at the pool now', 2),
+      table(['statement', 'SQL', '% of statement executions', 'pages requested', 'pages read'], stmtRows, 'Per execution, at the pool now', 2),
       ...(stmtNotes.length ? [el('ul', { class: 'notes' }, ...stmtNotes.map((n) => el('li', {}, n)))] : []),
     ),
   );
