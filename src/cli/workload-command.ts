@@ -33,7 +33,7 @@ export const WORKLOAD_DETAILS = [
   'statements carry "-- bufferlens: weight N" lines is a mix of its own. The same syntax serves MySQL/MariaDB.',
   "--builtin NAME[@W]   pgbench's select-only, simple-update or tpcb-like",
   '--set name=value     a fixed variable (pgbench -D); :scale defaults to the rows of pgbench_branches',
-  '--sizes 64MB,1GB     pool sizes to predict (default: 8 MiB to twice the data, and the pool now)',
+  '--sizes 64MB,1GB     pool sizes to predict, and always the pool now (default: 8 MiB to twice the data)',
   '--warmup-transactions N, --transactions N   simulated (predict) or run (run) transactions',
   '--tps N              transactions per second, for reads per second',
   '--seed N             the draw of parameters',

@@ -44,6 +44,8 @@ export function workloadTable(r: WorkloadReport): string {
   }
   lines.push('');
   lines.push('statements:');
+  // Shares of the statements listed: the transactions' BEGIN and END are left out of the denominator too.
+  const listed = r.statements.filter((s) => s.role !== 'control').reduce((a, s) => a + s.executions, 0) || 1;
   r.statements.forEach((s, i) => {
     if (s.role === 'control') return;
     const at = now?.statements[i];
@@ -53,7 +55,7 @@ export function workloadTable(r: WorkloadReport): string {
         ? `${at.requestsPerExecution.toFixed(1)} pages requested, ${at.readsPerExecution.toFixed(3)} read per execution at the pool now`
         : 'not executed in the simulation';
     lines.push(`  ${s.script.replace(/#\d+$/, '')}:${s.line}  ${s.sql.replace(/\s+/g, ' ').slice(0, 70)}`);
-    lines.push(`      ${pct(s.executions)} of executions · ${what}`);
+    lines.push(`      ${pct(s.executions / listed)} of executions · ${what}`);
   });
   if (r.notes.length) {
     lines.push('');

@@ -22,7 +22,7 @@ export interface PredictWorkloadOptions {
   /** Transactions before the counted ones; undefined: enough to fill the largest pool several times. */
   warmup?: number;
   transactions?: number;
-  /** Pool sizes in bytes; undefined: powers of two from 8 MiB to twice the data, and the current size. */
+  /** Pool sizes in bytes; always with the current size; undefined: powers of two from 8 MiB to twice the data. */
   sizes?: number[];
   /** Transactions per second, for reads per second. */
   tps?: number;
@@ -74,9 +74,20 @@ function transactionsFor(w: CompiledWorkload, accesses: number, seed: number): n
   return Math.max(1000, Math.ceil(accesses / perTx));
 }
 
+function withPoolNow(sizes: number[], poolPages: number): number[] {
+  return [...new Set([...sizes, ...(poolPages > 0 ? [poolPages] : [])])].sort((a, b) => a - b);
+}
+
 export function predictCompiled(w: CompiledWorkload, options: PredictWorkloadOptions): WorkloadReport {
   const seed = options.seed ?? 1;
-  const sizes = options.sizes?.map((b) => Math.max(1, Math.round(b / w.pageBytes))) ?? defaultSizes(w);
+  // The pool now is always among the sizes, given or not: the per-statement numbers and "4× the pool now"
+  // are read at it.
+  const sizes = options.sizes
+    ? withPoolNow(
+        options.sizes.map((b) => Math.max(1, Math.round(b / w.pageBytes))),
+        w.poolPages,
+      )
+    : defaultSizes(w);
   // Every page of the largest pool is requested a dozen times during warm-up, so the pool reaches its
   // steady state; the counted part is as long again.
   const span = Math.min(50_000_000, Math.max(1_000_000, 12 * Math.max(dataPages(w), Math.max(...sizes))));

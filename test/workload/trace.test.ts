@@ -11,6 +11,8 @@ import { PostgresPool } from '../../src/sim/policies/postgres-clock-sweep';
 import { lruMissRatioCurve } from '../../src/sim/lru-mrc';
 import { LruPool } from '../../src/sim/policies/lru';
 import type { Value } from '../../src/workload/expression';
+import { predictCompiled } from '../../src/workload/predict-workload';
+import { workloadTable } from '../../src/cli/workload-output';
 
 const ROWS = 100_000;
 const index = btreePath(
@@ -172,5 +174,37 @@ describe('the workload trace and its curve', () => {
     const sampled = poolCurve(w, trace, sizes, { fullAccesses: 300_000 });
     assert.ok(sampled.sampleRate < 0.25);
     sampled.points.forEach((p, i) => assert.ok(Math.abs(p.missRatio - full.points[i].missRatio) < 0.03, `${p.missRatio} vs ${full.points[i].missRatio}`));
+  });
+});
+
+describe('the workload report', () => {
+  // BEGIN and COMMIT as the compiler leaves them: control statements, no pages.
+  function transactional(): CompiledWorkload {
+    const w = workload('\\set a random(1, 100000)\nSELECT 1 FROM t WHERE id = :a;\nSELECT 2 FROM t WHERE id = :a;\n');
+    const control = (text: string, line: number) => ({ text, line, role: 'control' as const, notes: [], shapes: [] });
+    const [script] = parseScript('\\set a random(1, 100000)\nBEGIN;\nSELECT 1 FROM t WHERE id = :a;\nSELECT 2 FROM t WHERE id = :a;\nCOMMIT;\n', 'w.sql');
+    w.scripts[0] = { script, statements: [control('BEGIN', 2), ...w.scripts[0].statements, control('COMMIT', 5)] };
+    return w;
+  }
+
+  test('sizes given without the pool now still include it, so each statement is reported at the pool now', () => {
+    const w = transactional();
+    const report = predictCompiled(w, { scripts: [], fixed: new Map(), sizes: [64 * 8192, 4096 * 8192], warmup: 1000, transactions: 5000 });
+    assert.deepEqual(
+      report.curve.map((p) => p.poolPages),
+      [64, 512, 4096],
+    );
+    const now = report.curve.find((p) => p.current)!;
+    assert.equal(now.poolPages, 512);
+    const reads = report.statements.map((s, i) => (s.role === 'control' ? 'control' : now.statements[i] ? 'reported' : 'missing'));
+    assert.deepEqual(reads, ['control', 'reported', 'reported', 'control']);
+  });
+
+  test('the listed statements’ shares add up to 100 %: BEGIN and COMMIT are left out of the denominator', () => {
+    const text = workloadTable(predictCompiled(transactional(), { scripts: [], fixed: new Map(), warmup: 1000, transactions: 5000 }));
+    const shares = [...text.matchAll(/([\d.]+) % of executions/g)].map((m) => Number(m[1]));
+    assert.equal(shares.length, 2);
+    assert.ok(Math.abs(shares[0] + shares[1] - 100) < 0.2, `shares ${shares.join(' + ')}`);
+    assert.doesNotMatch(text, /not executed in the simulation/);
   });
 });
