@@ -5,7 +5,8 @@
 import type { Value } from './expression';
 import { keyFraction, scatter, type IndexPath, type TableLayout } from './layout';
 
-export type KeyRef = { variable: string } | { constant: number };
+/** A key: a variable's value (plus `offset`, as in `:r + 99`) or a constant. */
+export type KeyRef = { variable: string; offset?: number } | { constant: number };
 
 /** Where the rows an index entry points at are: heap pages, or a clustered index reached by its key. */
 export type RowTarget =
@@ -35,7 +36,20 @@ export type AccessShape =
       /** Each row's page requested again (an UPDATE rewriting it). */ rewrites?: number;
       limit?: number;
     })
-  | (KeyRange & { kind: 'range'; from: KeyRef; to: KeyRef; rowsPerKeyUnit: number; rows?: RowTarget; rewrites?: number; limit?: number })
+  | (KeyRange & {
+      kind: 'range';
+      from: KeyRef;
+      to: KeyRef;
+      rowsPerKeyUnit: number;
+      rows?: RowTarget;
+      rewrites?: number;
+      limit?: number;
+      /**
+       * InnoDB estimates a range over constants by an index dive while the statement is optimised, at
+       * every execution (records_in_range): 'shared' where one descent serves both bounds (MariaDB).
+       */
+      dive?: 'shared' | 'separate';
+    })
   | {
       kind: 'scan';
       table: TableLayout;
@@ -48,11 +62,34 @@ export type AccessShape =
 
 export class ShapeError extends Error {}
 
+/** btr_estimate_n_rows_in_range_on_level reads at most this many pages between the bounds' leaves. */
+const DIVE_PAGES_BETWEEN = 9;
+
+/**
+ * The pages an index dive requests, as the per-statement model replays it (predict/innodb/lookup-trace.ts):
+ * the first bound's path, the second bound's (with a shared descent, only where it parts from the first),
+ * and the leaves between up to the estimator's limit. Internal pages between the
+ * bounds are left out: a workload's ranges part below the root's children.
+ */
+function emitDive(index: IndexPath, f0: number, f1: number, dive: 'shared' | 'separate', out: number[]): void {
+  const start = out.length;
+  index.path(f0, out);
+  const first = index.leafNumber(f0);
+  const last = index.leafNumber(f1);
+  if (last <= first) return;
+  const firstPath = out.slice(start);
+  const secondPath: number[] = [];
+  index.path(f1, secondPath);
+  // The second path ends at the last leaf, which always parts from the first's.
+  secondPath.forEach((p, j) => (dive === 'separate' || p !== firstPath[j]) && out.push(p));
+  for (let j = 1; j <= Math.min(last - first - 1, DIVE_PAGES_BETWEEN); j++) out.push(index.leaf(first + j));
+}
+
 function keyValue(k: KeyRef, vars: Map<string, Value>): number {
   if ('constant' in k) return k.constant;
   const v = vars.get(k.variable);
   if (!v) throw new ShapeError(`variable :${k.variable} is not set`);
-  return v.v;
+  return v.v + (k.offset ?? 0);
 }
 
 /** Emits one execution's page requests. Appends keep their position between calls (the table grows). */
@@ -108,6 +145,7 @@ export class ShapeEmitter {
         }
         const f0 = keyFraction(lo, shape.keyMin, shape.keyMax);
         const f1 = keyFraction(hi, shape.keyMin, shape.keyMax);
+        if (shape.dive) emitDive(shape.index, f0, f1, shape.dive, out);
         shape.index.path(f0, out);
         const first = shape.index.leafNumber(f0);
         const last = shape.index.leafNumber(f1);

@@ -15,6 +15,7 @@ const OPENERS: Record<string, 'gated' | string> = {
   'src/workload/predict-workload.ts': 'gated',
   'src/measure/postgres/reach.ts': "the gate's own resolution: catalog queries, and the verdict from decide()",
   'src/measure/innodb/reach.ts': "the gate's own resolution: catalog queries, and the verdict from decide()",
+  'src/measure/innodb/kill-query.ts': "cancel: KILL QUERY of the measuring session's own connection, from a second one",
   'src/measure/readiness.ts': "Test Connection: the server's version, settings and grants",
   'src/measure/postgres/statement-statistics.ts': 'workload from-stats: reads pg_stat_statements',
   'src/measure/innodb/statement-statistics.ts': "workload from-stats: reads the server's statement digests",

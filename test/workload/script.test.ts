@@ -8,6 +8,8 @@ import { executeScript, parseScript, ScriptError, splitWeight, substitute } from
 import { builtinScript } from '../../src/workload/builtin-scripts';
 import { SeededRandom } from '../../src/sim/random';
 import { keyCondition } from '../../src/workload/key-binding';
+import { ShapeEmitter } from '../../src/workload/shapes';
+import { btreePath } from '../../src/workload/layout';
 
 const ev = (text: string, vars: Record<string, number> = {}): Value =>
   evaluate(parseExpression(text), {
@@ -152,5 +154,59 @@ describe('which variable feeds an index column', () => {
     assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE id >= :lo AND id < 500', 'id'), { kind: 'range', from: { variable: 'lo' }, to: { constant: 499 } });
     assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE :v = k', 'k'), { kind: 'equal', key: { variable: 'v' } });
     assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE kid = :v', 'id'), { kind: 'none' });
+  });
+
+  test("a variable with a constant added or taken: sysbench's ranges as a pgbench script writes them", () => {
+    assert.deepEqual(keyCondition('SELECT c FROM sbtest1 WHERE id BETWEEN :r AND :r + 99 ORDER BY c', 'id'), {
+      kind: 'range',
+      from: { variable: 'r' },
+      to: { variable: 'r', offset: 99 },
+    });
+    assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE id >= :r - 10 AND id <= :r+10', 'id'), {
+      kind: 'range',
+      from: { variable: 'r', offset: -10 },
+      to: { variable: 'r', offset: 10 },
+    });
+    assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE :r + 1 = id', 'id'), { kind: 'equal', key: { variable: 'r', offset: 1 } });
+    // The range spans the rows between the variable's value and the offset's: 100 rows, two leaves of 60.
+    const out: number[] = [];
+    const index = btreePath(
+      'pk',
+      (k) => 1000 + k,
+      (_level, k) => 9000 + k,
+      100,
+      60,
+      400,
+    );
+    new ShapeEmitter().emit(
+      { kind: 'range', index, keyMin: 1, keyMax: 6000, from: { variable: 'r' }, to: { variable: 'r', offset: 99 }, rowsPerKeyUnit: 1 },
+      new Map([['r', { int: true, v: 1 }]]),
+      out,
+    );
+    assert.deepEqual(out, [9000, 1000, 1001]);
+  });
+
+  test("InnoDB's index dive before a range: the first bound's path, the second's where it parts, the leaves between", () => {
+    const index = btreePath(
+      'pk',
+      (k) => 1000 + k,
+      (_level, k) => 9000 + k,
+      100,
+      60,
+      400,
+    );
+    const range = (dive: 'shared' | 'separate', to: number) => {
+      const out: number[] = [];
+      const shape = { kind: 'range' as const, index, keyMin: 1, keyMax: 6000, from: { constant: 1 }, to: { constant: to }, rowsPerKeyUnit: 1, dive };
+      new ShapeEmitter().emit(shape, new Map(), out);
+      return out;
+    };
+    // Within one leaf the dive is one path; the scan follows.
+    assert.deepEqual(range('shared', 50), [9000, 1000, 9000, 1000]);
+    // Two leaves: MariaDB's shared descent adds only the second leaf.
+    assert.deepEqual(range('shared', 100), [9000, 1000, 1001, 9000, 1000, 1001]);
+    assert.deepEqual(range('separate', 100), [9000, 1000, 9000, 1001, 9000, 1000, 1001]);
+    // Five leaves: the three between are read by the estimate too.
+    assert.deepEqual(range('shared', 300), [9000, 1000, 1004, 1001, 1002, 1003, 9000, 1000, 1001, 1002, 1003, 1004]);
   });
 });

@@ -1,0 +1,141 @@
+// The InnoDB workload curve checked against sysbench itself: sysbench's own schema (sbtest1) and its own
+// oltp_read_only transactions, run by sysbench on a private MariaDB at several pool sizes, each from a
+// restarted (empty) pool, the server's counters read around the counted part after a warm-up; next to them
+// the prediction of `workload predict` for the same transaction written in pgbench syntax (the statements
+// oltp_read_only sends, uniform keys: --rand-type=uniform). Printed as a table; nothing is asserted.
+// Run: npm run accuracy:sysbench [-- --rows 500000 --pools 16,32,64,128 --events 20000 --threads 4]
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { createConnection } from 'mysql2/promise';
+import { findInnodbServers, LocalInnodbServer } from '../src/local-server/mariadb';
+import { parseConnectionUrl } from '../src/db/connection-url';
+import { compileWorkload, predictCompiled } from '../src/workload/predict-workload';
+import { loadScripts } from '../src/workload/load-scripts';
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+/** oltp_read_only's transaction as sysbench 1.0 sends it (oltp_common.lua): each statement draws its own key. */
+function readOnlyScript(rows: number, range: number): string {
+  const points = Array.from({ length: 10 }, (_, i) => `\\set id${i} random(1, ${rows})\nSELECT c FROM sbtest1 WHERE id = :id${i};`);
+  const ranges = [
+    'SELECT c FROM sbtest1 WHERE id BETWEEN :r0 AND :r0 + RANGE',
+    'SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN :r1 AND :r1 + RANGE',
+    'SELECT c FROM sbtest1 WHERE id BETWEEN :r2 AND :r2 + RANGE ORDER BY c',
+    'SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN :r3 AND :r3 + RANGE ORDER BY c',
+  ].map((sql, i) => `\\set r${i} random(1, ${rows})\n${sql.replace('RANGE', String(range - 1))};`);
+  return ['BEGIN;', ...points, ...ranges, 'COMMIT;', ''].join('\n');
+}
+
+async function counters(port: number): Promise<{ requests: number; reads: number }> {
+  const c = await createConnection({ host: '127.0.0.1', port, user: 'root' });
+  try {
+    const [rows] = await c.query(`SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads')`);
+    const m = new Map((rows as Array<{ Variable_name: string; Value: string }>).map((r) => [r.Variable_name, Number(r.Value)]));
+    return { requests: m.get('Innodb_buffer_pool_read_requests') ?? 0, reads: m.get('Innodb_buffer_pool_reads') ?? 0 };
+  } finally {
+    await c.end();
+  }
+}
+
+/** The mean of Innodb_buffer_pool_pages_free, sampled every 100 ms until `until` settles. */
+async function sampleFreePages(port: number, until: Promise<unknown>): Promise<number> {
+  const c = await createConnection({ host: '127.0.0.1', port, user: 'root' });
+  let done = false;
+  void until.finally(() => (done = true)).catch(() => undefined);
+  const samples: number[] = [];
+  try {
+    while (!done) {
+      const [rows] = await c.query(`SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_free'`);
+      samples.push(Number((rows as Array<{ Value: string }>)[0].Value));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await c.end();
+  }
+  return samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
+}
+
+async function main(): Promise<void> {
+  const rows = Number(option('rows', '500000'));
+  const pools = option('pools', '16,32,64,128').split(',').map(Number);
+  const events = Number(option('events', '20000'));
+  const threads = option('threads', '4');
+  const binaries = findInnodbServers()[0];
+  if (!binaries) throw new Error('no MariaDB/MySQL server binaries');
+  const server = await LocalInnodbServer.start({ binaries, settings: { 'innodb-buffer-pool-size': `${Math.max(...pools)}M` } });
+  const args = (command: string, extra: string[]) => [
+    'oltp_read_only',
+    '--db-driver=mysql',
+    '--mysql-host=127.0.0.1',
+    `--mysql-port=${server.port}`,
+    '--mysql-user=root',
+    '--mysql-db=sbtest',
+    '--tables=1',
+    `--table-size=${rows}`,
+    '--rand-type=uniform',
+    `--threads=${threads}`,
+    ...extra,
+    command,
+  ];
+  const sysbench = (command: string, extra: string[] = []) => execFileSync('sysbench', args(command, extra), { stdio: 'pipe', maxBuffer: 1 << 26 }).toString();
+  const sysbenchAsync = async (command: string, extra: string[]) =>
+    (await promisify(execFile)('sysbench', args(command, extra), { maxBuffer: 1 << 26 })).stdout;
+  try {
+    const admin = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
+    await admin.query('CREATE DATABASE sbtest');
+    await admin.end();
+    sysbench('prepare');
+    const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root', database: 'sbtest' });
+    await c.query('ANALYZE TABLE sbtest1');
+    await c.end();
+    const file = join(mkdtempSync(join(tmpdir(), 'bufferlens-sysbench-')), 'oltp_read_only.sql');
+    writeFileSync(file, readOnlyScript(rows, 100));
+    console.log(
+      `${binaries.product} ${binaries.version}, sbtest1 ${rows.toLocaleString('en-US')} rows, oltp_read_only uniform, ${threads} threads, ${events} transactions after as many warm-up`,
+    );
+    console.log('pool MB   pages read per request: measured   predicted   error   |  requests/tx measured  predicted');
+    for (const mb of pools) {
+      await server.restart({ 'innodb-buffer-pool-size': `${mb}M` });
+      const target = parseConnectionUrl(server.url('sbtest'));
+      const options = { scripts: loadScripts([file], []), fixed: new Map() };
+      const compiled = await compileWorkload(target, options);
+      await server.restart();
+      sysbench('run', [`--events=${events}`, '--time=0']);
+      const a = await counters(server.port);
+      // The pool's free pages while the counted part runs: what the page cleaner keeps out of the LRU list.
+      const running = sysbenchAsync('run', [`--events=${events}`, '--time=0']);
+      const free = await sampleFreePages(server.port, running);
+      const counted = await running;
+      const b = await counters(server.port);
+      // The page cleaner's pace is per second: the prediction takes the run's own rate.
+      const tps = Number(/transactions:\s+\d+\s+\(([\d.]+) per sec/.exec(counted)?.[1]);
+      const requests = b.requests - a.requests;
+      const reads = b.reads - a.reads;
+      const report = predictCompiled(compiled, { ...options, warmup: events, transactions: events, ...(tps > 0 ? { tps } : {}) });
+      const p = report.curve.find((x) => x.current)!;
+      const measured = reads / requests;
+      const predicted = 1 - p.hitRatio;
+      const error = measured > 0 ? Math.abs(predicted - measured) / measured : predicted;
+      console.log(
+        `${String(mb).padStart(7)}   ${measured.toFixed(4).padStart(32)}   ${predicted.toFixed(4).padStart(9)}   ${(error * 100).toFixed(0).padStart(4)} %  |  ${(requests / events).toFixed(1).padStart(20)}  ${p.requestsPerTransaction.toFixed(1).padStart(9)}   ${tps.toFixed(0)} tx/s, ${free.toFixed(0)} pages free on average`,
+      );
+      for (const s of report.statements) if (s.notModelled) console.log(`  not modelled: line ${s.line}: ${s.notModelled}`);
+    }
+  } catch (err) {
+    console.error(`the server's log ends:\n${server.logTail(30)}`);
+    throw err;
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
