@@ -2,8 +2,9 @@
 // oltp_read_only transactions, run by sysbench on a private MariaDB at several pool sizes, each from a
 // restarted (empty) pool, the server's counters read around the counted part after a warm-up; next to them
 // the prediction of `workload predict` for the same transaction written in pgbench syntax (the statements
-// oltp_read_only sends, uniform keys: --rand-type=uniform). Printed as a table; nothing is asserted.
-// Run: npm run accuracy:sysbench [-- --rows 500000 --pools 16,32,64,128 --events 20000 --threads 4]
+// oltp_read_only sends, keys drawn as --rand-type draws them: uniform, special or pareto). Printed as a table;
+// nothing is asserted.
+// Run: npm run accuracy:sysbench [-- --rows 500000 --pools 16,32,64,96,128 --events 10000 --threads 2 --rand-type uniform|special|pareto]
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -21,14 +22,17 @@ function option(name: string, fallback: string): string {
 }
 
 /** oltp_read_only's transaction as sysbench 1.0 sends it (oltp_common.lua): each statement draws its own key. */
-function readOnlyScript(rows: number, range: number): string {
-  const points = Array.from({ length: 10 }, (_, i) => `\\set id${i} random(1, ${rows})\nSELECT c FROM sbtest1 WHERE id = :id${i};`);
+function readOnlyScript(rows: number, range: number, randType: string): string {
+  // sysbench.rand.default as --rand-type makes it, in the script language.
+  const draw = { uniform: 'random', special: 'random_special', pareto: 'random_pareto' }[randType];
+  if (!draw) throw new Error(`--rand-type ${randType}: uniform, special or pareto`);
+  const points = Array.from({ length: 10 }, (_, i) => `\\set id${i} ${draw}(1, ${rows})\nSELECT c FROM sbtest1 WHERE id = :id${i};`);
   const ranges = [
     'SELECT c FROM sbtest1 WHERE id BETWEEN :r0 AND :r0 + RANGE',
     'SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN :r1 AND :r1 + RANGE',
     'SELECT c FROM sbtest1 WHERE id BETWEEN :r2 AND :r2 + RANGE ORDER BY c',
     'SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN :r3 AND :r3 + RANGE ORDER BY c',
-  ].map((sql, i) => `\\set r${i} random(1, ${rows})\n${sql.replace('RANGE', String(range - 1))};`);
+  ].map((sql, i) => `\\set r${i} ${draw}(1, ${rows})\n${sql.replace('RANGE', String(range - 1))};`);
   return ['BEGIN;', ...points, ...ranges, 'COMMIT;', ''].join('\n');
 }
 
@@ -63,9 +67,10 @@ async function sampleFreePages(port: number, until: Promise<unknown>): Promise<n
 
 async function main(): Promise<void> {
   const rows = Number(option('rows', '500000'));
-  const pools = option('pools', '16,32,64,128').split(',').map(Number);
-  const events = Number(option('events', '20000'));
-  const threads = option('threads', '4');
+  const pools = option('pools', '16,32,64,96,128').split(',').map(Number);
+  const events = Number(option('events', '10000'));
+  const threads = option('threads', '2');
+  const randType = option('rand-type', 'uniform');
   const binaries = findInnodbServers()[0];
   if (!binaries) throw new Error('no MariaDB/MySQL server binaries');
   const server = await LocalInnodbServer.start({ binaries, settings: { 'innodb-buffer-pool-size': `${Math.max(...pools)}M` } });
@@ -78,7 +83,7 @@ async function main(): Promise<void> {
     '--mysql-db=sbtest',
     '--tables=1',
     `--table-size=${rows}`,
-    '--rand-type=uniform',
+    `--rand-type=${randType}`,
     `--threads=${threads}`,
     ...extra,
     command,
@@ -95,9 +100,9 @@ async function main(): Promise<void> {
     await c.query('ANALYZE TABLE sbtest1');
     await c.end();
     const file = join(mkdtempSync(join(tmpdir(), 'bufferlens-sysbench-')), 'oltp_read_only.sql');
-    writeFileSync(file, readOnlyScript(rows, 100));
+    writeFileSync(file, readOnlyScript(rows, 100, randType));
     console.log(
-      `${binaries.product} ${binaries.version}, sbtest1 ${rows.toLocaleString('en-US')} rows, oltp_read_only uniform, ${threads} threads, ${events} transactions after as many warm-up`,
+      `${binaries.product} ${binaries.version}, sbtest1 ${rows.toLocaleString('en-US')} rows, oltp_read_only ${randType}, ${threads} threads, ${events} transactions after as many warm-up`,
     );
     console.log('pool MB   pages read per request: measured   predicted   error   |  requests/tx measured  predicted');
     for (const mb of pools) {

@@ -54,3 +54,31 @@ export function drawZipfian(u: Uniform, min: number, max: number, s: number): nu
     if ((v * x * (t - 1)) / (b - 1) <= t / b && x <= n) return min - 1 + x;
   }
 }
+
+/**
+ * random_special(lb, ub[, pct, res, iter]): sysbench's default 'special' distribution (sb_rand_special, with
+ * its defaults --rand-spec-pct=1, --rand-spec-res=75, --rand-spec-iter=12): res % of the draws fall uniformly
+ * in the pct % of the range around its middle, the rest are the mean of iter uniform draws over the range.
+ * Drawn as sysbench draws it, the one uniform draw serving both the choice and the special value.
+ */
+export function drawSpecial(u: Uniform, min: number, max: number, pct = 1, res = 75, iter = 12): number {
+  if (max < min) throw new DistributionError(`random_special(${min}, ${max}): the upper bound is below the lower bound`);
+  if (!(pct > 0 && pct <= 100 && res >= 0 && res < 100 && iter >= 1))
+    throw new DistributionError(`random_special: pct must be in (0, 100], res in [0, 100) and iter at least 1, not ${pct}, ${res}, ${iter}`);
+  const t = max - min;
+  const rnd = u.next();
+  if (rnd * t * (100 / (100 - res)) < t) {
+    let sum = 0;
+    for (let i = 0; i < iter; i++) sum += u.next();
+    return min + Math.floor((sum * t) / iter);
+  }
+  const d = (t * pct) / 100;
+  return min + Math.floor(rnd * (d + 1) + t / 2 - (t * pct) / 200);
+}
+
+/** random_pareto(lb, ub[, h]): sysbench's 'pareto' (sb_rand_pareto, --rand-pareto-h=0.2): lb + (ub − lb + 1) · u^(ln h / ln(1 − h)). */
+export function drawPareto(u: Uniform, min: number, max: number, h = 0.2): number {
+  if (max < min) throw new DistributionError(`random_pareto(${min}, ${max}): the upper bound is below the lower bound`);
+  if (!(h > 0 && h < 1)) throw new DistributionError(`random_pareto: h must be between 0 and 1, not ${h}`);
+  return min + Math.floor((max - min + 1) * u.next() ** (Math.log(h) / Math.log(1 - h)));
+}

@@ -173,6 +173,8 @@ const ARITY: Record<string, [number, number]> = {
   random_exponential: [3, 3],
   random_gaussian: [3, 3],
   random_zipfian: [3, 3],
+  random_special: [2, 5],
+  random_pareto: [2, 3],
 };
 
 function checkCall(name: string, n: number, text: string): void {

@@ -1,7 +1,7 @@
 // pgbench's `\set` expressions: integer and double arithmetic, comparisons, boolean logic, CASE, and the
 // functions a workload uses to draw its parameters. Integers stay integers (5 / 2 is 2), as pgbench's
 // evaluator keeps them, so a key computed here is the key pgbench would send.
-import { drawExponential, drawGaussian, drawUniform, drawZipfian, type Uniform } from './distributions';
+import { drawExponential, drawGaussian, drawPareto, drawSpecial, drawUniform, drawZipfian, type Uniform } from './distributions';
 
 export type Value = { int: true; v: number } | { int: false; v: number };
 
@@ -144,6 +144,11 @@ function call(name: string, a: Value[], ctx: EvalContext): Value {
       return int(drawGaussian(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
     case 'random_zipfian':
       return int(drawZipfian(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2].v));
+    // sysbench's distributions, for its scripts written in pgbench syntax.
+    case 'random_special':
+      return int(drawSpecial(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2]?.v, a[3]?.v, a[4]?.v));
+    case 'random_pareto':
+      return int(drawPareto(ctx.random, asInt(a[0], name), asInt(a[1], name), a[2]?.v));
   }
   throw new ExpressionError(`function ${name}() is not supported`);
 }

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluate, ExpressionError, type Value } from '../../src/workload/expression';
 import { parseExpression } from '../../src/workload/expression-parser';
-import { drawExponential, drawGaussian, drawZipfian } from '../../src/workload/distributions';
+import { drawExponential, drawGaussian, drawPareto, drawSpecial, drawZipfian } from '../../src/workload/distributions';
 import { executeScript, parseScript, ScriptError, splitWeight, substitute } from '../../src/workload/script';
 import { builtinScript } from '../../src/workload/builtin-scripts';
 import { SeededRandom } from '../../src/sim/random';
@@ -53,6 +53,39 @@ describe('pgbench expressions', () => {
     assert.throws(() => ev(':missing + 1'), /:missing is not set/);
     assert.throws(() => ev('1 / 0'), /division by zero/);
     assert.throws(() => ev('random_zipfian(1, 10, 0.5)'), /1.001 to 1000/);
+  });
+});
+
+describe("sysbench's distributions", () => {
+  test('special (defaults): 75 % of the draws in the 1 % of the range around its middle, the rest bell-shaped around it', () => {
+    const u = new SeededRandom(5);
+    const n = 100_000;
+    let middle = 0;
+    let low = 0;
+    for (let i = 0; i < n; i++) {
+      const v = drawSpecial(u, 1, 1_000_000);
+      assert.ok(v >= 1 && v <= 1_000_000);
+      if (v >= 495_000 && v <= 505_001) middle++;
+      if (v < 250_000) low++;
+    }
+    // 75 % special, plus the bell's own share of that 1 % (about 6 % of the other 25 %).
+    assert.ok(Math.abs(middle / n - 0.765) < 0.01, `middle share ${middle / n}`);
+    // The mean of 12 uniforms is under a quarter with probability about 0.2 %.
+    assert.ok(low / n < 0.005, `low share ${low / n}`);
+  });
+
+  test('pareto (h = 0.2): 80 % of the draws in the lowest 20 % of the range; through the script language too', () => {
+    const u = new SeededRandom(6);
+    const n = 100_000;
+    let first = 0;
+    for (let i = 0; i < n; i++) if (drawPareto(u, 1, 1_000_000) <= 200_000) first++;
+    assert.ok(Math.abs(first / n - 0.8) < 0.01, `share ${first / n}`);
+    const ctx = { variables: new Map<string, Value>(), random: new SeededRandom(1) };
+    for (const text of ['random_pareto(1, 100)', 'random_pareto(1, 100, 0.1)', 'random_special(1, 100)', 'random_special(1, 100, 5, 50, 6)']) {
+      const v = evaluate(parseExpression(text), ctx);
+      assert.ok(v.int && v.v >= 1 && v.v <= 100, `${text} = ${v.v}`);
+    }
+    assert.throws(() => evaluate(parseExpression('random_pareto(1, 100, 1.5)'), ctx), /h must be between 0 and 1/);
   });
 });
 
