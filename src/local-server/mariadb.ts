@@ -1,6 +1,6 @@
 // Private, throw-away MariaDB (or MySQL) servers from the machine's installed `mariadbd`/`mysqld`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
@@ -67,7 +67,10 @@ export class LocalInnodbServer implements Stoppable {
     this.owner = serverOwner('mysql');
     this.dir = mkdtempSync(join(tmpdir(), `bufferlens-${binaries.product}-`));
     this.dataDir = join(this.dir, 'data');
-    giveTo(this.owner, this.dir);
+    // Its own directory for temporary tables: servers sharing the system's /tmp were seen to lose an on-disk
+    // temporary table's file ("Could not remove temporary table … error: 2") while others ran beside them.
+    mkdirSync(this.tmpDir);
+    giveTo(this.owner, this.dir, this.tmpDir);
   }
 
   static async start(options: LocalInnodbOptions): Promise<LocalInnodbServer> {
@@ -81,6 +84,10 @@ export class LocalInnodbServer implements Stoppable {
       await server.stop();
       throw err;
     }
+  }
+
+  get tmpDir(): string {
+    return join(this.dir, 'tmp');
   }
 
   get logFile(): string {
@@ -100,8 +107,15 @@ export class LocalInnodbServer implements Stoppable {
     const b = this.binaries;
     const args =
       b.product === 'mariadb'
-        ? ['--no-defaults', `--datadir=${this.dataDir}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve']
-        : ['--no-defaults', '--initialize-insecure', `--datadir=${this.dataDir}`];
+        ? [
+            '--no-defaults',
+            `--datadir=${this.dataDir}`,
+            `--tmpdir=${this.tmpDir}`,
+            '--auth-root-authentication-method=normal',
+            '--skip-test-db',
+            '--skip-name-resolve',
+          ]
+        : ['--no-defaults', '--initialize-insecure', `--datadir=${this.dataDir}`, `--tmpdir=${this.tmpDir}`];
     const [cmd, full] = ownedCommand(this.owner, b.installDb, args);
     try {
       execFileSync(cmd, full, { stdio: 'pipe', cwd: this.dir });
@@ -120,6 +134,7 @@ export class LocalInnodbServer implements Stoppable {
         args: [
           '--no-defaults',
           `--datadir=${this.dataDir}`,
+          `--tmpdir=${this.tmpDir}`,
           `--port=${port}`,
           '--bind-address=127.0.0.1',
           `--socket=${this.socket}`,

@@ -23,12 +23,16 @@ describe('MariaDB harness smoke', skipUnless(availability), () => {
   });
   after(async () => server?.stop());
 
-  test('starts with the chosen pool size and the load at startup off', async () => {
+  test('starts with the chosen pool size, the load at startup off and a temporary directory of its own', async () => {
     const rows = await withConn(server.port, async (c) => {
-      const [r] = await c.query(`SELECT @@innodb_buffer_pool_size AS bp, @@innodb_buffer_pool_load_at_startup AS load_at_start, @@version AS v`);
-      return r as Array<{ bp: number; load_at_start: number; v: string }>;
+      const [r] = await c.query(
+        `SELECT @@innodb_buffer_pool_size AS bp, @@innodb_buffer_pool_load_at_startup AS load_at_start, @@version AS v, @@tmpdir AS tmp`,
+      );
+      return r as Array<{ bp: number; load_at_start: number; v: string; tmp: string }>;
     });
     assert.equal(Number(rows[0].bp), 32 * 1024 * 1024);
+    // Temporary tables in its own directory, not the system's /tmp that other servers share.
+    assert.equal(rows[0].tmp, server.tmpDir);
     assert.equal(Number(rows[0].load_at_start), 0);
     assert.match(rows[0].v, /MariaDB/);
   });
