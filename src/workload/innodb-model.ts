@@ -196,6 +196,9 @@ export class InnodbWorkloadModel {
       const rowsPerKey = ix.unique ? 1 : Math.max(1, Math.round(t.rows || 1));
       stmt.shapes.push({ kind: 'lookup', key: cond.key, rowsPerKey, ...base });
     } else if (cond.kind === 'range' || (access === 'range' && cond.kind === 'equal')) {
+      // A range is estimated by a dive, but not one value of a unique key (a single-row UPDATE's plan shows a
+      // range of one row): at most one row, as the per-statement model has it (predict/innodb/read-replay.ts).
+      const dived = access === 'range' && !(cond.kind === 'equal' && ix.unique);
       const from = cond.kind === 'range' ? cond.from : cond.key;
       const to = cond.kind === 'range' ? cond.to : cond.key;
       stmt.shapes.push({
@@ -203,10 +206,10 @@ export class InnodbWorkloadModel {
         from: from ?? { constant: ix.keyMin },
         to: to ?? { constant: ix.keyMax },
         rowsPerKeyUnit: table.rows / Math.max(1, ix.keyMax - ix.keyMin + 1),
-        ...(access === 'range' ? { dive: this.dive } : {}),
+        ...(dived ? { dive: this.dive } : {}),
         ...base,
       });
-      if (access === 'range')
+      if (dived)
         stmt.notes.push('Each execution is optimised anew: the range is estimated by an index dive (records_in_range) on its bounds before it is read.');
     } else throw new NotModelled(`access ${access} on ${ix.name} with this condition is not modelled in a workload yet`);
     if (write) {

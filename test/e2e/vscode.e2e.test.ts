@@ -578,7 +578,9 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
         await bufferlensCommand(page, 'Add Connection');
         await answer('engine, or a URL', 'Paste');
         // Pasted, as a user would (one input event), and accepted once the box no longer shows a validation error.
-        const urlBox = page.locator('.quick-input-widget', { hasText: 'connection URL' });
+        // By the input box's own title: the pick before it lists "Paste a Connection URL…", which a looser
+        // match finds while it is still up, and text typed there is gone when the box replaces it.
+        const urlBox = page.locator('.quick-input-widget', { hasText: 'Add Connection: connection URL' });
         await urlBox.waitFor({ timeout: 15_000 });
         // The box shows its prompt before any validation, so the wait is for the pasted value itself:
         // on a loaded machine an Enter before the paste lands accepts an empty box, which is refused.
