@@ -15,6 +15,7 @@ import { findInnodbServers, LocalInnodbServer } from '../src/local-server/mariad
 import { parseConnectionUrl } from '../src/db/connection-url';
 import { compileWorkload, predictCompiled } from '../src/workload/predict-workload';
 import { loadScripts } from '../src/workload/load-scripts';
+import { readCounters } from '../src/workload/run-workload';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,17 +35,6 @@ function readOnlyScript(rows: number, range: number, randType: string): string {
     'SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN :r3 AND :r3 + RANGE ORDER BY c',
   ].map((sql, i) => `\\set r${i} ${draw}(1, ${rows})\n${sql.replace('RANGE', String(range - 1))};`);
   return ['BEGIN;', ...points, ...ranges, 'COMMIT;', ''].join('\n');
-}
-
-async function counters(port: number): Promise<{ requests: number; reads: number }> {
-  const c = await createConnection({ host: '127.0.0.1', port, user: 'root' });
-  try {
-    const [rows] = await c.query(`SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads')`);
-    const m = new Map((rows as Array<{ Variable_name: string; Value: string }>).map((r) => [r.Variable_name, Number(r.Value)]));
-    return { requests: m.get('Innodb_buffer_pool_read_requests') ?? 0, reads: m.get('Innodb_buffer_pool_reads') ?? 0 };
-  } finally {
-    await c.end();
-  }
 }
 
 /** The mean of Innodb_buffer_pool_pages_free, sampled every 100 ms until `until` settles. */
@@ -112,12 +102,12 @@ async function main(): Promise<void> {
       const compiled = await compileWorkload(target, options);
       await server.restart();
       sysbench('run', [`--events=${events}`, '--time=0']);
-      const a = await counters(server.port);
+      const a = await readCounters(target);
       // The pool's free pages while the counted part runs: what the page cleaner keeps out of the LRU list.
       const running = sysbenchAsync('run', [`--events=${events}`, '--time=0']);
       const free = await sampleFreePages(server.port, running);
       const counted = await running;
-      const b = await counters(server.port);
+      const b = await readCounters(target);
       // The page cleaner's pace is per second: the prediction takes the run's own rate.
       const tps = Number(/transactions:\s+\d+\s+\(([\d.]+) per sec/.exec(counted)?.[1]);
       const requests = b.requests - a.requests;

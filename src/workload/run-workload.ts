@@ -61,7 +61,8 @@ async function mysqlSession(target: ConnectionTarget): Promise<DriverSession> {
   return { run: async (sql) => void (await c.query(sql)), cancel, close: () => c.end() };
 }
 
-async function readCounters(target: ConnectionTarget): Promise<Counters> {
+/** The server's page requests and reads so far: the database's (PostgreSQL) or the instance's (InnoDB). */
+export async function readCounters(target: ConnectionTarget): Promise<Counters> {
   if (target.engine === 'postgresql') {
     const c = await connectPostgres(target);
     try {
