@@ -177,6 +177,16 @@ describe('pgbench scripts', () => {
 });
 
 describe('which variable feeds an index column', () => {
+  // 100 leaves of 60 keys under one root: leaf k is page 1000 + k, the root page 9000.
+  const index = btreePath(
+    'pk',
+    (k) => 1000 + k,
+    (_level, k) => 9000 + k,
+    100,
+    60,
+    400,
+  );
+
   test('equality, ranges, BETWEEN, reversed operands, qualified columns, constants', () => {
     assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE aid = :aid', 'aid'), { kind: 'equal', key: { variable: 'aid' } });
     assert.deepEqual(keyCondition('SELECT 1 FROM t a WHERE a.id BETWEEN :lo AND :hi', 'id'), {
@@ -203,14 +213,6 @@ describe('which variable feeds an index column', () => {
     assert.deepEqual(keyCondition('SELECT 1 FROM t WHERE :r + 1 = id', 'id'), { kind: 'equal', key: { variable: 'r', offset: 1 } });
     // The range spans the rows between the variable's value and the offset's: 100 rows, two leaves of 60.
     const out: number[] = [];
-    const index = btreePath(
-      'pk',
-      (k) => 1000 + k,
-      (_level, k) => 9000 + k,
-      100,
-      60,
-      400,
-    );
     new ShapeEmitter().emit(
       { kind: 'range', index, keyMin: 1, keyMax: 6000, from: { variable: 'r' }, to: { variable: 'r', offset: 99 }, rowsPerKeyUnit: 1 },
       new Map([['r', { int: true, v: 1 }]]),
@@ -220,14 +222,6 @@ describe('which variable feeds an index column', () => {
   });
 
   test("InnoDB's index dive before a range: the first bound's path, the second's where it parts, the leaves between", () => {
-    const index = btreePath(
-      'pk',
-      (k) => 1000 + k,
-      (_level, k) => 9000 + k,
-      100,
-      60,
-      400,
-    );
     const range = (dive: 'shared' | 'separate', to: number) => {
       const out: number[] = [];
       const shape = { kind: 'range' as const, index, keyMin: 1, keyMax: 6000, from: { constant: 1 }, to: { constant: to }, rowsPerKeyUnit: 1, dive };
