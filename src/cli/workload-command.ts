@@ -30,8 +30,8 @@ export const WORKLOAD_USAGE =
 export const WORKLOAD_DETAILS = [
   'A workload is pgbench custom scripts (\\set name random(1, 100000 * :scale), random_zipfian, random_exponential,',
   "random_gaussian; sysbench's random_special, random_pareto; :name substitution), one transaction per script,",
-  'chosen by weight (FILE@W). A file whose',
-  'statements carry "-- bufferlens: weight N" lines is a mix of its own. The same syntax serves MySQL/MariaDB.',
+  'chosen by weight (FILE@W). A file whose statements carry "-- bufferlens: weight N" lines is a mix of its own.',
+  'The same syntax serves MySQL/MariaDB.',
   "--builtin NAME[@W]   pgbench's select-only, simple-update or tpcb-like",
   '--set name=value     a fixed variable (pgbench -D); :scale defaults to the rows of pgbench_branches',
   '--sizes 64MB,1GB     pool sizes to predict, and always the pool now (default: 8 MiB to twice the data)',
