@@ -26,3 +26,14 @@ export interface PlanRow {
   group?: boolean;
   children: PlanRow[];
 }
+
+/** An estimate this many times off the rows counted is called out: the optimizer chose on a wrong count. */
+const MISESTIMATE_FACTOR = 10;
+
+/** " (N× more/fewer than estimated)" where the rows counted are that far from the estimate, else "". */
+export function misestimateText(actual: number, estimated: number): string {
+  const factor = Math.max(actual, 1) / Math.max(estimated, 1);
+  if (factor >= MISESTIMATE_FACTOR) return ` (${Math.round(factor)}× more than estimated)`;
+  if (factor <= 1 / MISESTIMATE_FACTOR) return ` (${Math.round(1 / factor)}× fewer than estimated)`;
+  return '';
+}

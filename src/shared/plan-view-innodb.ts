@@ -2,12 +2,9 @@
 // a chain (each table read once per row of the one before), named by the table with its alias, with
 // the access type, the key, rows examined against rows estimated and the pages the engine counted. Pure.
 import { formatCount } from './format';
-import type { PlanRow } from './plan-row';
+import { misestimateText, type PlanRow } from './plan-row';
 
 type Json = Record<string, unknown>;
-
-/** An estimate this many times off the rows examined is called out: the optimizer chose on a wrong count. */
-const MISESTIMATE_FACTOR = 10;
 
 const isObject = (x: unknown): x is Json => !!x && typeof x === 'object' && !Array.isArray(x);
 
@@ -34,13 +31,7 @@ function rowsText(t: Json): string {
   const examined = `rows examined ${formatCount(Math.round(perLoop * loops))}${loops !== 1 ? ` (${formatCount(perLoop)} × ${formatCount(loops)} loops)` : ''}`;
   if (t.rows === undefined) return examined;
   const est = Number(t.rows);
-  const factor = Math.max(perLoop, 1) / Math.max(est, 1);
-  const off =
-    factor >= MISESTIMATE_FACTOR
-      ? ` (${Math.round(factor)}× more than estimated)`
-      : factor <= 1 / MISESTIMATE_FACTOR
-        ? ` (${Math.round(1 / factor)}× fewer than estimated)`
-        : '';
+  const off = misestimateText(perLoop, est);
   return `${examined}, estimated ${formatCount(est)} per loop${off}`;
 }
 

@@ -3,10 +3,7 @@
 // against rows counted, its own time and its temporary-file I/O. Pure.
 import type { PlanNode } from './report';
 import { formatCount } from './format';
-import type { PlanRow } from './plan-row';
-
-/** An estimate this many times off the rows counted is called out: the planner chose on a wrong count. */
-const MISESTIMATE_FACTOR = 10;
+import { misestimateText, type PlanRow } from './plan-row';
 
 const AGGREGATE_BY_STRATEGY: Record<string, string> = { Sorted: 'GroupAggregate', Hashed: 'HashAggregate', Mixed: 'MixedAggregate' };
 
@@ -30,13 +27,7 @@ function rowsText(n: PlanNode): string {
   const counted = `rows ${formatCount(n.actualRows)}${loops !== 1 ? ` × ${formatCount(loops)} loops` : ''}`;
   if (n.planRows === undefined) return counted;
   const est = n.planRows;
-  const factor = Math.max(n.actualRows, 1) / Math.max(est, 1);
-  const off =
-    factor >= MISESTIMATE_FACTOR
-      ? ` (${Math.round(factor)}× more than estimated)`
-      : factor <= 1 / MISESTIMATE_FACTOR
-        ? ` (${Math.round(1 / factor)}× fewer than estimated)`
-        : '';
+  const off = misestimateText(n.actualRows, est);
   return `${counted}, estimated ${formatCount(est)}${off}`;
 }
 
