@@ -23,12 +23,16 @@ const nodeCommon = {
 const builds = [
   { ...nodeCommon, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...nodeCommon, entryPoints: ['src/server/main.ts'], outfile: 'dist/server.js' },
+  // The CLI: a small entry that loads one of two bundles (src/cli/bin.ts says why).
   {
     ...nodeCommon,
-    entryPoints: ['src/cli/main.ts'],
+    entryPoints: ['src/cli/bin.ts'],
     outfile: 'dist/cli.js',
+    external: ['./cli-full.js', './cli-simulate.js'],
     banner: { js: '#!/usr/bin/env node' },
   },
+  { ...nodeCommon, entryPoints: ['src/cli/bin-full.ts'], outfile: 'dist/cli-full.js' },
+  { ...nodeCommon, entryPoints: ['src/cli/bin-simulate.ts'], outfile: 'dist/cli-simulate.js' },
   {
     bundle: true,
     platform: 'browser',

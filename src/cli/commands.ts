@@ -10,7 +10,9 @@ import { measure } from '../measure/measure';
 import { formatReport } from './format-report';
 import { jsonSafe, terminalSafe } from './terminal';
 import { runDemo } from './demo';
-import { runSimulate, runBench } from './simulate-commands';
+import { runBench, runCachesimBench } from './bench';
+import { SIMULATE } from './simulate-command';
+import type { CliCommand } from './command';
 import { engineForDialect } from '../measure/engines';
 import { runCheck } from './check';
 import { BudgetSyntaxError } from '../shared/budget';
@@ -18,13 +20,7 @@ import { checkJson, checkTable } from './check-output';
 import { workloadReportProblems, type WorkloadReport } from '../shared/workload-report';
 import { runWorkloadCommand, WORKLOAD_DETAILS, WORKLOAD_USAGE } from './workload-command';
 
-export interface CliCommand {
-  name: string;
-  summary: string;
-  usage: string;
-  details: string[];
-  run(argv: string[]): Promise<number>;
-}
+export type { CliCommand };
 
 function urlOption(value: string | boolean | undefined): ConnectionTarget {
   if (typeof value !== 'string') throw new UsageError('missing --url');
@@ -307,48 +303,47 @@ export const COMMANDS: CliCommand[] = [
     details: WORKLOAD_DETAILS,
     run: (argv) => runWorkloadCommand(argv, urlOption),
   },
-  {
-    name: 'simulate',
-    summary: 'replay a page-access trace through a buffer-pool model',
-    usage: 'bufferlens simulate --model lru|clock|postgresql|innodb --pool PAGES --trace FILE [--format u32|oracleGeneral] [--json]',
-    details: [
-      '--format u32            raw little-endian u32 page ids (default)',
-      '--format oracleGeneral  libCacheSim binary records: u32 time, u64 object id, u32 size, i64 next access',
-    ],
-    async run(argv) {
-      const { values } = parse(
-        argv,
-        { model: { type: 'string' }, pool: { type: 'string' }, trace: { type: 'string' }, format: { type: 'string' }, json: { type: 'boolean' } },
-        { min: 0, max: 0, what: '' },
-      );
-      if (!['lru', 'clock', 'postgresql', 'innodb'].includes(String(values.model))) throw new UsageError('--model must be lru, clock, postgresql or innodb');
-      const pool = intOption(values.pool, 'pool', 1, 1 << 26);
-      if (pool === undefined) throw new UsageError('missing --pool PAGES');
-      if (typeof values.trace !== 'string') throw new UsageError('missing --trace FILE');
-      const format = values.format ?? 'u32';
-      if (format !== 'u32' && format !== 'oracleGeneral') throw new UsageError('--format must be u32 or oracleGeneral');
-      return runSimulate({ model: values.model as 'lru', pool, trace: values.trace, format, json: values.json === true });
-    },
-  },
+  SIMULATE,
   {
     name: 'bench',
-    summary: 'benchmark the buffer-pool simulator against a plain LRU baseline',
-    usage: 'bufferlens bench [--json] [--accesses N] [--workload-accesses N]',
+    summary: 'benchmark the buffer-pool simulator against a plain LRU baseline, or against libCacheSim',
+    usage: 'bufferlens bench [--json] [--accesses N] [--workload-accesses N] [--cachesim PATH [--trace FILE] [--rounds N] [--pool PAGES]]',
     details: [
       '--accesses N            trace length per run (default 10,000,000)',
       '--workload-accesses N   requests of the generated workload whose pool-size curve is timed (default 10,000,000; 0 leaves it out)',
+      "--cachesim PATH         time whole-process replays of this program and libCacheSim's cachesim side by side",
+      '                        on the same oracleGeneral files (the generated miss-heavy and hit-heavy traces)',
+      '--trace FILE            an oracleGeneral trace of your own instead of the generated ones',
+      '--rounds N              timings per program, the median kept (default 3)',
+      '--pool PAGES            the cache size in pages (default 65,536)',
     ],
     async run(argv) {
       const { values } = parse(
         argv,
-        { json: { type: 'boolean' }, accesses: { type: 'string' }, 'workload-accesses': { type: 'string' } },
+        {
+          json: { type: 'boolean' },
+          accesses: { type: 'string' },
+          'workload-accesses': { type: 'string' },
+          cachesim: { type: 'string' },
+          trace: { type: 'string' },
+          rounds: { type: 'string' },
+          pool: { type: 'string' },
+        },
         { min: 0, max: 0, what: '' },
       );
-      return runBench(
-        values.json === true,
-        intOption(values.accesses, 'accesses', 1000, 100_000_000) ?? 10_000_000,
-        intOption(values['workload-accesses'], 'workload-accesses', 0, 200_000_000) ?? 10_000_000,
-      );
+      const accesses = intOption(values.accesses, 'accesses', 1000, 100_000_000) ?? 10_000_000;
+      if (typeof values.cachesim === 'string') {
+        return runCachesimBench({
+          json: values.json === true,
+          cachesim: values.cachesim,
+          trace: typeof values.trace === 'string' ? values.trace : undefined,
+          accesses,
+          rounds: intOption(values.rounds, 'rounds', 1, 99) ?? 3,
+          pool: intOption(values.pool, 'pool', 1, 1 << 26) ?? 65_536,
+        });
+      }
+      for (const flag of ['trace', 'rounds', 'pool']) if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --cachesim PATH`);
+      return runBench(values.json === true, accesses, intOption(values['workload-accesses'], 'workload-accesses', 0, 200_000_000) ?? 10_000_000);
     },
   },
   {

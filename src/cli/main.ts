@@ -1,18 +1,19 @@
-// `bufferlens`: the command line over the same core the editor uses.
-import { COMMANDS, type CliCommand } from './commands';
+// `bufferlens`: the command line over the same core the editor uses. The commands come from the entry
+// that loaded this (bin.ts picks one).
+import type { CliCommand } from './command';
 import { UsageError } from './args';
 import { terminalSafe } from './terminal';
 import { version } from '../../package.json';
 
-function help(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+function help(commands: CliCommand[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'bufferlens — how many buffer-pool pages does this SQL really touch, and why?',
     '',
     'Usage: bufferlens <command> [options]',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Run "bufferlens <command> --help" for the options of one command.',
   ].join('\n');
@@ -22,17 +23,17 @@ function commandHelp(c: CliCommand): string {
   return [`Usage: ${c.usage}`, '', c.summary, '', ...c.details].join('\n');
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], commands: CliCommand[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(help() + '\n');
+    process.stdout.write(help(commands) + '\n');
     return name ? 0 : 2;
   }
   if (name === '--version') {
     process.stdout.write(`${version}\n`);
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = commands.find((c) => c.name === name);
   if (!command) {
     process.stderr.write(terminalSafe(`bufferlens: unknown command "${name}" (see bufferlens --help)`) + '\n');
     return 2;
@@ -55,8 +56,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
+/** Runs the program with these commands and exits with its code. */
+export function runProgram(commands: CliCommand[]): void {
+  main(process.argv.slice(2), commands).then(
     (code) => {
       // Exit once the output is flushed, without waiting for what a cancel left pending (a connection
       // attempt to a server that never answers holds the event loop until its own timeout).

@@ -1,7 +1,7 @@
 // `bufferlens simulate` and `bufferlens bench`, run as programs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../support/cli';
@@ -67,4 +67,38 @@ test("bench --json prints the contract's result shape with a baseline", () => {
   }
   assert.ok(out.bytesPerMillionPagePool.postgresql < 64 * 1048576);
   assert.ok(out.bytesPerMillionPagePool.innodb < 64 * 1048576);
+});
+
+test('simulate streams a file of many blocks and keeps ids apart that share their low 31 bits', () => {
+  // 200,000 records: more than one block of the reader; ids 2^31 + k and k must be different pages.
+  const ids: Array<number | bigint> = [];
+  for (let i = 0; i < 100_000; i++) ids.push(i % 1000, 2 ** 31 + (i % 1000));
+  const file = join(dir, 'wide.oracleGeneral');
+  writeFileSync(file, encodeOracleGeneral(ids));
+  for (const model of ['lru', 'innodb'] as const) {
+    const r = cli('simulate', '--model', model, '--pool', '4000', '--trace', file, '--format', 'oracleGeneral', '--json');
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out);
+    assert.equal(out.accesses, 200_000);
+    // 2,000 distinct pages fit the pool: each is read once (InnoDB may read some ahead first).
+    if (model === 'lru') assert.equal(out.misses, 2000);
+    else assert.ok(out.misses <= 2000 && out.counters.Innodb_pages_read === 2000, r.out);
+  }
+});
+
+test('simulate is its own small bundle: the drivers are not loaded to replay a trace', () => {
+  const bundle = readFileSync('dist/cli-simulate.js', 'utf8');
+  for (const driver of ['node_modules/pg/', 'node_modules/mysql2/']) assert.ok(!bundle.includes(driver), driver);
+  const help = cli('--help');
+  assert.match(help.out, /simulate/);
+  assert.match(help.out, /workload/);
+});
+
+test('bench: the libCacheSim options need --cachesim, and a cachesim that cannot run is one line', () => {
+  const alone = cli('bench', '--trace', 'x.oracleGeneral');
+  assert.equal(alone.code, 2);
+  assert.match(alone.err, /--trace goes with --cachesim PATH/);
+  const missing = cli('bench', '--cachesim', join(dir, 'no-such-cachesim'), '--accesses', '1000', '--rounds', '1');
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /cannot run .*no-such-cachesim: ENOENT/);
 });

@@ -1,47 +1,9 @@
-// `bufferlens simulate` and `bufferlens bench`: the simulator from the command line.
-import { readFileSync } from 'node:fs';
-import { UsageError } from './args';
-import { makeModel, MODEL_NAMES, type ModelName } from '../sim/models';
-import { parseTrace, type TraceFormat } from '../sim/trace-format';
-import { replay } from '../sim/simulate';
+// `bufferlens bench`: the simulator's speed against a baseline measured in the same run.
+import { makeModel, MODEL_NAMES } from '../sim/models';
 import { runBenchmark } from '../sim/benchmark';
 import { runWorkloadBench } from '../workload/workload-bench';
-
-export function runSimulate(o: { model: ModelName; pool: number; trace: string; format: TraceFormat; json: boolean }): number {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(o.trace);
-  } catch (err) {
-    throw new UsageError(`cannot read ${o.trace}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const trace = parseTrace(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), o.format);
-  const r = replay(makeModel(o.model, o.pool), trace);
-  const out = {
-    model: r.model,
-    pool: r.pool,
-    accesses: r.accesses,
-    hits: r.hits,
-    misses: r.misses,
-    missRatio: r.missRatio,
-    seconds: r.seconds,
-    accessesPerSecond: r.accessesPerSecond,
-  };
-  if (o.json) process.stdout.write(JSON.stringify({ ...out, counters: r.counters }) + '\n');
-  else {
-    process.stdout.write(
-      [
-        `model ${r.model}, pool ${r.pool.toLocaleString('en-US')} pages, ${o.format} trace ${o.trace}`,
-        `accesses  ${r.accesses.toLocaleString('en-US')}`,
-        `hits      ${r.hits.toLocaleString('en-US')}`,
-        `misses    ${r.misses.toLocaleString('en-US')}`,
-        `miss ratio ${r.missRatio.toFixed(6)}`,
-        `${(r.accessesPerSecond / 1e6).toFixed(1)} M accesses/s (${r.seconds.toFixed(3)} s)`,
-        ...Object.entries(r.counters).map(([k, v]) => `  ${k} ${v.toLocaleString('en-US')}`),
-      ].join('\n') + '\n',
-    );
-  }
-  return 0;
-}
+import { join } from 'node:path';
+import { replayBenchTable, runReplayBench } from './replay-bench';
 
 /** Bytes of typed arrays one model of a 1,048,576-page pool holds. */
 function poolMemory(): Record<string, number> {
@@ -86,5 +48,22 @@ export function runBench(json: boolean, accesses: number, workloadAccesses = 10_
       .join(', ')}`,
   );
   process.stdout.write(lines.join('\n') + '\n');
+  return 0;
+}
+
+/** `bench --cachesim PATH`: whole-process replays against libCacheSim (replay-bench.ts). */
+export function runCachesimBench(o: { json: boolean; cachesim: string; trace?: string; accesses: number; rounds: number; pool: number }): number {
+  const rows = runReplayBench({
+    cachesim: o.cachesim,
+    node: process.execPath,
+    // This bundle sits next to the program's entry in dist/.
+    cli: join(__dirname, 'cli.js'),
+    accesses: o.accesses,
+    pool: o.pool,
+    rounds: o.rounds,
+    traces: o.trace ? { [o.trace.split('/').pop() ?? o.trace]: o.trace } : undefined,
+  });
+  if (o.json) process.stdout.write(JSON.stringify({ results: rows.map((r) => ({ ...r, model: `${r.program} ${r.model}` })) }, null, 2) + '\n');
+  else process.stdout.write(replayBenchTable(rows, o.rounds) + '\n');
   return 0;
 }
