@@ -15,26 +15,12 @@ import { findInnodbServers, LocalInnodbServer } from '../src/local-server/mariad
 import { parseConnectionUrl } from '../src/db/connection-url';
 import { compileWorkload, predictCompiled } from '../src/workload/predict-workload';
 import { loadScripts } from '../src/workload/load-scripts';
-import { readCounters } from '../src/workload/run-workload';
+import { readCounters } from '../src/workload/counter-sampler';
+import { readOnlyScript } from './sysbench-scripts';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
-}
-
-/** oltp_read_only's transaction as sysbench 1.0 sends it (oltp_common.lua): each statement draws its own key. */
-function readOnlyScript(rows: number, range: number, randType: string): string {
-  // sysbench.rand.default as --rand-type makes it, in the script language.
-  const draw = { uniform: 'random', special: 'random_special', pareto: 'random_pareto' }[randType];
-  if (!draw) throw new Error(`--rand-type ${randType}: uniform, special or pareto`);
-  const points = Array.from({ length: 10 }, (_, i) => `\\set id${i} ${draw}(1, ${rows})\nSELECT c FROM sbtest1 WHERE id = :id${i};`);
-  const ranges = [
-    'SELECT c FROM sbtest1 WHERE id BETWEEN :r0 AND :r0 + RANGE',
-    'SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN :r1 AND :r1 + RANGE',
-    'SELECT c FROM sbtest1 WHERE id BETWEEN :r2 AND :r2 + RANGE ORDER BY c',
-    'SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN :r3 AND :r3 + RANGE ORDER BY c',
-  ].map((sql, i) => `\\set r${i} ${draw}(1, ${rows})\n${sql.replace('RANGE', String(range - 1))};`);
-  return ['BEGIN;', ...points, ...ranges, 'COMMIT;', ''].join('\n');
 }
 
 /** The mean of Innodb_buffer_pool_pages_free, sampled every 100 ms until `until` settles. */

@@ -9,6 +9,8 @@ import { compileWorkload, predictCompiled, type PredictWorkloadOptions } from '.
 import { runWorkload } from '../workload/run-workload';
 import { ScriptError } from '../workload/script';
 import { workloadFromStatistics } from '../workload/from-statistics';
+import { addThroughput } from '../workload/workload-report';
+import { parseTarget, recommend, TARGET_FORMS, TargetSyntaxError } from '../workload/target';
 
 const MiB = 1048576;
 
@@ -37,6 +39,8 @@ export const WORKLOAD_DETAILS = [
   '--sizes 64MB,1GB     pool sizes to predict, and always the pool now (default: 8 MiB to twice the data)',
   '--warmup-transactions N, --transactions N   simulated (predict) or run (run) transactions',
   '--tps N              transactions per second, for reads per second',
+  `--target T           the smallest pool on the curve that reaches T: ${TARGET_FORMS}`,
+  '                     (transactions per second and p95 latency come from workload run; --sizes sets the grid)',
   '--seed N             the draw of parameters',
   "predict  EXPLAINs each statement (nothing runs), replays the mix through the engine's pool model",
   'run      also drives the workload with --sessions N (default 4) for --warmup SECONDS (default 10) and',
@@ -52,7 +56,7 @@ function inputErrorsAsUsage<T>(f: () => T): T {
   try {
     return f();
   } catch (err) {
-    if (err instanceof WorkloadInputError || err instanceof ScriptError) throw new UsageError(err.message);
+    if (err instanceof WorkloadInputError || err instanceof ScriptError || err instanceof TargetSyntaxError) throw new UsageError(err.message);
     throw err;
   }
 }
@@ -95,6 +99,7 @@ export async function runWorkloadCommand(argv: string[], urlOption: (v: string |
       duration: { type: 'string' },
       commit: { type: 'boolean' },
       disposable: { type: 'string' },
+      target: { type: 'string' },
     },
     { min: 0, max: 100, what: 'FILE' },
   );
@@ -107,6 +112,7 @@ export async function runWorkloadCommand(argv: string[], urlOption: (v: string |
     throw new UsageError(`--commit keeps the workload's changes: name the URL's database as disposable with --disposable ${target.database ?? 'DB'}`);
   }
   const options = inputErrorsAsUsage(() => workloadOptions(positionals, v, list));
+  const goal = typeof v.target === 'string' ? inputErrorsAsUsage(() => parseTarget(v.target as string)) : undefined;
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -133,7 +139,9 @@ export async function runWorkloadCommand(argv: string[], urlOption: (v: string |
         tps: options.tps ?? Math.round(measured.transactionsPerSecond),
       });
       report.measured = measured;
+      addThroughput(report);
     } else report = predictCompiled(compiled, options);
+    if (goal) report.target = recommend(report, goal);
     const text = values.json ? jsonSafe(JSON.stringify(report, null, 2)) + '\n' : terminalSafe(workloadTable(report));
     if (typeof values.out === 'string') writeFileSync(values.out, jsonSafe(JSON.stringify(report, null, 2)) + '\n');
     process.stdout.write(text);

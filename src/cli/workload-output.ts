@@ -1,7 +1,7 @@
 // The readable form of a workload report: the curve with the current size marked, the sizes that serve
 // 95 % and 99 % of the requests, the measured point, and each statement's share.
 import type { WorkloadReport } from '../shared/workload-report';
-import { percent as pct, sizeText } from '../shared/workload-view';
+import { percent as pct, sizeText, targetAnswer } from '../shared/workload-view';
 
 export function workloadTable(r: WorkloadReport): string {
   const lines: string[] = [];
@@ -12,10 +12,11 @@ export function workloadTable(r: WorkloadReport): string {
   );
   lines.push('');
   const perSec = r.curve.some((p) => p.readsPerSecond !== undefined);
-  lines.push(`  pool        hit ratio   reads/transaction${perSec ? '   reads/s' : ''}`);
+  const tps = r.curve.some((p) => p.throughput !== undefined);
+  lines.push(`  pool        hit ratio   reads/transaction${perSec ? '   reads/s' : ''}${tps ? '   transactions/s (band)   latency mean / p95' : ''}`);
   for (const p of r.curve) {
     lines.push(
-      `${p.current ? '▸ ' : '  '}${sizeText(p.poolBytes).padEnd(10)}  ${pct(p.hitRatio).padStart(9)}   ${p.readsPerTransaction.toFixed(3).padStart(17)}${p.readsPerSecond !== undefined ? p.readsPerSecond.toFixed(0).padStart(10) : ''}${p.current ? '   (the pool now)' : ''}`,
+      `${p.current ? '▸ ' : '  '}${sizeText(p.poolBytes).padEnd(10)}  ${pct(p.hitRatio).padStart(9)}   ${p.readsPerTransaction.toFixed(3).padStart(17)}${p.readsPerSecond !== undefined ? p.readsPerSecond.toFixed(0).padStart(10) : ''}${p.throughput ? `   ${throughputText(p.throughput).padStart(20)}   ${latencyText(p.throughput.latencyMeanMs, p.throughput.latencyP95Ms).padStart(18)}` : ''}${p.current ? '   (the pool now)' : ''}`,
     );
   }
   lines.push('');
@@ -27,6 +28,7 @@ export function workloadTable(r: WorkloadReport): string {
       : `Even ${sizeText(r.curve[r.curve.length - 1].poolBytes)} does not serve 99 % of this mix's page requests from the pool.`,
   );
   if (s95 !== null) lines.push(`≈ ${sizeText(s95)} serves 95 %.`);
+  if (r.target) lines.push(targetAnswer(r.target));
   const now = r.curve.find((p) => p.current);
   const four = now && r.curve.find((p) => p.poolPages === now.poolPages * 4);
   if (now && four)
@@ -40,6 +42,13 @@ export function workloadTable(r: WorkloadReport): string {
       `measured at ${sizeText(m.poolBytes)}: hit ratio ${pct(m.hitRatio)}, ${m.readsPerTransaction.toFixed(3)} reads per transaction (${m.transactions.toLocaleString('en-US')} transactions after ${m.warmupTransactions.toLocaleString('en-US')} warm-up, ${m.sessions} sessions, ${m.transactionsPerSecond.toFixed(0)}/s)`,
     );
     if (now) lines.push(`predicted for the same transactions: hit ratio ${pct(now.hitRatio)}, ${now.readsPerTransaction.toFixed(3)} reads per transaction`);
+    if (m.latency) lines.push(`latency per transaction: ${latencyText(m.latency.meanMs, m.latency.p95Ms)} (mean / p95)`);
+    if (m.latency)
+      lines.push(
+        m.costs
+          ? `a page read costs ${m.costs.perReadMs.toFixed(3)} ms (${m.costs.perReadMsRange.map((x) => x.toFixed(3)).join('–')}), a transaction without reads ${m.costs.noReadMs.toFixed(2)} ms: from ${m.costs.from}`
+          : `transactions per second per pool size: not reported: ${m.costsNotReported}`,
+      );
     for (const n of m.notes) lines.push(`  · ${n}`);
   }
   lines.push('');
@@ -62,4 +71,13 @@ export function workloadTable(r: WorkloadReport): string {
     for (const n of r.notes) lines.push(`· ${n}`);
   }
   return lines.join('\n') + '\n';
+}
+
+function throughputText(t: { transactionsPerSecond: number; transactionsPerSecondRange: [number, number] }): string {
+  const [lo, hi] = t.transactionsPerSecondRange;
+  return hi - lo < 0.5 ? t.transactionsPerSecond.toFixed(0) : `${t.transactionsPerSecond.toFixed(0)} (${lo.toFixed(0)}–${hi.toFixed(0)})`;
+}
+
+function latencyText(meanMs: number, p95Ms: number): string {
+  return `${meanMs.toFixed(1)} / ${p95Ms.toFixed(1)} ms`;
 }

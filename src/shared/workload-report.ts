@@ -23,8 +23,30 @@ export interface WorkloadCurvePoint {
   readsPerTransaction: number;
   /** Pages read per second at the given rate of transactions; absent without a rate. */
   readsPerSecond?: number;
+  /** Transactions per second and latency at this size (`workload run`, when the costs were told apart). */
+  throughput?: ThroughputPoint;
   /** Per statement (same order as `statements`): pages requested and read per execution. */
   statements: Array<{ requestsPerExecution: number; readsPerExecution: number } | null>;
+}
+
+/** Predicted throughput at one pool size, from the measured run's costs (src/workload/throughput.ts). */
+export interface ThroughputPoint {
+  transactionsPerSecond: number;
+  /** From the per-read cost's band: the fewest and the most transactions per second. */
+  transactionsPerSecondRange: [number, number];
+  latencyMeanMs: number;
+  /** The run's p95 / mean ratio kept: stated, not modelled. */
+  latencyP95Ms: number;
+}
+
+/** What a transaction costs on this server, told apart from the measured run. */
+export interface TransactionCosts {
+  /** Per page read from outside the pool, ms, with the band the run's spread gives (two standard errors). */
+  perReadMs: number;
+  perReadMsRange: [number, number];
+  /** A transaction without reads, ms. */
+  noReadMs: number;
+  from: string;
 }
 
 /** The measured steady state of the same workload on the server (`workload run`). */
@@ -44,7 +66,28 @@ export interface WorkloadMeasurement {
   counters: string;
   committed: boolean;
   errors: number;
+  /** Per transaction as the sessions saw it, ms (absent from reports written before it was measured). */
+  latency?: { meanMs: number; p95Ms: number };
+  /** Absent when the run could not tell them apart: then `costsNotReported` says why. */
+  costs?: TransactionCosts;
+  costsNotReported?: string;
   notes: string[];
+}
+
+/** The smallest size on the curve that reaches a planner's target (src/workload/target.ts). */
+export interface TargetRecommendation {
+  kind: 'hit-ratio' | 'reads-per-second' | 'transactions-per-second' | 'p95-latency-ms';
+  value: number;
+  /** The target in words, e.g. "hit ratio ≥ 99 %". */
+  target: string;
+  /** null when no size on the curve reaches it, or the curve cannot tell: `why` says which. */
+  poolBytes: number | null;
+  /** At that size: the prediction the target was judged by (the pessimistic end of a band). */
+  predicted?: number;
+  margin?: string;
+  /** The next smaller size on the curve, which misses the target. */
+  smallerMisses?: { poolBytes: number; predicted: number };
+  why?: string;
 }
 
 export interface WorkloadReport {
@@ -60,6 +103,8 @@ export interface WorkloadReport {
   /** The smallest pool serving 95 % and 99 % of the page requests, from the curve; null beyond its largest size. */
   sizeFor: { hitRatio95: number | null; hitRatio99: number | null };
   measured?: WorkloadMeasurement;
+  /** `--target`: the smallest pool that reaches it. */
+  target?: TargetRecommendation;
   notes: string[];
 }
 

@@ -10,6 +10,14 @@ import { parseScript, ScriptError, type WorkloadScript } from '../workload/scrip
 import { usesVariable, WorkloadInputError } from '../workload/load-scripts';
 import { compileWorkload, predictCompiled, type PredictWorkloadOptions } from '../workload/predict-workload';
 import { runWorkload } from '../workload/run-workload';
+import { addThroughput } from '../workload/workload-report';
+import { parseTarget, recommend, TARGET_FORMS, type TargetKind } from '../workload/target';
+import type { WorkloadReport } from '../shared/workload-report';
+
+function withTarget(r: WorkloadReport, goal: { kind: TargetKind; value: number } | undefined): WorkloadReport {
+  if (goal) r.target = recommend(r, goal);
+  return r;
+}
 import { isAuthFailure } from '../db/errors';
 import type { Value } from '../workload/expression';
 import { DEMO_WORKLOAD } from '../workload/demo-workload';
@@ -72,12 +80,14 @@ export class WorkloadCommands implements vscode.Disposable {
         {
           modal: true,
           detail:
-            'Reads run in read-only transactions; a script that writes runs in transactions that are rolled back (on PostgreSQL each leaves dead row versions until VACUUM). The load is real: prefer a test server.',
+            'Then up to 5 s of transactions run twice each, to tell what a page read costs (for transactions per second by pool size). Reads run in read-only transactions; a script that writes runs in transactions that are rolled back (on PostgreSQL each leaves dead row versions until VACUUM). The load is real: prefer a test server.',
         },
         'Run Workload',
       );
       if (!ok) return;
     }
+    const goal = await this.target();
+    if (goal === null) return;
     const target = demo ? demo.target : await this.connections.target(profile!);
     const options: PredictWorkloadOptions = { scripts: input.scripts, fixed: new Map<string, Value>() };
     try {
@@ -95,9 +105,9 @@ export class WorkloadCommands implements vscode.Disposable {
           if (!compiled || abort.signal.aborted) return undefined;
           if (!measure) {
             progress.report({ message: 'replaying the mix at each pool size' });
-            return predictCompiled(compiled, options);
+            return withTarget(predictCompiled(compiled, options), goal);
           }
-          progress.report({ message: 'warming up, then measuring (40 s)' });
+          progress.report({ message: 'warming up, then measuring (about 45 s)' });
           const measured = await runWorkload(compiled, target, { sessions: 4, warmupSeconds: 10, seconds: 30, commit: false, signal: abort.signal });
           progress.report({ message: 'predicting the same transactions' });
           const r = predictCompiled(compiled, {
@@ -107,7 +117,8 @@ export class WorkloadCommands implements vscode.Disposable {
             tps: Math.round(measured.transactionsPerSecond),
           });
           r.measured = measured;
-          return r;
+          addThroughput(r);
+          return withTarget(r, goal);
         },
       );
       if (!report) return;
@@ -129,6 +140,21 @@ export class WorkloadCommands implements vscode.Disposable {
         return;
       }
       void this.log.showError(message);
+    }
+  }
+
+  /** The workload target setting, parsed; null when it is malformed (said, with the setting offered). */
+  private async target(): Promise<{ kind: TargetKind; value: number } | undefined | null> {
+    const text = vscode.workspace.getConfiguration('bufferlens').get<string>('workload.target', '').trim();
+    if (!text) return undefined;
+    try {
+      return parseTarget(text);
+    } catch {
+      const message = `The workload target setting "${text}" is not one BufferLens reads: use ${TARGET_FORMS}.`;
+      if ((await this.log.showError(message, 'Open Settings')) === 'Open Settings') {
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'bufferlens.workload.target');
+      }
+      return null;
     }
   }
 

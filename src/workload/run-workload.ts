@@ -15,6 +15,46 @@ import { executeScript } from './script';
 import type { WorkloadMeasurement } from '../shared/workload-report';
 import type { RunMode } from '../measure/gate';
 import { gateWorkload } from './workload-gate';
+import { openCounterReader, settledCounters } from './counter-sampler';
+import { costsFromPairs, costsFromReadTime, latencyStats, type PairedRound } from './throughput';
+
+/** How long each completed transaction took, ms. */
+type TransactionLog = number[];
+
+interface Pick {
+  script: number;
+  sql: string[];
+  sleepMicros: number;
+}
+
+/**
+ * Draws and runs the mix's transactions: each script's as the gate decided its statements (read-only unless
+ * one of them writes), the script's own BEGIN/END left out. `rollBack` overrides a commit (the probe's).
+ */
+function transactionRunner(w: CompiledWorkload, target: ConnectionTarget, modes: RunMode[]) {
+  const readOnly = target.engine === 'postgresql' ? 'BEGIN TRANSACTION READ ONLY' : 'START TRANSACTION READ ONLY';
+  const bracket = modes.map((m) => ({ begin: m === 'read-only' ? readOnly : 'BEGIN', end: m === 'committed' ? 'COMMIT' : 'ROLLBACK' }));
+  const cumulative: number[] = [];
+  let total = 0;
+  for (const s of w.scripts) cumulative.push((total += s.script.weight));
+  return {
+    pick(rnd: SeededRandom): Pick {
+      const at = rnd.next() * total;
+      let script = 0;
+      while (cumulative[script] <= at) script++;
+      const { sql, sleepMicros } = executeScript(w.scripts[script].script, { variables: new Map<string, Value>(w.fixed), random: rnd });
+      return { script, sql, sleepMicros };
+    },
+    /** Runs one transaction; returns its latency, ms. */
+    async run(session: DriverSession, pick: Pick, rollBack = false): Promise<number> {
+      const began = performance.now();
+      await session.run(bracket[pick.script].begin);
+      for (const statement of pick.sql) if (!CONTROL.test(statement)) await session.run(statement);
+      await session.run(rollBack ? 'ROLLBACK' : bracket[pick.script].end);
+      return performance.now() - began;
+    },
+  };
+}
 
 export interface RunWorkloadOptions {
   sessions: number;
@@ -26,11 +66,6 @@ export interface RunWorkloadOptions {
   commit: boolean;
   signal?: AbortSignal;
   seed?: number;
-}
-
-interface Counters {
-  requests: number;
-  reads: number;
 }
 
 interface DriverSession {
@@ -61,40 +96,65 @@ async function mysqlSession(target: ConnectionTarget): Promise<DriverSession> {
   return { run: async (sql) => void (await c.query(sql)), cancel, close: () => c.end() };
 }
 
-/** The server's page requests and reads so far: the database's (PostgreSQL) or the instance's (InnoDB). */
-export async function readCounters(target: ConnectionTarget): Promise<Counters> {
-  if (target.engine === 'postgresql') {
-    const c = await connectPostgres(target);
-    try {
-      const r = await c.query(`SELECT blks_hit::float8 AS hit, blks_read::float8 AS read FROM pg_stat_database WHERE datname = current_database()`);
-      return { requests: r.rows[0].hit + r.rows[0].read, reads: r.rows[0].read };
-    } finally {
-      await c.end();
-    }
-  }
-  const c = await connectMysql(target);
+async function openSessions(target: ConnectionTarget, n: number): Promise<DriverSession[]> {
+  const open = target.engine === 'postgresql' ? postgresSession : mysqlSession;
+  const sessions: DriverSession[] = [];
   try {
-    const [rows] = await c.query(`SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads')`);
-    const m = new Map((rows as Array<{ Variable_name: string; Value: string }>).map((r) => [r.Variable_name, Number(r.Value)]));
-    return { requests: m.get('Innodb_buffer_pool_read_requests') ?? 0, reads: m.get('Innodb_buffer_pool_reads') ?? 0 };
-  } finally {
-    await c.end();
+    for (let i = 0; i < n; i++) sessions.push(await open(target));
+  } catch (err) {
+    await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
+    throw err;
   }
+  return sessions;
 }
 
+/** The probe's length: rounds until either limit. */
+const PROBE_SECONDS = 5;
+const PROBE_ROUNDS = 200;
+
 /**
- * PostgreSQL's sessions report their counters when they end (and at most once a second while they run):
- * read until two readings a moment apart agree, so the exited sessions' counts are in.
+ * The paired probe that tells a page read's cost apart (throughput.ts): each round every session runs a newly
+ * drawn transaction, then the same one again, the server's reads counted around each half. Rolled back
+ * whatever the mix does: these transactions are the measurement's, not the workload's.
  */
-async function settledCounters(target: ConnectionTarget, signal: AbortSignal | undefined): Promise<Counters> {
-  let last = await readCounters(target);
-  for (let i = 0; i < 20 && !signal?.aborted; i++) {
-    await new Promise((r) => setTimeout(r, target.engine === 'postgresql' ? 250 : 0));
-    const now = await readCounters(target);
-    if (target.engine !== 'postgresql' || (now.requests === last.requests && now.reads === last.reads)) return now;
-    last = now;
+async function probeReadCost(w: CompiledWorkload, target: ConnectionTarget, o: RunWorkloadOptions, modes: RunMode[], seed: number): Promise<PairedRound[]> {
+  const sessions = await openSessions(target, o.sessions);
+  const tx = transactionRunner(w, target, modes);
+  // PostgreSQL's sessions report their counts at most once a second unless asked to at once.
+  const report = target.engine === 'postgresql' ? 'SELECT pg_stat_force_next_flush()' : undefined;
+  const rnds = sessions.map((_, k) => new SeededRandom(seed * 104729 + k));
+  const rounds: PairedRound[] = [];
+  const onAbort = () => void Promise.all(sessions.map((s) => s.cancel().catch(() => undefined)));
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  let reader;
+  try {
+    reader = await openCounterReader(target);
+    const deadline = performance.now() + PROBE_SECONDS * 1000;
+    while (!o.signal?.aborted && rounds.length < PROBE_ROUNDS && performance.now() < deadline) {
+      const picks = rnds.map((r) => tx.pick(r));
+      const half = async () => {
+        const ms = await Promise.all(
+          sessions.map(async (s, k) => {
+            const latency = await tx.run(s, picks[k], true);
+            if (report) await s.run(report);
+            return latency;
+          }),
+        );
+        return ms.reduce((a, b) => a + b, 0);
+      };
+      const r0 = (await reader.read()).reads;
+      const firstMs = await half();
+      const r1 = (await reader.read()).reads;
+      const repeatMs = await half();
+      const r2 = (await reader.read()).reads;
+      rounds.push({ transactions: sessions.length, firstMs, repeatMs, firstReads: r1 - r0, repeatReads: r2 - r1 });
+    }
+    return rounds;
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+    await reader?.close().catch(() => undefined);
+    await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
   }
-  return last;
 }
 
 /** One phase: sessions run transactions until the deadline or the count; returns transactions and errors. */
@@ -105,21 +165,10 @@ async function drive(
   modes: RunMode[],
   limit: { seconds: number; transactions?: number },
   seed: number,
+  log: TransactionLog,
 ): Promise<{ transactions: number; errors: number; seconds: number; firstError?: string }> {
-  const open = target.engine === 'postgresql' ? postgresSession : mysqlSession;
-  const sessions: DriverSession[] = [];
-  try {
-    for (let i = 0; i < o.sessions; i++) sessions.push(await open(target));
-  } catch (err) {
-    await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
-    throw err;
-  }
-  // Each script's transaction as the gate decided its statements: read-only unless one of them writes.
-  const readOnly = target.engine === 'postgresql' ? 'BEGIN TRANSACTION READ ONLY' : 'START TRANSACTION READ ONLY';
-  const bracket = modes.map((m) => ({ begin: m === 'read-only' ? readOnly : 'BEGIN', end: m === 'committed' ? 'COMMIT' : 'ROLLBACK' }));
-  const cumulative: number[] = [];
-  let total = 0;
-  for (const s of w.scripts) cumulative.push((total += s.script.weight));
+  const sessions = await openSessions(target, o.sessions);
+  const tx = transactionRunner(w, target, modes);
   const t0 = performance.now();
   const deadline = t0 + limit.seconds * 1000;
   let started = 0;
@@ -131,14 +180,9 @@ async function drive(
     const rnd = new SeededRandom(seed * 7919 + k);
     while (more()) {
       started++;
-      const pick = rnd.next() * total;
-      let si = 0;
-      while (cumulative[si] <= pick) si++;
-      const { sql, sleepMicros } = executeScript(w.scripts[si].script, { variables: new Map<string, Value>(w.fixed), random: rnd });
+      const pick = tx.pick(rnd);
       try {
-        await session.run(bracket[si].begin);
-        for (const statement of sql) if (!CONTROL.test(statement)) await session.run(statement);
-        await session.run(bracket[si].end);
+        log.push(await tx.run(session, pick));
         done++;
       } catch (err) {
         errors++;
@@ -146,7 +190,7 @@ async function drive(
         await session.run('ROLLBACK').catch(() => undefined);
         if (errors > 100 && errors > done) throw new Error(`the workload fails: ${firstError}`, { cause: err });
       }
-      if (sleepMicros > 0) await new Promise((r) => setTimeout(r, sleepMicros / 1000));
+      if (pick.sleepMicros > 0) await new Promise((r) => setTimeout(r, pick.sleepMicros / 1000));
     }
   };
   // A signal stops the statements running now, so that the run ends within a second, not after them.
@@ -172,11 +216,12 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
   const stopIfCancelled = () => {
     if (o.signal?.aborted) throw new WorkloadInputError('cancelled');
   };
-  const warm = await drive(w, target, o, gate.modes, { seconds: o.warmupSeconds, transactions: o.warmupTransactions }, seed);
+  const runLog: TransactionLog = [];
+  const warm = await drive(w, target, o, gate.modes, { seconds: o.warmupSeconds, transactions: o.warmupTransactions }, seed, []);
   stopIfCancelled();
   const before = await settledCounters(target, o.signal);
   stopIfCancelled();
-  const run = await drive(w, target, o, gate.modes, { seconds: o.seconds, transactions: o.transactions }, seed + 1);
+  const run = await drive(w, target, o, gate.modes, { seconds: o.seconds, transactions: o.transactions }, seed + 1, runLog);
   stopIfCancelled();
   const after = await settledCounters(target, o.signal);
   stopIfCancelled();
@@ -199,6 +244,14 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
     'The counters are the whole server\u2019s (InnoDB) or the whole database\u2019s (PostgreSQL): other sessions\u2019 work during the run is in them.',
   );
   const poolBytes = w.poolPages * w.pageBytes;
+  const latency = latencyStats(runLog);
+  const readsPerTransaction = reads / run.transactions;
+  const timed = before.readTimeMs !== undefined && after.readTimeMs !== undefined;
+  // The server's own read time where it keeps one; else the paired probe, after the run (it disturbs nothing counted).
+  const fitted = timed
+    ? costsFromReadTime(after.readTimeMs! - before.readTimeMs!, reads, latency.meanMs, readsPerTransaction)
+    : costsFromPairs(await probeReadCost(w, target, o, gate.modes, seed + 2), latency.meanMs, readsPerTransaction);
+  stopIfCancelled();
   return {
     poolPages: w.poolPages,
     poolBytes,
@@ -210,13 +263,15 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
     requests,
     reads,
     hitRatio: requests > 0 ? 1 - reads / requests : 1,
-    readsPerTransaction: run.transactions ? reads / run.transactions : 0,
+    readsPerTransaction,
     counters:
       target.engine === 'postgresql'
         ? 'pg_stat_database blks_hit + blks_read (requests) and blks_read (reads) of this database'
         : 'Innodb_buffer_pool_read_requests (requests) and Innodb_buffer_pool_reads (reads, read-ahead not counted)',
     committed: writes && o.commit,
     errors: run.errors,
+    latency,
+    ...('costs' in fitted ? { costs: fitted.costs } : { costsNotReported: fitted.notReported }),
     notes,
   };
 }

@@ -3,6 +3,7 @@ import type { CompiledWorkload } from './compiled';
 import { sizeForHitRatio, type PoolCurve } from './curve';
 import type { WorkloadTrace } from './trace';
 import type { WorkloadReport } from '../shared/workload-report';
+import { throughputAt } from './throughput';
 
 export function workloadReport(w: CompiledWorkload, trace: WorkloadTrace, curve: PoolCurve, seed: number, tps: number | undefined): WorkloadReport {
   const stmts = trace.statements.map(({ script, statement }) => ({ s: w.scripts[script], st: w.scripts[script].statements[statement] }));
@@ -61,4 +62,16 @@ export function workloadReport(w: CompiledWorkload, trace: WorkloadTrace, curve:
     sizeFor: { hitRatio95: size(0.95), hitRatio99: size(0.99) },
     notes,
   };
+}
+
+/** Transactions per second and latency at every size, once a measured run told a transaction's costs apart. */
+export function addThroughput(r: WorkloadReport): void {
+  const m = r.measured;
+  const now = r.curve.find((p) => p.current);
+  if (!m?.costs || !m.latency || !now) return;
+  const latency = m.latency;
+  for (const p of r.curve) p.throughput = throughputAt(m.costs, { sessions: m.sessions, ...latency }, now.readsPerTransaction, p.readsPerTransaction);
+  r.notes.push(
+    `Transactions per second assume ${m.sessions} sessions always busy, as in the run; a size's latency is the run's moved by ${m.costs.perReadMs.toFixed(3)} ms per page read more or fewer than predicted at the pool now; p95 keeps the run's p95 / mean ratio.`,
+  );
 }

@@ -110,6 +110,18 @@ describe('bufferlens workload on PostgreSQL', skipUnless(availability), () => {
     const error = Math.abs(1 - p.hitRatio - (1 - m.hitRatio)) / (1 - m.hitRatio);
     assert.ok(error < 0.1, `miss ratio measured ${(1 - m.hitRatio).toFixed(4)}, predicted ${(1 - p.hitRatio).toFixed(4)}`);
     assert.ok(Math.abs(m.requests / m.transactions - p.requestsPerTransaction) < 0.5, `${m.requests / m.transactions} vs ${p.requestsPerTransaction}`);
+    // Throughput per size: with the sessions always busy, sessions / mean latency is the measured rate.
+    assert.ok(m.latency!.meanMs > 0 && m.latency!.p95Ms >= m.latency!.meanMs * 0.5, JSON.stringify(m.latency));
+    assert.ok(
+      Math.abs((m.sessions * 1000) / m.latency!.meanMs / m.transactionsPerSecond - 1) < 0.25,
+      `${m.transactionsPerSecond} tx/s, ${m.latency!.meanMs} ms`,
+    );
+    assert.ok(m.costs !== undefined || /./.test(m.costsNotReported ?? ''), 'costs, or why not');
+    if (m.costs) {
+      const rates = report.curve.map((x) => x.throughput!.transactionsPerSecond);
+      for (let i = 1; i < rates.length; i++) assert.ok(rates[i] >= rates[i - 1] - 1e-9, `a larger pool predicted slower: ${rates}`);
+      assert.ok(Math.abs(p.throughput!.transactionsPerSecond / m.transactionsPerSecond - 1) < 0.25);
+    } else assert.ok(report.curve.every((x) => x.throughput === undefined));
     writeFileSync('test-output/workload/select-only-run.json', JSON.stringify(report, null, 1) + '\n');
   });
 

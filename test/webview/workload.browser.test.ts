@@ -3,12 +3,15 @@
 // prediction, and the statements; no console errors and no CSP violations, in light and dark.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { chromiumAvailable, launch } from '../support/browser';
 import { need, skipUnless } from '../support/engines';
 import { cli } from '../support/cli';
+import type { WorkloadReport } from '../../src/shared/workload-report';
+import { addThroughput } from '../../src/workload/workload-report';
+import { parseTarget, recommend } from '../../src/workload/target';
 
 const availability = chromiumAvailable();
 const OUT = 'test-output/webview';
@@ -59,4 +62,40 @@ describe('workload report in Chromium', skipUnless(availability), () => {
       await page.close();
     });
   }
+
+  test('after a run that told a page read’s cost: transactions per second and latency per size, plotted, and the target answered first', async () => {
+    const report = JSON.parse(readFileSync(FIXTURE, 'utf8')) as WorkloadReport;
+    const m = report.measured!;
+    m.latency = { meanMs: (m.sessions * 1000) / m.transactionsPerSecond, p95Ms: (2 * m.sessions * 1000) / m.transactionsPerSecond };
+    m.costs = { perReadMs: 0.3, perReadMsRange: [0.25, 0.35], noReadMs: m.latency.meanMs / 2, from: 'the test' };
+    addThroughput(report);
+    report.target = recommend(report, parseTarget('hit-ratio=99%'));
+    const json = resolve(OUT, 'workload-throughput.json');
+    writeFileSync(json, JSON.stringify(report));
+    const file = resolve(OUT, 'workload-throughput.html');
+    const r = cli('report', '--html', file, json);
+    assert.equal(r.code, 0, r.err);
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+    const errors: string[] = [];
+    page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`file://${file}`);
+    const answers = page.locator('ul.answers li');
+    await answers.first().waitFor();
+    assert.match(
+      await answers.first().innerText(),
+      /^Target hit ratio ≥ 99 %: \d+(\.\d)? MiB \(predicted [^,]+ %, \d\.\d\d points above the target; \d+(\.\d)? MiB gives/,
+    );
+    const curve = page.locator('table', { hasText: 'hit ratio' }).first();
+    assert.match(await curve.locator('thead').innerText(), /transactions per second \(band\)\s+latency mean \/ p95/);
+    assert.match(await curve.locator('tbody tr', { hasText: '(now)' }).innerText(), /\d[\d,]* \(\d[\d,]*–\d[\d,]*\)|\d[\d,]*\s+\d+\.\d \/ \d+\.\d ms/);
+    assert.match(await page.locator('section', { hasText: 'Measured on the server' }).innerText(), /A page read costs 0\.300 ms \(0\.250–0\.350\)/);
+    assert.match(
+      (await page.locator('canvas').getAttribute('aria-label')) ?? '',
+      /and predicted transactions per second, the smallest pool for the target circled$/,
+    );
+    await page.screenshot({ path: resolve(OUT, 'workload-throughput.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 });

@@ -144,6 +144,10 @@ export interface CurveChartData {
   currentIndex: number;
   /** The measured point: which size, and its hit ratio. */
   measured: { index: number; hitRatio: number } | null;
+  /** Predicted transactions per second per size, on an axis of their own; null before a measured run. */
+  transactionsPerSecond: Array<number | null> | null;
+  /** The target setting's recommended size, and the target in words. */
+  target: { index: number; label: string } | null;
 }
 
 /** A workload's hit ratio by pool size: the predicted line, the pool now marked, the measured point apart. */
@@ -189,9 +193,41 @@ function drawCurve(canvas: HTMLCanvasElement, d: CurveChartData): Chart {
       clip: false,
     });
   }
+  if (d.target) {
+    datasets.push({
+      label: d.target.label,
+      data: d.labels.map((_, i) => (i === d.target!.index ? pct(d.predicted[i]) : null)),
+      borderColor: c.text,
+      backgroundColor: 'transparent',
+      showLine: false,
+      pointRadius: 11,
+      pointStyle: 'circle',
+      borderWidth: 2,
+      clip: false,
+    });
+  }
+  const options = lineOptions(c, 'pool size', { max: 100, title: { display: true, text: 'hit ratio (%)', color: c.text } });
+  if (d.transactionsPerSecond) {
+    datasets.push({
+      label: 'predicted transactions per second',
+      data: d.transactionsPerSecond,
+      borderColor: c.measured[1],
+      backgroundColor: c.measured[1],
+      borderDash: [6, 4],
+      pointRadius: 3,
+      yAxisID: 'tps',
+    });
+    (options.scales as Record<string, unknown>).tps = {
+      position: 'right',
+      beginAtZero: true,
+      ticks: { color: c.text },
+      grid: { drawOnChartArea: false },
+      title: { display: true, text: 'transactions per second', color: c.text },
+    };
+  }
   return new Chart(canvas, {
     type: 'line',
     data: { labels: d.labels, datasets: datasets as never },
-    options: { ...lineOptions(c, 'pool size', { max: 100, title: { display: true, text: 'hit ratio (%)', color: c.text } }), layout: { padding: { top: 10 } } },
+    options: { ...options, layout: { padding: { top: 10 } } },
   });
 }

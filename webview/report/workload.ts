@@ -13,7 +13,7 @@ export function renderWorkload(root: HTMLElement, report: WorkloadReport): void 
   const now = current >= 0 ? `, the pool now (${v.curve[current].size}) at ${v.curve[current].hit}` : '';
   const canvas = el('canvas', {
     role: 'img',
-    'aria-label': `line chart of the predicted hit ratio by pool size${now}${v.measured ? ', with the measured point' : ''}`,
+    'aria-label': `line chart of the predicted hit ratio by pool size${now}${v.measured ? ', with the measured point' : ''}${v.curve.some((p) => p.throughput !== null) ? ', and predicted transactions per second' : ''}${v.target?.index != null && v.target.index >= 0 ? `, the smallest pool for the target circled` : ''}`,
   });
   const measuredIndex = v.measured ? v.curve.findIndex((p) => p.poolBytes === v.measured!.poolBytes) : -1;
   queueMicrotask(() =>
@@ -22,12 +22,27 @@ export function renderWorkload(root: HTMLElement, report: WorkloadReport): void 
       predicted: v.curve.map((p) => p.hitRatio),
       currentIndex: current,
       measured: v.measured && measuredIndex >= 0 ? { index: measuredIndex, hitRatio: v.measured.hitRatio } : null,
+      transactionsPerSecond: v.curve.some((p) => p.transactionsPerSecond !== null) ? v.curve.map((p) => p.transactionsPerSecond) : null,
+      target: v.target && v.target.index !== null && v.target.index >= 0 ? { index: v.target.index, label: 'smallest pool for the target' } : null,
     }),
   );
   const withRate = v.curve.some((p) => p.readsPerSecond !== null);
-  const rows = v.curve.map((p) => [p.current ? `${p.size} (now)` : p.size, p.hit, p.reads, ...(withRate ? [p.readsPerSecond ?? ''] : [])]);
+  const withThroughput = v.curve.some((p) => p.throughput !== null);
+  const rows = v.curve.map((p) => [
+    p.current ? `${p.size} (now)` : p.size,
+    p.hit,
+    p.reads,
+    ...(withRate ? [p.readsPerSecond ?? ''] : []),
+    ...(withThroughput ? [p.throughput ?? '', p.latency ?? ''] : []),
+  ]);
   const curveTable = table(
-    ['pool', 'hit ratio', 'pages read per transaction', ...(withRate ? ['pages read per second'] : [])],
+    [
+      'pool',
+      'hit ratio',
+      'pages read per transaction',
+      ...(withRate ? ['pages read per second'] : []),
+      ...(withThroughput ? ['transactions per second (band)', 'latency mean / p95'] : []),
+    ],
     rows,
     'Predicted steady state by pool size',
   );
@@ -35,7 +50,13 @@ export function renderWorkload(root: HTMLElement, report: WorkloadReport): void 
   const parts = [answers, curve];
   if (v.measured) {
     parts.push(
-      section('Measured on the server', 'measured-h', el('p', {}, v.measured.text), ...(v.measured.predicted ? [el('p', {}, v.measured.predicted)] : [])),
+      section(
+        'Measured on the server',
+        'measured-h',
+        el('p', {}, v.measured.text),
+        ...(v.measured.predicted ? [el('p', {}, v.measured.predicted)] : []),
+        ...(v.measured.costs ? [el('p', {}, v.measured.costs)] : []),
+      ),
     );
   }
   const stmtRows = v.statements.map((s) => [
