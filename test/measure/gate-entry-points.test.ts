@@ -13,6 +13,7 @@ const OPENERS: Record<string, 'gated' | string> = {
   'src/measure/innodb/innodb-session.ts': 'gated',
   'src/workload/run-workload.ts': 'gated',
   'src/workload/predict-workload.ts': 'gated',
+  'src/workload/counter-sampler.ts': "workload run: the server's page counters (pg_stat_database, SHOW GLOBAL STATUS) around the run and its probe",
   'src/measure/postgres/reach.ts': "the gate's own resolution: catalog queries, and the verdict from decide()",
   'src/measure/innodb/reach.ts': "the gate's own resolution: catalog queries, and the verdict from decide()",
   'src/measure/innodb/kill-query.ts': "cancel: KILL QUERY of the measuring session's own connection, from a second one",
