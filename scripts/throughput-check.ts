@@ -6,7 +6,7 @@
 // every part of a transaction, reads included, takes a smaller share of wall time (4.4 ms a transaction at
 // 16 MB against 11 ms with workload run's client). Its prediction keeps the server's proportions: sysbench's
 // rate at the reference size times the predicted ratio of each size's rate to the reference's. Printed as
-// a table; nothing is asserted.
+// a table and a chart (docs/workload/throughput-mariadb-oltp-read-only.svg); nothing is asserted.
 // Run: npm run accuracy:throughput [-- --rows 500000 --pools 16,32,64,128 --reference 16 --threads 4 --warmup 15 --duration 20]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,58 @@ import { loadScripts } from '../src/workload/load-scripts';
 import { runWorkload } from '../src/workload/run-workload';
 import { addThroughput } from '../src/workload/workload-report';
 import { readOnlyScript } from './sysbench-scripts';
+
+interface ChartRow {
+  mb: number;
+  predicted: [number, number, number];
+  measured: number;
+  sysbenchPredicted: number;
+  sysbench: number;
+}
+
+/** Transactions per second by pool size: the predictions as lines (the band shaded), the runs as points. */
+function chart(title: string, rows: ChartRow[]): string {
+  const [W, H, L, R, B] = [600, 320, 60, 150, 40];
+  const lo = Math.log2(rows[0].mb);
+  const hi = Math.log2(rows[rows.length - 1].mb);
+  const top = Math.max(...rows.flatMap((r) => [r.predicted[2], r.measured, r.sysbench, r.sysbenchPredicted])) * 1.1;
+  const x = (mb: number) => L + ((Math.log2(mb) - lo) / (hi - lo || 1)) * (W - L - R);
+  const y = (v: number) => 24 + (1 - v / top) * (H - 24 - B);
+  const path = (f: (r: ChartRow) => number) => rows.map((r, i) => `${i ? 'L' : 'M'}${x(r.mb).toFixed(1)},${y(f(r)).toFixed(1)}`).join(' ');
+  const band = `${rows.map((r, i) => `${i ? 'L' : 'M'}${x(r.mb).toFixed(1)},${y(r.predicted[2]).toFixed(1)}`).join(' ')} ${[...rows]
+    .reverse()
+    .map((r) => `L${x(r.mb).toFixed(1)},${y(r.predicted[0]).toFixed(1)}`)
+    .join(' ')} Z`;
+  const dots = (f: (r: ChartRow) => number, color: string, what: string) =>
+    rows
+      .map(
+        (r) =>
+          `<circle cx="${x(r.mb).toFixed(1)}" cy="${y(f(r)).toFixed(1)}" r="5" fill="none" stroke="${color}" stroke-width="2"><title>${what} ${r.mb} MB: ${f(r).toFixed(0)}</title></circle>`,
+      )
+      .join('\n');
+  const yTicks = Array.from({ length: 5 }, (_, i) => (top * i) / 4).map(
+    (v) =>
+      `<text x="${L - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v.toFixed(0)}</text><line x1="${L}" x2="${W - R}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#ddd"/>`,
+  );
+  const xTicks = rows.map((r) => `<text x="${x(r.mb).toFixed(1)}" y="${H - B + 16}" text-anchor="middle">${r.mb} MB</text>`);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">
+<rect width="100%" height="100%" fill="#fff"/>
+<text x="${L}" y="14" font-size="12" font-weight="bold">${title}</text>
+${yTicks.join('\n')}
+${xTicks.join('\n')}
+<path d="${band}" fill="#2c6fbb" fill-opacity="0.15" stroke="none"/>
+<path d="${path((r) => r.predicted[1])}" fill="none" stroke="#2c6fbb" stroke-width="2"/>
+${dots((r) => r.measured, '#2c6fbb', 'workload run measured')}
+<path d="${path((r) => r.sysbenchPredicted)}" fill="none" stroke="#c0392b" stroke-width="2" stroke-dasharray="6 4"/>
+${dots((r) => r.sysbench, '#c0392b', 'sysbench measured')}
+<text x="${W - R + 10}" y="60" fill="#2c6fbb">── predicted, workload run</text>
+<text x="${W - R + 10}" y="76" fill="#2c6fbb">○ workload run measured</text>
+<text x="${W - R + 10}" y="100" fill="#c0392b">- - predicted, sysbench</text>
+<text x="${W - R + 10}" y="116" fill="#c0392b">○ sysbench measured</text>
+<text x="${L}" y="${H - 6}">transactions per second by pool size</text>
+</svg>
+`;
+}
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -74,11 +126,11 @@ async function main(): Promise<void> {
       const report = predictCompiled(compiled, { ...options, warmup: measured.warmupTransactions, transactions: Math.max(1, measured.transactions) });
       report.measured = measured;
       addThroughput(report);
-      return report;
+      return { report, compiled };
     };
 
     await server.restart({ 'innodb-buffer-pool-size': `${reference}M` });
-    const predicted = await ours();
+    const { report: predicted, compiled: referenceCompiled } = await ours();
     const m = predicted.measured!;
     console.log(
       `${binaries.product} ${binaries.version}, sbtest1 ${rows.toLocaleString('en-US')} rows, oltp_read_only uniform, ${threads} sessions, ${warmup} s warm-up + ${duration} s`,
@@ -94,7 +146,7 @@ async function main(): Promise<void> {
     let sysbenchAtReference = 0;
     for (const mb of pools) {
       await server.restart({ 'innodb-buffer-pool-size': `${mb}M` });
-      const run = (await ours()).measured!;
+      const run = (await ours()).report.measured!;
       await server.restart();
       sysbench('run', [`--time=${warmup}`]);
       const counted = sysbench('run', [`--time=${duration}`]);
@@ -104,9 +156,26 @@ async function main(): Promise<void> {
       if (mb === reference) sysbenchAtReference = sbTps;
       rows_.push(JSON.stringify({ mb, run, sbTps, sbMean, sbP95 }));
     }
+    // InnoDB's pool depends on the rate of requests (innodb_old_blocks_time, the page cleaner's pace): for
+    // sysbench the curve is replayed at sysbench's own rate at the reference size.
+    const atSysbenchRate = predictCompiled(referenceCompiled, {
+      ...options,
+      warmup: m.warmupTransactions,
+      transactions: m.transactions,
+      tps: sysbenchAtReference,
+    });
+    atSysbenchRate.measured = m;
+    addThroughput(atSysbenchRate);
+    const sbAt = (mb: number) => atSysbenchRate.curve.find((p) => p.poolBytes === mb * MiB);
+    for (const mb of pools) {
+      const a = predicted.curve.find((p) => p.poolBytes === mb * MiB)!;
+      console.log(
+        `  ${mb} MB: predicted reads per transaction ${a.readsPerTransaction.toFixed(2)} at the reference run's rate, ${sbAt(mb)!.readsPerTransaction.toFixed(2)} at sysbench's`,
+      );
+    }
     const forSysbench = (mb: number) => {
-      const p = at(mb);
-      const ref = at(reference);
+      const p = sbAt(mb)?.throughput;
+      const ref = sbAt(reference)?.throughput;
       if (!p || !ref) return undefined;
       const scale = (x: number) => (x / ref.transactionsPerSecond) * sysbenchAtReference;
       return { transactionsPerSecond: scale(p.transactionsPerSecond), transactionsPerSecondRange: p.transactionsPerSecondRange.map(scale) as [number, number] };
@@ -114,6 +183,7 @@ async function main(): Promise<void> {
     console.log(
       'pool MB  predicted tx/s (band)   workload run   error  |  predicted for sysbench   sysbench tx/s   error  | latency mean / p95 ms: predicted   workload run   predicted for sysbench (mean)   sysbench',
     );
+    const charted: ChartRow[] = [];
     for (const line of rows_) {
       const { mb, run, sbTps, sbMean, sbP95 } = JSON.parse(line);
       const p = at(mb);
@@ -123,9 +193,27 @@ async function main(): Promise<void> {
         t ? `${t.transactionsPerSecond.toFixed(0)} (${t.transactionsPerSecondRange.map((x) => x.toFixed(0)).join('–')})` : 'not reported';
       const latencyText = (t: typeof p) => (t ? `${t.latencyMeanMs.toFixed(2)} / ${t.latencyP95Ms.toFixed(2)}` : '');
       const sbLatency = sb ? `${((threads * 1000) / sb.transactionsPerSecond).toFixed(2)}` : '';
+      if (p && sb) {
+        const [bandLow, bandHigh] = p.transactionsPerSecondRange;
+        charted.push({
+          mb,
+          predicted: [bandLow, p.transactionsPerSecond, bandHigh],
+          measured: run.transactionsPerSecond,
+          sysbenchPredicted: sb.transactionsPerSecond,
+          sysbench: sbTps,
+        });
+      }
       console.log(
         `${String(mb).padStart(7)}  ${tpsText(p).padStart(22)}   ${run.transactionsPerSecond.toFixed(0).padStart(12)}  ${p ? err(p.transactionsPerSecond, run.transactionsPerSecond) : '     '}  |  ${tpsText(sb).padStart(22)}   ${sbTps.toFixed(0).padStart(13)}  ${sb ? err(sb.transactionsPerSecond, sbTps) : '     '}  | ${latencyText(p).padStart(31)}   ${`${run.latency!.meanMs.toFixed(2)} / ${run.latency!.p95Ms.toFixed(2)}`.padStart(12)}   ${sbLatency.padStart(22)}   ${sbMean.toFixed(2)} / ${sbP95.toFixed(2)}`,
       );
+    }
+    if (charted.length === pools.length) {
+      const out = 'docs/workload/throughput-mariadb-oltp-read-only.svg';
+      writeFileSync(
+        out,
+        chart(`${binaries.product} ${binaries.version}, sysbench oltp_read_only, ${rows.toLocaleString('en-US')} rows, ${threads} sessions`, charted),
+      );
+      console.log(`chart: ${out}`);
     }
   } catch (err) {
     console.error(`the server's log ends:\n${server.logTail(30)}`);

@@ -142,12 +142,18 @@ async function probeReadCost(w: CompiledWorkload, target: ConnectionTarget, o: R
         );
         return ms.reduce((a, b) => a + b, 0);
       };
-      const r0 = (await reader.read()).reads;
-      const firstMs = await half();
-      const r1 = (await reader.read()).reads;
-      const repeatMs = await half();
-      const r2 = (await reader.read()).reads;
-      rounds.push({ transactions: sessions.length, firstMs, repeatMs, firstReads: r1 - r0, repeatReads: r2 - r1 });
+      try {
+        const r0 = (await reader.read()).reads;
+        const firstMs = await half();
+        const r1 = (await reader.read()).reads;
+        const repeatMs = await half();
+        const r2 = (await reader.read()).reads;
+        rounds.push({ transactions: sessions.length, firstMs, repeatMs, firstReads: r1 - r0, repeatReads: r2 - r1 });
+      } catch {
+        // A failed transaction ends the probe with the rounds it has; the sessions leave nothing open.
+        await Promise.all(sessions.map((s) => s.run('ROLLBACK').catch(() => undefined)));
+        break;
+      }
     }
     return rounds;
   } finally {
@@ -250,7 +256,11 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
   // The server's own read time where it keeps one; else the paired probe, after the run (it disturbs nothing counted).
   const fitted = timed
     ? costsFromReadTime(after.readTimeMs! - before.readTimeMs!, reads, latency.meanMs, readsPerTransaction)
-    : costsFromPairs(await probeReadCost(w, target, o, gate.modes, seed + 2), latency.meanMs, readsPerTransaction);
+    : await probeReadCost(w, target, o, gate.modes, seed + 2).then(
+        (rounds) => costsFromPairs(rounds, latency.meanMs, readsPerTransaction),
+        // The run's measurement stands without the probe; only the costs are then not reported.
+        (err: Error) => ({ notReported: `the probe that tells a page read's cost failed: ${err.message}` }),
+      );
   stopIfCancelled();
   return {
     poolPages: w.poolPages,
