@@ -48,13 +48,6 @@ export class IdMap {
     }
   }
 
-  /** One id's number, given the next free one if it is new. */
-  number(lo: number, hi: number): number {
-    const out = new Int32Array(1);
-    this.numberAll(new Int32Array([lo, hi]), 0, 2, true, 1, out, 0);
-    return out[0];
-  }
-
   /** Puts a new id in the empty slot `i`; returns its number. */
   private insert(i: number, lo: number, hi: number): number {
     if (this.count >= 0x7ffffffe) throw new Error('a trace with more than 2^31 distinct ids');

@@ -13,13 +13,6 @@
 // p95 keeps the run's p95 / mean ratio: stated, not modelled.
 import type { ThroughputPoint, TransactionCosts } from '../shared/workload-report';
 
-/** One stretch of the run: transactions that ended in it, their summed latency, the server's reads in it. */
-export interface RunWindow {
-  transactions: number;
-  latencyMs: number;
-  reads: number;
-}
-
 export type CostsResult = { costs: TransactionCosts } | { notReported: string };
 
 /** Mean and 95th percentile of the transactions' latencies, ms. */
