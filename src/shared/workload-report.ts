@@ -68,6 +68,8 @@ export interface WorkloadMeasurement {
   errors: number;
   /** Per transaction as the sessions saw it, ms (absent from reports written before it was measured). */
   latency?: { meanMs: number; p95Ms: number };
+  /** The share of one core the driving client (this process) used during the measured part. */
+  clientCpuShare?: number;
   /** Absent when the run could not tell them apart: then `costsNotReported` says why. */
   costs?: TransactionCosts;
   costsNotReported?: string;

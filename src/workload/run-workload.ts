@@ -227,7 +227,9 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
   stopIfCancelled();
   const before = await settledCounters(target, o.signal);
   stopIfCancelled();
+  const cpuBefore = process.cpuUsage();
   const run = await drive(w, target, o, gate.modes, { seconds: o.seconds, transactions: o.transactions }, seed + 1, runLog);
+  const cpu = process.cpuUsage(cpuBefore);
   stopIfCancelled();
   const after = await settledCounters(target, o.signal);
   stopIfCancelled();
@@ -281,6 +283,7 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
     committed: writes && o.commit,
     errors: run.errors,
     latency,
+    clientCpuShare: (cpu.user + cpu.system) / 1e6 / Math.max(0.001, run.seconds),
     ...('costs' in fitted ? { costs: fitted.costs } : { costsNotReported: fitted.notReported }),
     notes,
   };

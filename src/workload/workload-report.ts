@@ -70,8 +70,9 @@ export function addThroughput(r: WorkloadReport): void {
   const now = r.curve.find((p) => p.current);
   if (!m?.costs || !m.latency || !now) return;
   const latency = m.latency;
-  for (const p of r.curve) p.throughput = throughputAt(m.costs, { sessions: m.sessions, ...latency }, now.readsPerTransaction, p.readsPerTransaction);
+  const measured = { sessions: m.sessions, ...latency, transactionsPerSecond: m.transactionsPerSecond, clientCpuShare: m.clientCpuShare };
+  for (const p of r.curve) p.throughput = throughputAt(m.costs, measured, now.readsPerTransaction, p.readsPerTransaction);
   r.notes.push(
-    `Transactions per second assume ${m.sessions} sessions always busy, as in the run; a size's latency is the run's moved by ${m.costs.perReadMs.toFixed(3)} ms per page read more or fewer than predicted at the pool now; p95 keeps the run's p95 / mean ratio.`,
+    `Transactions per second assume ${m.sessions} sessions always busy, as in the run; a size's latency is the run's moved by ${m.costs.perReadMs.toFixed(3)} ms per page read more or fewer than predicted at the pool now; p95 keeps the run's p95 / mean ratio${m.clientCpuShare !== undefined ? `; no size runs faster than the client that drove the run can (it used ${(m.clientCpuShare * 100).toFixed(0)} % of a core at ${Math.round(m.transactionsPerSecond)} per second)` : ''}.`,
   );
 }

@@ -71,3 +71,16 @@ test('throughput: the measured size gives the measured rate, fewer reads more, a
   // Never faster than the part of a transaction that is not reading.
   assert.ok(throughputAt(costs, measured, 20, -1000).latencyMeanMs >= 4);
 });
+
+test('no size runs faster than the client that drove the run can: its rate over the share of its core it used', () => {
+  const costs = { perReadMs: 0.3, perReadMsRange: [0.25, 0.35] as [number, number], noReadMs: 0.19, from: 'test' };
+  // PostgreSQL select-only as measured: 7,010 a second with the client's core 95 % busy.
+  const measured = { sessions: 4, meanMs: 0.565, p95Ms: 0.94, transactionsPerSecond: 7010, clientCpuShare: 0.95 };
+  const uncapped = throughputAt(costs, { sessions: 4, meanMs: 0.565, p95Ms: 0.94 }, 1.217, 0);
+  assert.ok(uncapped.transactionsPerSecond > 20_000);
+  const capped = throughputAt(costs, measured, 1.217, 0);
+  assert.ok(Math.abs(capped.transactionsPerSecond - 7010 / 0.95) < 1e-6);
+  assert.ok(capped.transactionsPerSecondRange[1] <= 7010 / 0.95 + 1e-6);
+  // Latency as the sessions see it follows the capped rate.
+  assert.ok(Math.abs(capped.latencyMeanMs - (4 * 1000 * 0.95) / 7010) < 1e-9);
+});
