@@ -5,6 +5,8 @@ import type { WorkloadReport } from './workload-report';
 
 /** Host → webview. */
 export type HostToReport =
+  /** A measurement has begun: the panel opens at the click, and the webview loads while the statement runs. */
+  | { type: 'measuring'; statement: string; connection: string }
   | { type: 'showReport'; report: Report }
   | { type: 'showComparison'; left: Report; right: Report }
   | { type: 'showWorkload'; report: WorkloadReport }

@@ -22,6 +22,7 @@ import type { Log } from './log';
 import { classifyStatement } from '../sql/classify/classify';
 import type { ConnectionProfile } from '../db/profile';
 import { describeTarget } from '../db/connection-url';
+import { editorWording } from '../shared/report-view';
 
 export class EditorCommands {
   constructor(
@@ -78,6 +79,7 @@ export class EditorCommands {
     if (!(await this.writeConfirmed(sql, profile, runs, uri))) return undefined;
     let report: Report;
     this.log.info(`measuring on ${profile.name}: ${oneLine(sql, 200)}`);
+    const early = this.openEarly(sql, profile.name);
     try {
       report = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `BufferLens: measuring on ${profile.name}`, cancellable: true },
@@ -98,8 +100,9 @@ export class EditorCommands {
         },
       );
     } catch (err) {
+      early?.close();
       // Messages in the editor name buttons, not command-line flags.
-      const message = (err as Error).message.replace(/ \(--[^)]*\)/g, '');
+      const message = editorWording((err as Error).message);
       if (err instanceof MeasureError && err.kind === 'cancelled') return void this.log.info(`measuring on ${profile.name} cancelled`);
       // A wrong password is fixed where it is kept: re-entered, then measured again.
       if (isAuthFailure(err)) {
@@ -126,7 +129,7 @@ export class EditorCommands {
       return undefined;
     }
     this.log.info(`measured on ${profile.name} (${describeTarget(target)}): ${oneLine(sql, 200)} — ${runSummary(report)}`);
-    for (const w of report.warnings) this.log.warn(`  ${w}`);
+    for (const w of report.warnings) this.log.warn(`  ${editorWording(w)}`);
     const stored = this.store.add({ connection: profile.name, summary: runSummary(report), report, ...(uri ? { file: uri.fsPath } : {}) });
     this.view.refresh();
     if (doc) this.budgets.clearError(doc, sql);
@@ -167,20 +170,34 @@ export class EditorCommands {
     return choice !== undefined;
   }
 
+  /** One tab per statement and connection, unless the setting asks for a tab per report. */
+  private reuseKey(connection: string, sql: string): string | undefined {
+    return readConfig().oneTabPerStatement ? `${connection}\u0000${statementKey(sql)}` : undefined;
+  }
+
+  /**
+   * The statement's panel, opened as the measurement starts where none is open yet: the editor's first
+   * webview takes seconds to load (its service worker), time the statement's runs now overlap.
+   */
+  private openEarly(sql: string, connection: string): ReportPanel | undefined {
+    const reuse = this.reuseKey(connection, sql);
+    if (!reuse || ReportPanel.isOpen(reuse)) return undefined;
+    const message = { type: 'measuring' as const, statement: oneLine(sql, 200), connection };
+    return ReportPanel.open(this.context.extensionUri, panelTitle(sql, connection), message, () => undefined, reuse, connection);
+  }
+
   open(id: string): void {
     const stored = this.store.get(id);
     if (!stored) return void vscode.window.showWarningMessage('BufferLens: that report is no longer in the history.');
-    // One tab per statement and connection, unless the setting asks for a tab per report.
-    const reuse = readConfig().oneTabPerStatement ? `${stored.connection}\u0000${statementKey(stored.report.statement)}` : undefined;
     ReportPanel.open(
       this.context.extensionUri,
-      `BufferLens: ${oneLine(stored.report.statement, 40)} · ${stored.connection}`,
+      panelTitle(stored.report.statement, stored.connection),
       { type: 'showReport', report: stored.report },
       (msg) => {
         if (msg.type === 'exportReport') void this.exportReport(stored, msg.format);
         else void this.rerun(stored);
       },
-      reuse,
+      this.reuseKey(stored.connection, stored.report.statement),
       stored.connection,
     );
   }
@@ -254,4 +271,8 @@ export class EditorCommands {
 function isMeasuredStatement(v: unknown): v is MeasuredStatement {
   const o = v as Partial<MeasuredStatement> | undefined;
   return typeof o?.uri === 'string' && typeof o.sql === 'string';
+}
+
+function panelTitle(sql: string, connection: string): string {
+  return `BufferLens: ${oneLine(sql, 40)} · ${connection}`;
 }

@@ -84,6 +84,16 @@ export class ReportPanel {
     else this.pending.push(message);
   }
 
+  /** Whether a statement's panel is open (see open's `reuse`). */
+  static isOpen(reuse: string): boolean {
+    return ReportPanel.byKey.has(reuse);
+  }
+
+  /** Closes the panel (a measurement it was opened for ended without a report). */
+  close(): void {
+    this.panel.dispose();
+  }
+
   private receive(msg: unknown): void {
     if (!isReportToHost(msg)) return; // untrusted input: anything unexpected is dropped
     switch (msg.type) {

@@ -4,19 +4,18 @@
 // diagnostic.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { LocalPostgres } from '../../src/local-server/postgres';
 import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { createConnection } from 'mysql2/promise';
-import { freePort } from '../../src/local-server/free-port';
 import { mariadb, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
 import { chromiumAvailable, launch } from '../support/browser';
 import { codeServer, type CodeServer } from '../support/code-server';
+import { bufferlensCommand, filesNamed, findInFrames, openWorkspaceFile, packageExtension, startWorkbench, type Workbench } from '../support/workbench';
 
 function all<A, B, C>(a: Availability<A>, b: Availability<B>, c: Availability<C>): Availability<[A, B, C]> {
   for (const x of [a, b, c]) if (!x.ok) return x as Availability<never>;
@@ -25,29 +24,6 @@ function all<A, B, C>(a: Availability<A>, b: Availability<B>, c: Availability<C>
 
 const availability = all(systemPostgres(), chromiumAvailable(), codeServer());
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitForHttp(url: string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      const r = await fetch(url);
-      if (r.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`code-server did not answer at ${url}`);
-    await sleep(250);
-  }
-}
-
-/** A BufferLens command from the palette, by its title. */
-async function bufferlensCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
-  await page.keyboard.type(`BufferLens: ${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-}
 
 /** Answers the prompt whose text holds `title`: types `text` (none: the value offered) and accepts. */
 async function answerPrompt(page: Page, title: string, text: string | null): Promise<void> {
@@ -66,44 +42,13 @@ async function answerPrompt(page: Page, title: string, text: string | null): Pro
   await page.keyboard.press('Enter');
 }
 
-/** Every file under a folder whose name matches, however deep (the editor's log folders are dated). */
-function filesNamed(folder: string, name: RegExp): string[] {
-  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((f) => name.test(f))
-    .map((f) => join(folder, f));
-}
-
-/** The workbench on a folder, with a file opened from the explorer: the workbench then takes the keyboard (and the extension is active for SQL files). */
-async function openWorkspaceFile(page: Page, port: number, folder: string, file: string): Promise<void> {
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).click({ timeout: 60_000 });
-}
-
-async function findInFrames(page: Page, selector: string, ms: number): Promise<Frame> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    for (const f of page.frames()) {
-      if (
-        await f
-          .locator(selector)
-          .count()
-          .catch(() => 0)
-      )
-        return f;
-    }
-    if (Date.now() > deadline) throw new Error(`no frame with ${selector}`);
-    await sleep(300);
-  }
-}
-
 // Timeouts sized for a loaded machine (two CPU-bound processes beside the suite): each test has its own, so a
 // stuck one fails alone; the suite's covers its start-up and every test at that bound.
 const TEST_TIMEOUT = 180_000;
 
 describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout: 20 * 60_000 }, () => {
   let pg: LocalPostgres;
-  let cs: ChildProcess;
+  let workbench: Workbench;
   let browser: Browser;
   let dir: string;
   let port: number;
@@ -130,57 +75,23 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     tableBlocks = (await c.query(`SELECT (pg_relation_size('orders') / 8192)::int AS n`)).rows[0].n;
     await c.end();
 
-    const vsix = join(dir, 'bufferlens.vsix');
-    execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix], { stdio: 'pipe' });
-    execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'pipe' }); // vsce built for production; restore the dev build
-    userData = join(dir, 'user');
-    const extensions = join(dir, 'extensions');
-    const workspace = join(dir, 'workspace');
-    mkdirSync(join(userData, 'User'), { recursive: true });
-    mkdirSync(workspace);
-    writeFileSync(
-      join(userData, 'User', 'settings.json'),
-      JSON.stringify({
-        'security.workspace.trust.enabled': false,
-        'workbench.startupEditor': 'none',
-        'bufferlens.connections': [{ name: 'harness', engine: 'postgresql', host: '127.0.0.1', port: pg.port, user: 'postgres', database: 'postgres' }],
-      }),
+    const vsix = packageExtension(dir);
+    workbench = await startWorkbench(
+      server,
+      dir,
+      vsix,
+      { 'bufferlens.connections': [{ name: 'harness', engine: 'postgresql', host: '127.0.0.1', port: pg.port, user: 'postgres', database: 'postgres' }] },
+      // A page budget the scan cannot meet: its breach shows on the lens and as a diagnostic.
+      { 'q.sql': '-- orders\n-- bufferlens: budget logical <= 10\nSELECT count(*), max(note) FROM orders;\n' },
     );
-    // A page budget the scan cannot meet: its breach shows on the lens and as a diagnostic.
-    writeFileSync(join(workspace, 'q.sql'), '-- orders\n-- bufferlens: budget logical <= 10\nSELECT count(*), max(note) FROM orders;\n');
-    execFileSync(server.node, [server.entry, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix], { stdio: 'pipe' });
-    port = await freePort();
-    cs = spawn(
-      server.node,
-      [
-        server.entry,
-        '--auth',
-        'none',
-        '--bind-addr',
-        `127.0.0.1:${port}`,
-        '--disable-telemetry',
-        '--disable-update-check',
-        '--user-data-dir',
-        userData,
-        '--extensions-dir',
-        extensions,
-        workspace,
-      ],
-      { stdio: 'ignore' },
-    );
-    // Should the suite time out before its after hook, the editor must neither keep this test process
-    // alive (the run would hang) nor outlive it: unreferenced, and killed as the process exits. The
-    // servers stop the same way (local-server/registry.ts), and the kernel ends them with their parent.
-    cs.unref();
-    const editor = cs;
-    process.once('exit', () => editor.kill('SIGKILL'));
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+    port = workbench.port;
+    userData = workbench.userData;
     browser = await launch(chromium);
   });
 
   after(async () => {
     await browser?.close();
-    cs?.kill();
+    workbench?.stop();
     await pg?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -225,6 +136,28 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'q.sql' }).click();
     await page.locator('.codelens-decoration a', { hasText: /\d pages, \d/ }).waitFor({ timeout: 60_000 });
     await page.close();
+  });
+  test('the report panel opens as measuring starts, and closes again when the statement fails', { timeout: TEST_TIMEOUT }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      writeFileSync(join(dir, 'workspace', 'early.sql'), 'SELECT pg_sleep(0.5), count(*) FROM orders;\nSELECT nosuch FROM orders;\n');
+      await openWorkspaceFile(page, port, join(dir, 'workspace'), 'early.sql');
+      const lenses = page.locator('.codelens-decoration a', { hasText: 'Measure buffer I/O' });
+      await lenses.nth(1).waitFor({ timeout: 90_000 });
+      await lenses.nth(0).click();
+      // Three runs of half a second each: the panel says what it is waiting for, then shows the report in place.
+      const frame = await findInFrames(page, 'p.measuring', 30_000);
+      assert.match(await frame.locator('p.measuring').innerText(), /^Measuring on harness: SELECT pg_sleep\(0\.5\), count\(\*\) FROM orders/);
+      await frame.locator('#runs-table').waitFor({ timeout: 90_000 });
+      await lenses.nth(1).click();
+      await page.locator('.notifications-toasts', { hasText: 'column "nosuch" does not exist' }).first().waitFor({ timeout: 60_000 });
+      // The panel opened for the failed statement is gone; the toast is what is left to read.
+      for (const deadline = Date.now() + 15_000; (await page.locator('.tab', { hasText: 'nosuch' }).count()) > 0; await sleep(200)) {
+        if (Date.now() > deadline) assert.fail('the failed statement left its report tab open');
+      }
+    } finally {
+      await page.close();
+    }
   });
   test(
     'a newcomer asks "would 4× the pool help?": Try the Demo Workload answers in the editor, no connection to set up',
@@ -621,6 +554,8 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
         assert.match(log, /pasted does not connect: database "nosuchdb" does not exist/);
         assert.match(log, /measured on harness .*SELECT count\(\*\), max\(note\) FROM orders/);
         assert.doesNotMatch(log, /pasted-secret/);
+        // The log is the editor's too: it names settings and buttons, never a command-line flag.
+        assert.doesNotMatch(log, /\(--[a-z]|--no-timing/);
       } finally {
         await page.close();
         await secure.stop();

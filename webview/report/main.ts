@@ -17,6 +17,15 @@ const vscode = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : und
 
 function show(message: HostToReport): void {
   switch (message.type) {
+    case 'measuring': {
+      const p = document.createElement('p');
+      p.className = 'measuring';
+      p.setAttribute('role', 'status');
+      p.setAttribute('aria-busy', 'true');
+      p.textContent = `Measuring on ${message.connection}: ${message.statement}`;
+      root.replaceChildren(p);
+      break;
+    }
     case 'showReport':
       renderReport(
         root,
