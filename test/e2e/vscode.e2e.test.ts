@@ -509,6 +509,11 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
         await page.locator('.codelens-decoration a').first().waitFor({ timeout: 90_000 });
         const answer = (title: string, text: string | null) => answerPrompt(page, title, text);
         await bufferlensCommand(page, 'Add Connection');
+        // The connection flow's pictures (docs/images/connection-*.png are copied from these): never the URL box, which holds a password.
+        const picture = (what: { screenshot(o: { path: string }): Promise<unknown> }, name: string) =>
+          what.screenshot({ path: join('test-output', `connection-${name}.png`) });
+        await page.locator('.quick-input-widget', { hasText: 'engine, or a URL' }).waitFor({ timeout: 15_000 });
+        await picture(page.locator('.quick-input-widget'), '1-engine-or-url');
         await answer('engine, or a URL', 'Paste');
         // Pasted, as a user would (one input event), and accepted once the box no longer shows a validation error.
         // By the input box's own title: the pick before it lists "Paste a Connection URL…", which a looser
@@ -529,16 +534,19 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
         const dialog = page.locator('.monaco-dialog-box', { hasText: 'pasted does not connect' });
         await dialog.waitFor({ timeout: 30_000 });
         assert.match(await dialog.innerText(), /database "nosuchdb" does not exist/);
+        await picture(dialog, '2-does-not-connect');
         await dialog.locator('.monaco-button', { hasText: 'Edit a Field' }).click();
         // The field the failure points at is offered first, with its value; only it is asked again.
         const first = page.locator('.quick-input-widget', { hasText: 'Edit which field of pasted?' }).locator('.monaco-list-row').first();
         await first.waitFor({ timeout: 15_000 });
         assert.match(await first.innerText(), /Database\s*nosuchdb/);
+        await picture(page.locator('.quick-input-widget', { hasText: 'Edit which field of pasted?' }), '3-edit-a-field');
         await page.keyboard.press('Enter');
         await answer('pasted: database', 'postgres');
         await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
         const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Connections' }) });
         await pane.locator('.monaco-list-row', { hasText: 'pasted' }).first().waitFor({ timeout: 30_000 });
+        await picture(pane, '4-connections-view');
         // Settings hold the profile with the corrected database, never the URL's password.
         const settings = readFileSync(join(userData, 'User', 'settings.json'), 'utf8');
         assert.match(settings, /"name": "pasted"[\s\S]*"database": "postgres"/);
