@@ -3,6 +3,7 @@
 // each emits for one set of variable values. Engine-neutral: postgres-model.ts and innodb-model.ts build
 // the shapes from a plan and the catalogs.
 import type { Value } from './expression';
+import { DIVE_PAGES_BETWEEN } from '../predict/innodb/lookup-trace';
 import { keyFraction, scatter, type IndexPath, type TableLayout } from './layout';
 
 /** A key: a variable's value (plus `offset`, as in `:r + 99`) or a constant. */
@@ -61,9 +62,6 @@ export type AccessShape =
   | { kind: 'pages'; pages: number[] };
 
 export class ShapeError extends Error {}
-
-/** btr_estimate_n_rows_in_range_on_level reads at most this many pages between the bounds' leaves. */
-const DIVE_PAGES_BETWEEN = 9;
 
 /**
  * The pages an index dive requests, as the per-statement model replays it (predict/innodb/lookup-trace.ts):

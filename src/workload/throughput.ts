@@ -51,12 +51,18 @@ export function costsFromPairs(rounds: PairedRound[], meanLatencyMs: number, rea
   const meanReads = readsSaved / n;
   const variance = saved.reduce((a, x) => a + (x.ms - perRead * x.reads) ** 2, 0) / (n - 1);
   const se = Math.sqrt(variance / n) / meanReads;
-  const b = Math.max(0, perRead);
+  // Second runs no faster than first ones: the reads' cost drowned in the run's spread. Saying 0 ms would
+  // claim reads are free; what is true is that the probe could not tell.
+  if (perRead <= 0) {
+    return {
+      notReported: `the probe's second runs were no faster than the first (${perRead.toFixed(3)} ms per read saved, ±${(2 * se).toFixed(3)}): a read's cost was not told apart from the run's spread`,
+    };
+  }
   return {
     costs: {
-      perReadMs: b,
-      perReadMsRange: [Math.max(0, perRead - 2 * se), Math.max(0, perRead + 2 * se)],
-      noReadMs: Math.max(0, meanLatencyMs - b * readsPerTransaction),
+      perReadMs: perRead,
+      perReadMsRange: [Math.max(0, perRead - 2 * se), perRead + 2 * se],
+      noReadMs: Math.max(0, meanLatencyMs - perRead * readsPerTransaction),
       from: `${n} rounds of ${rounds[0].transactions} transactions each run twice, the second finding its pages in the pool (${(readsSaved / transactions).toFixed(1)} reads fewer per transaction)`,
     },
   };

@@ -41,6 +41,14 @@ test('the probe says why when repeats read as much as first runs, or when it had
   assert.ok('notReported' in few && /3 rounds; 5 are needed/.test(few.notReported));
 });
 
+test('a probe whose second runs were no faster says the cost was not told apart, never 0 ms', () => {
+  // Reads that cost nothing measurable, and noise that makes the repeats slower on average.
+  const slowerRepeats = rounds(40, 0, 2, 0.5).map((x) => ({ ...x, repeatMs: x.repeatMs + 0.4 }));
+  const r = costsFromPairs(slowerRepeats, 8, 19);
+  assert.ok('notReported' in r, JSON.stringify(r));
+  assert.match(r.notReported, /not told apart from the run's spread/);
+});
+
 test("PostgreSQL's own read time gives the cost without a probe", () => {
   const r = costsFromReadTime(500, 2000, 10, 20);
   assert.ok('costs' in r);

@@ -47,7 +47,7 @@ export interface IndexLookup {
 }
 
 /** btr_estimate_n_rows_in_range_on_level reads at most this many pages between the bounds' leaves. */
-const DIVE_PAGES_BETWEEN = 9;
+export const DIVE_PAGES_BETWEEN = 9;
 
 export const LOOKUP_ACCESS = new Set(['range', 'ref', 'eq_ref', 'ref_or_null', 'const', 'system', 'unique_subquery', 'index_subquery']);
 
