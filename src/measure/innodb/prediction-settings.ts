@@ -34,6 +34,7 @@ export function innodbPredictionSettings(info: InnodbServerInfo, p: PoolFindings
     ...(p.tablesToOpen ? { tablesToOpen: p.tablesToOpen } : {}),
     changeBuffering: changeBufferingOf(st.innodb_change_buffering),
     changeBufferMaxPct: Number(st.innodb_change_buffer_max_size ?? 25),
+    ...(st.eq_range_index_dive_limit != null ? { eqRangeIndexDiveLimit: Number(st.eq_range_index_dive_limit) } : {}),
     // MariaDB 10.5 made the page cleaner keep innodb_lru_scan_depth pages free on demand.
     ...(info.product === 'mariadb' && atLeast(info.release, 10, 5, 0) ? { lruScanDepth: Number(st.innodb_lru_scan_depth ?? 1536) } : {}),
   };

@@ -32,6 +32,7 @@ const SETTINGS = [
   'innodb_buffer_pool_load_at_startup',
   'innodb_lru_scan_depth',
   'innodb_undo_tablespaces',
+  'eq_range_index_dive_limit',
 ];
 
 export function parseProduct(version: string, comment: string): { product: InnodbProduct; release: [number, number, number] } {

@@ -59,6 +59,8 @@ export interface InnodbPredictionSettings {
   changeBufferMaxPct: number;
   /** innodb_lru_scan_depth where the page cleaner keeps that many pages free (MariaDB 10.5+). */
   lruScanDepth?: number;
+  /** An IN list of this many values or more is estimated from statistics, not by a dive per value (0: always dived; absent: 200, the default). */
+  eqRangeIndexDiveLimit?: number;
   /**
    * Tables of the statement that were not in the server's table cache before run 1 (SHOW OPEN TABLES,
    * MariaDB): the first run opens them, reading their definitions and statistics. Absent where not read

@@ -57,3 +57,24 @@ export function constantBounds(statement: string, table: string, column: string)
   }
   return found && (out.from === undefined || out.to === undefined || out.from <= out.to) ? out : undefined;
 }
+
+/**
+ * The distinct constants of `column IN (…)` on `table` (numbers or quoted strings), ascending where all are
+ * numbers; undefined where the statement has no such list. Each is a range of its own, searched from the root.
+ */
+export function inListValues(statement: string, table: string, column: string): Array<number | string> | undefined {
+  const { names, tables } = namesOf(statement, table);
+  const operand = String.raw`(?:(\`[^\`]+\`|\w+)\s*\.\s*)?(\`[^\`]+\`|\w+)`;
+  const constant = /^(?:-?\d+(?:\.\d+)?|'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.)*")$/;
+  for (const m of statement.matchAll(new RegExp(String.raw`(\bnot\s+)?${operand}\s+in\s*\(([^()]*)\)`, 'gi'))) {
+    const [, not, qualifier, name, list] = m;
+    if (not || name.replace(/`/g, '').toLowerCase() !== column.toLowerCase()) continue;
+    if (qualifier ? !names.has(qualifier.replace(/`/g, '').toLowerCase()) : tables > 1) continue;
+    const items = (list.match(/'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.)*"|[^,]+/g) ?? []).map((x) => x.trim()).filter((x) => x !== '');
+    if (items.length === 0 || !items.every((x) => constant.test(x))) continue;
+    // A quoted number compares as the number with an integer column: '9' is 9.
+    const values = [...new Set(items.map((x) => (/^['"]?-?\d+(?:\.\d+)?['"]?$/.test(x) ? Number(x.replace(/['"]/g, '')) : x)))];
+    return values.every((v) => typeof v === 'number') ? (values as number[]).sort((a, b) => a - b) : values;
+  }
+  return undefined;
+}

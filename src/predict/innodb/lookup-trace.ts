@@ -43,7 +43,7 @@ export interface IndexLookup {
    * Each loop's leaf and the key's slot in it, where the loops' keys were read (an eq_ref join's outer
    * column, lookupKeys) and the index's layout places them; loops beyond them are drawn.
    */
-  loopLeaves?: Array<{ leaf: number; slot: { slot: number; of: number } }>;
+  loopLeaves?: Array<{ leaf: number; slot?: { slot: number; of: number } }>;
 }
 
 /** btr_estimate_n_rows_in_range_on_level reads at most this many pages between the bounds' leaves. */
@@ -116,8 +116,11 @@ function replayDive(t: LookupTrace, dive: NonNullable<IndexLookup['dive']>, rang
   const span = Math.min(f.leafPages - firstStart, rangeSpan);
   const end = firstStart + span - 1;
   for (let k = 0; k < dive.times; k++) {
-    descendIndex(pool, l, firstStart);
-    pool.access(l.leaves(firstStart));
+    // An IN list dives each value where its loop then searches it.
+    const placed = t.a.loopLeaves?.[k % t.a.loopLeaves.length];
+    const at = placed && span <= 1 ? Math.min(placed.leaf, f.leafPages - 1) : firstStart;
+    descendIndex(pool, l, at);
+    pool.access(l.leaves(at));
     if (span <= 1) continue;
     // One descent serves both bounds down to where their paths part; below it the second bound's own
     // pages, and on each level under a wide parting, the pages between the two (at most the limit).

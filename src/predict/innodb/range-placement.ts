@@ -84,6 +84,22 @@ function byValue(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, row
 }
 
 /**
+ * Each IN-list value's leaf, in ascending order (the order the ranges are searched in): by the layout of an
+ * AUTO_INCREMENT clustered key, or on a secondary index by the column's spread between its lowest and
+ * highest value (read after the runs). Undefined where neither places them, or a value is not a number.
+ */
+export function placeValues(ctx: PlacementContext, f: InnodbIndexFacts, values: Array<number | string>): Array<{ leaf: number }> | undefined {
+  if (!values.every((v): v is number => typeof v === 'number')) return undefined;
+  if (f.clustered) return placeKeys(f, ctx.pageSize, values, ctx.keyRanges);
+  const column = f.keyColumns?.[0];
+  const span = column ? ctx.keyRanges[keyRangeName(f.table, column)] : undefined;
+  if (!span || span[1] <= span[0]) return undefined;
+  const [lo, hi] = span;
+  const leaves = Math.max(1, f.leafPages);
+  return values.map((v) => ({ leaf: Math.min(leaves - 1, Math.floor(((Math.min(Math.max(v, lo), hi) - lo) / (hi - lo + 1)) * leaves)) }));
+}
+
+/**
  * The layout of an AUTO_INCREMENT key. Its check against the leaves counted needs the rows, which the
  * statistics sample (a few per cent off); where the key's lowest and highest value were read, ids without
  * gaps give the rows exactly, and a table with gaps then fails the check, as it should.
