@@ -1,6 +1,7 @@
 // IN lists on InnoDB: one range per value, each searched from the root and, below eq_range_index_dive_limit
-// values on a non-unique index, estimated by a dive of its own; and a secondary index read in key order for
-// rows it does not cover, each row then looked up in the clustered index. Real MariaDB; before, an IN list
+// values on a non-unique index, estimated by a dive of its own; a secondary index read in key order for
+// rows it does not cover, each row then looked up in the clustered index; and the dives of ranges the
+// optimizer estimates and does not use. Real MariaDB; before, an IN list
 // was taken as one contiguous range (20 primary-key values: 6 pages predicted, 60 measured) and the
 // index scan's lookups were left out.
 import { describe, test } from 'node:test';
@@ -49,6 +50,21 @@ describe('MariaDB: IN lists and index scans that look rows up', skipUnless(avail
     const report = await measureLab(server(), `SELECT COUNT(*) FROM s WHERE k IN (${spread(200, 113, 25_000)})`, { runs: 2 });
     logicalWithin(report.runs);
     assert.match(report.runs[0].prediction!.assumptions.join('\n'), /200 ≥ eq_range_index_dive_limit 200: estimated from statistics, no dive/);
+  });
+
+  test('a LIMIT over an IN list stops in the range it reached, fetching rows singly in each (no prefetch past 4 rows of one range)', async () => {
+    const report = await measureLab(server(), 'SELECT c FROM s WHERE k IN (5, 7, 9) ORDER BY k LIMIT 5', { runs: 2 });
+    logicalWithin(report.runs, 0.1);
+  });
+
+  test('the dive of a range the optimizer does not use is read too', async () => {
+    // k's range is chosen; the primary key's, estimated first, spans some 700 leaves: its two paths and 9 leaves between.
+    const report = await measureLab(server(), 'SELECT c FROM s WHERE k BETWEEN 100 AND 200 AND id BETWEEN 1000 AND 50000', { runs: 2 });
+    logicalWithin(report.runs);
+    assert.match(
+      report.runs[0].prediction!.assumptions.join('\n'),
+      /lab\.s: the optimizer's dive for the range on id, estimated while optimising and not used/,
+    );
   });
 
   test('ORDER BY … LIMIT through a secondary index that does not cover: every row read is looked up', async () => {

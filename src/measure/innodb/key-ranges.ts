@@ -33,12 +33,19 @@ export async function readKeyRanges(
   return out;
 }
 
-/** The index each ranged access reads, and the clustered index it looks its rows up in (not for a covering read). */
+/**
+ * The index each ranged access reads, the clustered index it looks its rows up in (not for a covering read),
+ * and every possible key, whose ranges the optimizer estimates by a dive whether it uses them or not.
+ */
 function indexesRead(accesses: TableAccess[], indexes: InnodbIndexFacts[]): InnodbIndexFacts[] {
+  const named = (table: string, key: string | undefined) =>
+    indexes.find((g) => g.table === table && (key === undefined || key === 'PRIMARY' ? g.clustered : g.index === key));
   return accesses.flatMap((a) => {
-    if (a.accessType !== 'range' && a.accessType !== 'ref' && a.accessType !== 'const' && a.accessType !== 'eq_ref') return [];
-    const read = indexes.find((g) => g.table === a.table && (a.key === undefined || a.key === 'PRIMARY' ? g.clustered : g.index === a.key));
+    const possible = (a.possibleKeys ?? []).map((k) => named(a.table, k));
+    if (a.accessType !== 'range' && a.accessType !== 'ref' && a.accessType !== 'const' && a.accessType !== 'eq_ref')
+      return possible.filter((f): f is InnodbIndexFacts => f !== undefined);
+    const read = named(a.table, a.key);
     const clustered = read && !read.clustered && !a.usingIndex ? indexes.find((g) => g.table === a.table && g.clustered) : undefined;
-    return [read, clustered].filter((f): f is InnodbIndexFacts => f !== undefined);
+    return [read, clustered, ...possible].filter((f): f is InnodbIndexFacts => f !== undefined);
   });
 }

@@ -27,6 +27,8 @@ export interface IndexLookup {
    * then tells).
    */
   dive?: { estimatedRows: number; shared: boolean; times: number; stoppedEarly: boolean };
+  /** The loops are an IN list's values, each dived where its loop then searches it. */
+  listed?: boolean;
   /** Which draw of the positions and orders this is (0: the one shown). */
   draw?: number;
   /**
@@ -117,21 +119,10 @@ function replayDive(t: LookupTrace, dive: NonNullable<IndexLookup['dive']>, rang
   const end = firstStart + span - 1;
   for (let k = 0; k < dive.times; k++) {
     // An IN list dives each value where its loop then searches it.
-    const placed = t.a.loopLeaves?.[k % t.a.loopLeaves.length];
+    const placed = t.a.listed ? t.a.loopLeaves?.[k % t.a.loopLeaves.length] : undefined;
     const at = placed && span <= 1 ? Math.min(placed.leaf, f.leafPages - 1) : firstStart;
-    descendIndex(pool, l, at);
-    pool.access(l.leaves(at));
-    if (span <= 1) continue;
-    // One descent serves both bounds down to where their paths part; below it the second bound's own
-    // pages, and on each level under a wide parting, the pages between the two (at most the limit).
-    if (!dive.shared) descendIndex(pool, l, end);
-    else {
-      const [p1, p2] = [l.pathTo(firstStart), l.pathTo(end)];
-      p2.forEach((p, j) => p !== p1[j] && pool.access(p));
-    }
-    for (const level of l.nodesBetween(firstStart, end)) for (const p of level.slice(0, DIVE_PAGES_BETWEEN)) pool.access(p);
-    pool.access(l.leaves(end));
-    for (let j = 1; j <= Math.min(span - 2, DIVE_PAGES_BETWEEN); j++) pool.access(l.leaves(firstStart + j));
+    if (span <= 1) diveBetween(pool, l, at, at, dive.shared);
+    else diveBetween(pool, l, firstStart, end, dive.shared);
   }
   const times = dive.times > 1 ? `, ${dive.times} times (ORDER BY … LIMIT reconsiders the index)` : '';
   const rowsFor = dive.stoppedEarly
@@ -141,6 +132,26 @@ function replayDive(t: LookupTrace, dive: NonNullable<IndexLookup['dive']>, rang
     `${f.reportName}: the optimizer's index dive (records_in_range) before the range ran${times}: both bounds' paths, ` +
       `${count(span)} leaf page${span === 1 ? '' : 's'} apart for ${rowsFor}, and at most ${DIVE_PAGES_BETWEEN} leaves between them`,
   );
+}
+
+/**
+ * One records_in_range estimate between two leaves: the first bound's path and leaf; then, where the bounds
+ * lie apart, the second's (one descent serves both down to where their paths part, MariaDB 10.6+; two
+ * descents on MySQL), on each level under the parting the pages between them, and the leaves between, at
+ * most DIVE_PAGES_BETWEEN of each.
+ */
+export function diveBetween(pool: InnodbPool, l: IndexPages, first: number, last: number, shared: boolean): void {
+  descendIndex(pool, l, first);
+  pool.access(l.leaves(first));
+  if (last <= first) return;
+  if (!shared) descendIndex(pool, l, last);
+  else {
+    const [p1, p2] = [l.pathTo(first), l.pathTo(last)];
+    p2.forEach((p, j) => p !== p1[j] && pool.access(p));
+  }
+  for (const level of l.nodesBetween(first, last)) for (const p of level.slice(0, DIVE_PAGES_BETWEEN)) pool.access(p);
+  pool.access(l.leaves(last));
+  for (let j = 1; j <= Math.min(last - first - 1, DIVE_PAGES_BETWEEN); j++) pool.access(l.leaves(first + j));
 }
 
 function replayLoop(t: LookupTrace, loop: number): void {

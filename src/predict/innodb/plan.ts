@@ -20,6 +20,8 @@ export interface TableAccess {
   estimatedRows?: number;
   /** What a lookup's key is compared with: "db.table.column" of an earlier table, or "const". */
   ref?: string[];
+  /** The indexes the optimizer considered (and estimated ranges on) before choosing `key`. */
+  possibleKeys?: string[];
 }
 
 export interface TableEngineStats {
@@ -62,6 +64,7 @@ export function parseInnodbPlan(json: unknown): InnodbPlan {
         executed: o.r_rows !== undefined,
         ...(o.r_rows !== undefined && o.rows !== undefined ? { estimatedRows: Number(o.rows) } : {}),
         ...(Array.isArray(o.ref) ? { ref: o.ref.map(String) } : {}),
+        ...(Array.isArray(o.possible_keys) ? { possibleKeys: o.possible_keys.map(String) } : {}),
       });
     }
     const stats = o.r_engine_stats as Record<string, number> | undefined;

@@ -84,6 +84,33 @@ function byValue(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, row
 }
 
 /**
+ * The leaves of a range's two bounds (an open end: the index's first or last leaf), where an AUTO_INCREMENT
+ * clustered key's layout or a secondary column's spread (read after the runs) places them; else undefined.
+ */
+export function placeBounds(
+  ctx: PlacementContext,
+  f: InnodbIndexFacts,
+  from: number | undefined,
+  to: number | undefined,
+): { first: number; last: number } | undefined {
+  const leaves = Math.max(1, f.leafPages);
+  const clamp = (x: number) => Math.min(leaves - 1, Math.max(0, Math.floor(x)));
+  const column = f.keyColumns?.[0];
+  const known = column ? ctx.keyRanges[keyRangeName(f.table, column)] : undefined;
+  if (f.clustered) {
+    const layout = layoutOf(f, ctx.pageSize, known);
+    if (!layout) return undefined;
+    const shift = 1 - (known?.[0] ?? 1);
+    const leafOf = (key: number) => clamp(layout.leafOf(Math.max(1, key + shift)));
+    return { first: from === undefined ? 0 : leafOf(from), last: to === undefined ? leaves - 1 : leafOf(to) };
+  }
+  if (!known || known[1] <= known[0]) return undefined;
+  const [lo, hi] = known;
+  const position = (v: number) => clamp(((Math.min(Math.max(v, lo), hi) - lo) / (hi - lo + 1)) * leaves);
+  return { first: from === undefined ? 0 : position(from), last: to === undefined ? leaves - 1 : position(to) };
+}
+
+/**
  * Each IN-list value's leaf, in ascending order (the order the ranges are searched in): by the layout of an
  * AUTO_INCREMENT clustered key, or on a secondary index by the column's spread between its lowest and
  * highest value (read after the runs). Undefined where neither places them, or a value is not a number.

@@ -11,6 +11,7 @@ import type { TableAccess } from './plan';
 import { SeededRandom } from '../../sim/random';
 import { seedOf } from './index-pages';
 import { descend } from './row-costs';
+import { replayRejectedDives } from './rejected-dives';
 
 /** What the read replay reads of its predictor. */
 export interface InnodbReadContext {
@@ -63,6 +64,8 @@ export function replayReads(
   unmodelled: Set<string>,
   run: ReadRun,
 ): void {
+  // The optimizer estimates every possible range before any access runs.
+  for (const a of accesses) replayRejectedDives(ctx, pool, a, run.keyRanges, assumptions, unmodelled);
   for (const [position, a] of accesses.entries()) {
     const full = a.accessType === 'ALL' || a.accessType === 'index';
     if (!full && LOOKUP_ACCESS.has(a.accessType)) replayLookupAccess(ctx, pool, a, accesses[position - 1], assumptions, unmodelled, run);
@@ -90,8 +93,9 @@ function replayLookupAccess(
   }
   const c = ctx.indexOf(a.table, undefined);
   const ordered = followsOuterOrder(ctx, a, outer);
-  const rows = limited ? prefetchedRows(a) : a.rows;
   const list = listedRanges(ctx, a, ctx.facts[i]);
+  const loops = list ? listLoops(a, list.values.length, limited) : undefined;
+  const rows = loops ? loops.fetched : limited ? prefetchedRows(a) : a.rows;
   if (list) assumptions.add(list.assumption);
   const dive = list ? list.dive(diveOf(ctx, a, limited)) : diveOf(ctx, a, limited);
   // Half the draws place a range by its constants; the other half draw its start (ids with gaps, skewed values).
@@ -127,8 +131,9 @@ function replayLookupAccess(
     {
       table: a.table,
       accessType: a.accessType,
-      rowsPerLoop: list ? rows / list.values.length : rows,
-      loops: list ? list.values.length : a.loops,
+      rowsPerLoop: loops ? rows / loops.count : rows,
+      loops: loops ? loops.count : a.loops,
+      ...(loops ? { listed: true } : {}),
       usingIndex: a.usingIndex,
       ordered,
       draw: ctx.draw,
@@ -178,6 +183,21 @@ function replayFullScan(ctx: InnodbReadContext, pool: InnodbPool, a: TableAccess
       `${f.reportName}: not covering: each of the ${a.rows.toLocaleString('en-US')} rows read is looked up in ${ctx.facts[c].reportName}, in random order (a descent and its leaf)`,
     );
   }
+}
+
+/**
+ * The ranges an IN list's values searched and the rows fetched: all of them, or, where a LIMIT stopped the
+ * scan, as many ranges as its rows reached at the rows per value the optimizer estimated (the one it
+ * stopped in included). The prefetch starts anew in each range: only a range read past 4 rows fills it
+ * (measured: LIMIT 5 over three values of about 4 rows each fetched 5 rows, not 12).
+ */
+function listLoops(a: TableAccess, values: number, limited: boolean): { count: number; fetched: number } {
+  const perValue = a.estimatedRows !== undefined ? Math.max(1, a.estimatedRows / values) : undefined;
+  if (!limited || perValue === undefined) return { count: values, fetched: a.rows };
+  const count = Math.min(values, Math.floor(a.rows / perValue) + 1);
+  const inLast = a.rows - (count - 1) * perValue;
+  const fetched = inLast > 4 ? a.rows - inLast + Math.min(perValue, 4 + 8 * Math.ceil((inLast - 4) / 8)) : a.rows;
+  return { count, fetched };
 }
 
 /**
