@@ -204,7 +204,8 @@ function listLoops(a: TableAccess, values: number, limited: boolean): { count: n
  * A range over an IN list on the index's first column is one range per value: each searched from the root
  * (measured on MariaDB 10.11: 20 values of a primary key, 60 pages for a 3-level index) and, unless it is
  * one value of a unique key, estimated by a dive of its own (20 values of a 2-level secondary index: 80
- * pages, 2 for each dive and 2 for each search). Its values' places in the index are drawn.
+ * pages, 2 for each dive and 2 for each search), at eq_range_index_dive_limit values and beyond from
+ * statistics instead. Its values are placed in the index where its layout or its column's spread tells.
  */
 function listedRanges(ctx: InnodbReadContext, a: TableAccess, f: InnodbIndexFacts) {
   const column = f.keyColumns?.[0];
