@@ -99,7 +99,8 @@ function refusal(bound: BudgetBound, report: Report, runs: RunReport[]): string 
       ? 'run 1 was not cold: the relations could not be evicted (pg_buffercache_evict needs the extension and a superuser)'
       : pg
         ? `run 1 was not cold: PostgreSQL ${major} cannot evict one relation; check cold bounds on PostgreSQL 17 or later, or right after a restart`
-        : 'run 1 was not cold: InnoDB cannot evict one table; check cold bounds right after a restart with innodb_buffer_pool_load_at_startup=OFF, one statement per restart';
+        : 'run 1 was not cold: InnoDB cannot evict one table; ' +
+          'check cold bounds right after a restart with innodb_buffer_pool_load_at_startup=OFF, one statement per restart';
   }
   if (runs.length === 0) return `there is no ${bound.state} run: measure with 2 runs or more`;
   const nulls = runs.filter((r) => value(r, bound.metric, 'measured') === null);

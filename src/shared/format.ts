@@ -29,7 +29,8 @@ export function hitRatioNote(run: RunReport, report: Report): { ratio: number | 
   const parts = [`Hit ratio 1 − ${formatCount(p)} / ${formatCount(l)} = ${pct}.`];
   if (ra !== null && ra > 0) {
     parts.push(
-      `It hides ${formatCount(ra)} pages (${formatBytes(ra * report.engine.pageSize)}) read ahead: the run read ${formatCount(p + ra)} pages in all, not ${formatCount(p)}.`,
+      `It hides ${formatCount(ra)} pages (${formatBytes(ra * report.engine.pageSize)}) read ahead: ` +
+        `the run read ${formatCount(p + ra)} pages in all, not ${formatCount(p)}.`,
     );
   }
   if (report.engine.product === 'postgresql' && p > 0) {

@@ -19,7 +19,8 @@ export function reportMarkdown(report: Report): string {
     `|---|---|${view.shownMetrics.map(() => '---:|---:|').join('')}---:|`,
     ...view.runs.map(
       (r) =>
-        `| ${r.run} | ${r.state} | ${view.shownMetrics.map((m) => `${r.measured[m.key].text} | ${r.predicted[m.key].text}`).join(' | ')} | ${r.elapsedMs.toFixed(1)} |`,
+        `| ${r.run} | ${r.state} | ` +
+        `${view.shownMetrics.map((m) => `${r.measured[m.key].text} | ${r.predicted[m.key].text}`).join(' | ')} | ${r.elapsedMs.toFixed(1)} |`,
     ),
     ...(view.noReadAhead ? ['', view.noReadAhead] : []),
     ...(view.gaps.length ? ['', ...view.gaps.map((g) => `- ${g}`)] : []),

@@ -53,7 +53,8 @@ export function planView(report: Report): PlanView | undefined {
       source: 'postgresql',
       root,
       legend:
-        'pages per node: self (its own) and total (with its children), hit in shared buffers or read; rows counted against the estimate, time over all loops; the heaviest nodes by their own pages are marked with their share and open',
+        'pages per node: self (its own) and total (with its children), hit in shared buffers or read; ' +
+        'rows counted against the estimate, time over all loops; the heaviest nodes by their own pages are marked with their share and open',
     };
   }
   const plan = run?.enginePlan;
@@ -64,7 +65,9 @@ export function planView(report: Report): PlanView | undefined {
       source: 'innodb',
       root,
       legend:
-        'tables in join order, each under the table whose rows drive it; pages per table as the engine counted them for this statement (r_engine_stats): accessed, and of them read from disk or ahead, a total including the tables below; rows examined against the estimate; the heaviest tables are marked with their share',
+        'tables in join order, each under the table whose rows drive it; ' +
+        'pages per table as the engine counted them for this statement (r_engine_stats): accessed, and of them read from disk or ahead, ' +
+        'a total including the tables below; rows examined against the estimate; the heaviest tables are marked with their share',
     };
   }
   return undefined;

@@ -287,7 +287,9 @@ function buildView(report: Report): ReportView {
           .slice(0, 1)
           .map(
             (r) =>
-              `a prediction with a range in brackets depends on what the model has to guess (where a range starts, the order of lookups, which leaves are full, which blocks each parallel process took): it is the first of ${r.predictedRange ? `${r.predictedRange.draws} draws` : 'its draws'}, the range their lowest and highest`,
+              'a prediction with a range in brackets depends on what the model has to guess (where a range starts, the order of lookups, ' +
+              'which leaves are full, which blocks each parallel process took): ' +
+              `it is the first of ${r.predictedRange ? `${r.predictedRange.draws} draws` : 'its draws'}, the range their lowest and highest`,
           ),
       ]),
     ],

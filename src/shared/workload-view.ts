@@ -87,7 +87,9 @@ export function workloadView(r: WorkloadReport): WorkloadView {
     answers.push(
       now.readsPerTransaction === 0
         ? `The pool now (${sizeText(now.poolBytes)}) already serves every request after warm-up: 4× would not help.`
-        : `4× the pool now (${sizeText(now.poolBytes)} → ${sizeText(four.poolBytes)}): ${(fewer * 100).toFixed(0)} % fewer pages read, ${now.readsPerTransaction.toFixed(2)} → ${four.readsPerTransaction.toFixed(2)} per transaction; hit ratio ${percent(now.hitRatio)} → ${percent(four.hitRatio)}.`,
+        : `4× the pool now (${sizeText(now.poolBytes)} → ${sizeText(four.poolBytes)}): ${(fewer * 100).toFixed(0)} % fewer pages read, ` +
+            `${now.readsPerTransaction.toFixed(2)} → ${four.readsPerTransaction.toFixed(2)} per transaction; ` +
+            `hit ratio ${percent(now.hitRatio)} → ${percent(four.hitRatio)}.`,
     );
   }
   const target = r.target
@@ -98,7 +100,10 @@ export function workloadView(r: WorkloadReport): WorkloadView {
   const shownExecutions = r.statements.filter((s) => s.role !== 'control').reduce((a, s) => a + s.executions, 0) || 1;
   return {
     title: `Workload: ${scriptsTitle(r.scripts)}`,
-    meta: `${r.server} · data ${sizeText(r.data.bytes)} · pool now ${sizeText(r.currentPool.bytes)} · ${r.simulation.warmupTransactions.toLocaleString('en-US')} warm-up and ${r.simulation.transactions.toLocaleString('en-US')} counted transactions simulated from an empty pool`,
+    meta:
+      `${r.server} · data ${sizeText(r.data.bytes)} · pool now ${sizeText(r.currentPool.bytes)} · ` +
+      `${r.simulation.warmupTransactions.toLocaleString('en-US')} warm-up and ${r.simulation.transactions.toLocaleString('en-US')} ` +
+      'counted transactions simulated from an empty pool',
     answers,
     curve: r.curve.map((p) => ({
       size: sizeText(p.poolBytes),
@@ -113,24 +118,7 @@ export function workloadView(r: WorkloadReport): WorkloadView {
       current: p.current,
     })),
     target,
-    measured: m
-      ? {
-          size: sizeText(m.poolBytes),
-          poolBytes: m.poolBytes,
-          hitRatio: m.hitRatio,
-          text: `Measured at ${sizeText(m.poolBytes)}: hit ratio ${percent(m.hitRatio)}, ${m.readsPerTransaction.toFixed(3)} pages read per transaction (${m.transactions.toLocaleString('en-US')} transactions after ${m.warmupTransactions.toLocaleString('en-US')} warm-up, ${m.sessions} sessions, ${Math.round(m.transactionsPerSecond).toLocaleString('en-US')} per second).`,
-          predicted: now
-            ? `Predicted for the same transactions: hit ratio ${percent(now.hitRatio)}, ${now.readsPerTransaction.toFixed(3)} pages read per transaction.`
-            : null,
-          costs: m.latency
-            ? `Latency per transaction ${m.latency.meanMs.toFixed(1)} ms (p95 ${m.latency.p95Ms.toFixed(1)} ms). ${
-                m.costs
-                  ? `A page read costs ${m.costs.perReadMs.toFixed(3)} ms (${m.costs.perReadMsRange.map((x) => x.toFixed(3)).join('–')}), a transaction without reads ${m.costs.noReadMs.toFixed(2)} ms: from ${m.costs.from}.`
-                  : `Transactions per second by pool size: not reported: ${m.costsNotReported}.`
-              }`
-            : null,
-        }
-      : null,
+    measured: m ? measuredView(m, now) : null,
     statements: r.statements
       .map((s, i) => ({ s, at: now?.statements[i] ?? null }))
       .filter(({ s }) => s.role !== 'control')
@@ -145,5 +133,29 @@ export function workloadView(r: WorkloadReport): WorkloadView {
         notes: s.notes,
       })),
     notes: [...r.notes, ...(m?.notes ?? [])],
+  };
+}
+
+/** The measured run beside the prediction, in words: its counters, what the prediction gave, what a read costs. */
+function measuredView(m: NonNullable<WorkloadReport['measured']>, now: WorkloadReport['curve'][number] | undefined): NonNullable<WorkloadView['measured']> {
+  return {
+    size: sizeText(m.poolBytes),
+    poolBytes: m.poolBytes,
+    hitRatio: m.hitRatio,
+    text:
+      `Measured at ${sizeText(m.poolBytes)}: hit ratio ${percent(m.hitRatio)}, ${m.readsPerTransaction.toFixed(3)} pages read per transaction ` +
+      `(${m.transactions.toLocaleString('en-US')} transactions after ${m.warmupTransactions.toLocaleString('en-US')} warm-up, ` +
+      `${m.sessions} sessions, ${Math.round(m.transactionsPerSecond).toLocaleString('en-US')} per second).`,
+    predicted: now
+      ? `Predicted for the same transactions: hit ratio ${percent(now.hitRatio)}, ${now.readsPerTransaction.toFixed(3)} pages read per transaction.`
+      : null,
+    costs: m.latency
+      ? `Latency per transaction ${m.latency.meanMs.toFixed(1)} ms (p95 ${m.latency.p95Ms.toFixed(1)} ms). ${
+          m.costs
+            ? `A page read costs ${m.costs.perReadMs.toFixed(3)} ms (${m.costs.perReadMsRange.map((x) => x.toFixed(3)).join('–')}), ` +
+              `a transaction without reads ${m.costs.noReadMs.toFixed(2)} ms: from ${m.costs.from}.`
+            : `Transactions per second by pool size: not reported: ${m.costsNotReported}.`
+        }`
+      : null,
   };
 }
