@@ -48,6 +48,11 @@ export interface PlanNode {
   planRows?: number;
   /** What the node tests and sorts on, as EXPLAIN prints it: "Hash Cond: (…)", "Filter: (…)", "Sort Key: a, b", "Sort Method: quicksort, Memory 25 kB". */
   conditions?: string[];
+  /**
+   * What the node's output computes beyond passing columns on, as EXPLAIN VERBOSE prints it, e.g.
+   * "sum(length(doc))": where a long value stored out of line is read again (detoasted).
+   */
+  computed?: string[];
   rowsRemovedByJoinFilter?: number;
   rowsRemovedByIndexRecheck?: number;
   /** Sorts: how many keys they sort on (EXPLAIN's Sort Key). */

@@ -23,6 +23,11 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
                   pg_stat_get_tuples_hot_updated(c.oid)::float8 AS hot_updated,
                   pg_stat_get_mod_since_analyze(c.oid)::float8 AS changed_since_analyze,
                   coalesce(i.indisunique, false) AS unique,
+                  (SELECT x.relname FROM pg_class x WHERE x.oid = c.reltoastrelid) AS toast_name,
+                  CASE WHEN c.reltoastrelid <> 0 THEN
+                    (SELECT array_agg(att.attname::text ORDER BY att.attnum) FROM pg_attribute att
+                      WHERE att.attrelid = c.oid AND att.attnum > 0 AND NOT att.attisdropped AND att.attlen = -1 AND att.attstorage IN ('x', 'e'))
+                  END AS toast_columns,
                   CASE WHEN i.indnatts = 1 AND i.indpred IS NULL THEN CASE a.atttypid WHEN 'int2'::regtype THEN 2 WHEN 'int4'::regtype THEN 4 WHEN 'int8'::regtype THEN 8 END END AS key_bytes
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o
@@ -78,6 +83,8 @@ function tableFacts(row: CatalogRow | undefined): Partial<PgRelationFacts> {
   // The statistics collector's counts (estimates, cumulative since the statistics were reset).
   if (known(row?.dead_tuples)) facts.deadTuples = Number(row.dead_tuples);
   if (known(row?.changed_since_analyze)) facts.changedSinceAnalyze = Number(row.changed_since_analyze);
+  if (typeof row?.toast_name === 'string') facts.toast = row.toast_name;
+  if (Array.isArray(row?.toast_columns)) facts.toastColumns = row.toast_columns as string[];
   if (known(row?.updated)) facts.rowsUpdated = { all: Number(row.updated), hot: Number(row.hot_updated ?? 0) };
   return facts;
 }

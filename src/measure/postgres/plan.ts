@@ -150,6 +150,9 @@ function conditionsOf(node: Json): string[] {
   return out;
 }
 
+/** An output entry that only passes a column on, qualified or not (EXPLAIN VERBOSE's Output). */
+const BARE_COLUMN = /^(?:(?:"(?:[^"]|"")+"|[\w$]+)\.)?(?:"(?:[^"]|"")+"|[\w$]+)$/;
+
 function copyNodeDetails(node: Json, out: PlanNode): void {
   const target = out as unknown as Record<string, unknown>;
   const copy = (fields: Array<[keyof PlanNode, string]>) => {
@@ -163,6 +166,8 @@ function copyNodeDetails(node: Json, out: PlanNode): void {
   for (const [key, field] of NAMING) if (typeof node[field] === 'string') target[key] = node[field];
   const conditions = conditionsOf(node);
   if (conditions.length) out.conditions = conditions;
+  const computed = Array.isArray(node.Output) ? (node.Output as unknown[]).map(String).filter((o) => !BARE_COLUMN.test(o)) : [];
+  if (computed.length) out.computed = computed;
   copy(COUNTS_BEFORE);
   if (node['Parallel Aware'] === true) out.parallelAware = true;
   copy(COUNTS_AFTER);

@@ -9,6 +9,7 @@ import { readHeapBlocks } from './heap-blocks';
 import { readMovedRows } from './moved-rows';
 import { readDeadEntries } from './dead-entries';
 import { readStartFractions } from './key-fraction';
+import { readToastValues } from './toast-values';
 import { readKeyRanges } from './key-range';
 import { afterRunsFailures } from './after-runs';
 import { readLookupRows } from './lookup-rows';
@@ -38,9 +39,8 @@ export type PgFacts = Omit<PgPredictionInput, 'runs'>;
 const LOCK_SHARE_OF_TIMEOUT = 0.9;
 
 export async function openPostgresSession(target: ConnectionTarget, statement: CheckedStatement, options: MeasureOptions): Promise<PostgresSession> {
-  // Every query BufferLens sends is bounded by the timeout, its own catalog and residency reads too, and a
-  // wait for a lock another session holds ends with it (the client's own limit is a last resort).
-  // A lock wait ends a little before the statement's own limit, so that it is named as one.
+  // Every query BufferLens sends is bounded by the timeout, its own catalog and residency reads too; a lock
+  // wait ends a little before it, so that it is named as one (the client's own limit is a last resort).
   const limit = Math.max(1, Math.round(options.timeoutMs));
   const lockLimit = Math.max(1, Math.round(limit * LOCK_SHARE_OF_TIMEOUT));
   const client = await connectPostgres(target, { query_timeout: options.timeoutMs + 15_000, statement_timeout: limit, lock_timeout: lockLimit });
@@ -173,9 +173,9 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
   private lastPlan: PlanNode | undefined;
 
   /**
-   * What the queries after the last run observe: where the rows were (heap-blocks.ts, lookup-rows.ts), the
-   * rows around a secondary index's scan (index-window.ts), the dead entries counted (dead-entries.ts), the
-   * rows an update moved (moved-rows.ts) and the keys' ends (key-range.ts).
+   * What the queries after the last run observe: where the rows were (heap-blocks.ts, lookup-rows.ts, index-window.ts),
+   * the dead entries counted (dead-entries.ts), the rows an update moved (moved-rows.ts), the keys' ends
+   * (key-range.ts), the values out of line (toast-values.ts).
    */
   async finishRuns(): Promise<PgPostRunObservations> {
     const observed: PgPostRunObservations = {};
@@ -202,23 +202,24 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
       const windows = await readIndexWindows(this.client, this.statement, plan, this.relations, facts.relations, facts.settings.blockSize, timeout);
       if (some(windows)) observed.indexWindows = windows;
     }
-    // Dead entries under the scan's keys: what every run of a SELECT met; under a rolled-back write's keys an
-    // earlier write's and its own runs' together, the most run 1 can have met beyond the model's own (the
-    // range takes them, the prediction none).
+    // Dead entries under the scan's keys: what every run of a SELECT met; under a rolled-back write's, an earlier
+    // write's and its own runs' together, the most run 1 can have met (the range takes them, the prediction none).
     if (!this.dataChanging || !this.options.commit) {
       const dead = await readDeadEntries(this.client, plan, this.relations, facts.relations, timeout);
       if (some(dead)) observed[this.dataChanging ? 'writeDeadEntries' : 'deadEntries'] = dead;
     }
-    // Committed runs moved rows themselves: the rows now are not those run 1 met.
-    const moved =
-      this.dataChanging && this.options.commit
-        ? {}
-        : await readMovedRows(this.client, this.dataChanging ? undefined : this.statement, plan, this.relations, facts.relations, timeout);
+    // Committed runs moved rows and may have stored other values: the rows now are not those run 1 met.
+    const committed = this.dataChanging && this.options.commit;
+    const moved = committed
+      ? {}
+      : await readMovedRows(this.client, this.dataChanging ? undefined : this.statement, plan, this.relations, facts.relations, timeout);
     if (some(moved)) observed.movedRows = moved;
     const keyRanges = await readKeyRanges(this.client, this.relations, facts.relations, timeout);
     if (some(keyRanges)) observed.keyRanges = keyRanges;
     const startFractions = await readStartFractions(this.client, plan, this.relations, timeout);
     if (some(startFractions)) observed.startFractions = startFractions;
+    const toastValues = committed ? {} : await readToastValues(this.client, plan, facts.relations, facts.settings, timeout);
+    if (some(toastValues)) observed.toastValues = toastValues;
     return observed;
   }
 

@@ -106,6 +106,12 @@ export const PG_CALIBRATION_ENTRIES = {
     provenance: 'measured, not fitted: 3 per key for int, numeric, text and char keys, 6 for two keys, none on later runs',
     versions: VERSIONS,
   },
+  toastRowsInOrder: {
+    value: 0.9,
+    what: "an index scan's rows whose heap blocks ascend at least this often have their out-of-line values read as one run of the TOAST table (below: each at its own row's place)",
+    provenance: 'a gate set by hand between the two placements, not fitted (a key range of rows loaded in order ascends every time)',
+    versions: VERSIONS,
+  },
 } satisfies Record<string, CalibrationEntry>;
 
 export const PG_CALIBRATION = values(PG_CALIBRATION_ENTRIES);

@@ -42,6 +42,10 @@ export interface PgRelationFacts {
   changedSinceAnalyze?: number;
   /** For a table: rows updated since the statistics were reset, and how many of them HOT (same page, no index entry). */
   rowsUpdated?: { all: number; hot: number };
+  /** For a table: its TOAST table's plan name, where it has one. */
+  toast?: string;
+  /** For a table: the columns whose values may be stored out of line, in its TOAST table. */
+  toastColumns?: string[];
   /** Blocks cached before run 1, as [first, last] ranges. */
   cachedBefore: Array<[number, number]>;
 }
@@ -112,6 +116,24 @@ export interface PgPredictionSettings {
    * as met by run 1 (up to the dead versions counted before it); the prediction shown takes none.
    */
   writeDeadEntries?: Record<string, PgDeadEntries>;
+  /**
+   * Per scan and column an expression reads again (detoasting.ts toastKey), how many of the scan's rows hold
+   * the column's value out of line and in how many chunks, read after the last run (toast-values.ts).
+   * Absent where not read: reading them again is not modelled.
+   */
+  toastValues?: Record<string, PgToastValues>;
+}
+
+/**
+ * Of a scan's `scanned` rows, `rows` reach the expression (all, but for a filter's later clause), and of
+ * those `values` hold the column out of line, in `chunks` TOAST chunks and `bytes` stored bytes together.
+ */
+export interface PgToastValues {
+  scanned: number;
+  rows: number;
+  values: number;
+  chunks: number;
+  bytes: number;
 }
 
 /**
@@ -152,7 +174,7 @@ export interface PgIndexWindow {
  */
 export type PgPostRunObservations = Pick<
   PgPredictionSettings,
-  'heapBlocks' | 'lookupRows' | 'indexWindows' | 'startFractions' | 'movedRows' | 'deadEntries' | 'writeDeadEntries'
+  'heapBlocks' | 'lookupRows' | 'indexWindows' | 'startFractions' | 'movedRows' | 'deadEntries' | 'writeDeadEntries' | 'toastValues'
 > & {
   /** Per index (its report name), its smallest and largest key. */
   keyRanges?: Record<string, { min: number; max: number }>;

@@ -74,6 +74,10 @@ export const PG_GUESSES = {
     low: 1,
     high: 2,
   },
+  filterReach: twoWays("how many rows a later clause of a filter is evaluated on (the earlier clauses' share no counter tells)", 0, [
+    'the rows the scan returned',
+    'every row the scan read',
+  ]),
   earlierPlacement: {
     what: "where an earlier write's versions lie, where no view shows it",
     alternatives: ["before the blocks committed updates appended, or on the table's last (cached) blocks", 'spread over the heap'],
@@ -88,7 +92,7 @@ export type PgGuessName = keyof typeof PG_GUESSES;
 
 /** Guesses that move together across the band, declared: one dimension each, to be separated. */
 export const SHARED_DIMENSIONS: Record<Guess['dimension'], PgGuessName[]> = {
-  0: ['earlierPlacement'],
+  0: ['earlierPlacement', 'filterReach'],
   1: ['lateWorkers', 'dirtiedAtEnd', 'updatedEarlierMarked', 'deadPerKey', 'earlierWriteEntries', 'earlierBetweenBlocks'],
   2: ['marksSkipped', 'markedSinceUpdate', 'leavesMarkedBefore'],
   4: ['prunedBefore', 'roomFromPruning', 'deadSpread'],

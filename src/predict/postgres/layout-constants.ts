@@ -26,3 +26,5 @@ export const READ_STREAM_SEQ_SCAN_FROM = 18;
  * the sequence page an INSERT asks.
  */
 export const FORK_SPACE = { vm: 1, fsm: 2, sequence: 3 } as const;
+/** From PostgreSQL 17, pg_column_toast_chunk_id tells whether a value is stored out of line (before: told by its size). */
+export const TOAST_CHUNK_ID_FROM_MAJOR = 17;

@@ -15,6 +15,8 @@ import { indexLeaves } from './nodes/index-leaves';
 import { bitmapHeap } from './nodes/bitmap-heap';
 import { sortSupport } from './nodes/sort';
 import { checkDeadVersions, modify } from './nodes/modify-table';
+import { detoast } from './nodes/detoast';
+import { toastUses, type ToastUse } from './detoasting';
 import { GOLDEN_STEP, RUN_SEED } from './guesses';
 import { PG_CALIBRATION } from './calibration';
 
@@ -24,6 +26,8 @@ export type { PlanSimulationNotes } from './simulation-notes';
 
 export class PlanSimulator {
   private readonly sim: SimulationContext;
+  /** The run's expressions that read out-of-line values again, by the node evaluating them. */
+  private toastUses: ToastUse[] = [];
 
   constructor(options: PlanSimulatorOptions) {
     this.sim = new SimulationContext(options);
@@ -85,6 +89,9 @@ export class PlanSimulator {
   run(pool: PostgresPool, root: PlanNode, notes: PlanSimulationNotes): void {
     this.sim.history.writes = findNode(root, (c) => c.nodeType === 'ModifyTable') !== undefined;
     this.sim.history.deadMet.clear();
+    const toast = toastUses(root, (name) => this.sim.facts[this.sim.relationIndex('table', name) ?? -1]?.toastColumns);
+    for (const why of toast.unmodelled) notes.unmodelled.add(why);
+    this.toastUses = toast.uses;
     this.node(pool, root, notes, new SeededRandom(RUN_SEED + this.sim.draw * GOLDEN_STEP), 1);
     this.sim.history.runsDone++;
   }
@@ -131,6 +138,7 @@ export class PlanSimulator {
       notes.assumptions.add(`${n.nodeType} spilled to temporary files (${n.self.tempWritten} blocks written): temp I/O bypasses shared buffers`);
     }
     for (const c of children) this.node(pool, c, notes, rnd, childWorkers);
+    for (const use of this.toastUses) if (use.node === n) detoast(sim, pool, use, notes);
     if (n.nodeType === 'ModifyTable') checkDeadVersions(sim, pool);
   }
 }

@@ -2,7 +2,7 @@
 // what was observed after the runs, and the state one run leaves for the next. Pure: no database.
 import type { PlanNode } from '../../shared/report';
 import type { PostgresRingSettings } from '../../sim/postgres-rings';
-import type { PgDeadEntries, PgIndexWindow, PgMovedRows, PgRelationFacts } from './facts';
+import type { PgDeadEntries, PgIndexWindow, PgMovedRows, PgRelationFacts, PgToastValues } from './facts';
 import type { LookupOrder } from './lookup-order';
 import { liveRows, type LiveRows } from './heap-layout';
 import { pageId } from './geometry';
@@ -34,6 +34,8 @@ export interface PostRunObservations {
   deadEntries: Record<string, PgDeadEntries>;
   /** Dead entries counted after a rolled-back write's runs, per table: the band's run 1 meets them. */
   writeDeadEntries: Record<string, PgDeadEntries>;
+  /** Which of a scan's rows hold a column out of line, per scan and column (toast-values.ts). */
+  toastValues: Record<string, PgToastValues>;
 }
 
 export interface PlanSimulatorOptions {
@@ -105,6 +107,7 @@ export class SimulationContext {
       movedRows: o.movedRows ?? {},
       deadEntries: o.deadEntries ?? {},
       writeDeadEntries: o.writeDeadEntries ?? {},
+      toastValues: o.toastValues ?? {},
     };
     this.facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
     for (const [r, block] of options.dirtyBlocks ?? []) {
