@@ -25,7 +25,9 @@ export async function readToastValues(
   timeoutMs: number,
 ): Promise<Record<string, PgToastValues>> {
   const table = (name: string) => facts.find((f) => f.kind === 'table' && f.planName === name);
-  const { uses } = toastUses(root, (name) => table(name)?.toastColumns);
+  // A table whose TOAST table is empty holds no value out of line: nothing to ask.
+  const stored = (name: string) => (facts.find((f) => f.kind === 'table' && f.planName === table(name)?.toast)?.pages ?? 0) > 0;
+  const { uses } = toastUses(root, (name) => (stored(name) ? table(name)?.toastColumns : undefined));
   const asked = new Map(uses.map((u) => [toastKey(u), u] as const));
   if (asked.size === 0) return {};
   return readOnly(
