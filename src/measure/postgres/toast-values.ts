@@ -4,7 +4,8 @@
 // runs read already; a sequential scan of a large table is asked of a sample of its blocks. Only a value's
 // stored size is read (pg_column_size reads the TOAST pointer, not the value), so nothing of the TOAST
 // table is touched. PostgreSQL 17 and later tell whether a value is out of line
-// (pg_column_toast_chunk_id); before, a value stored larger than a row may be inline is taken as out of line.
+// (pg_column_toast_chunk_id); before, a value stored larger than a chunk is taken as out of line (a row with
+// such a value inline would exceed the size at which PostgreSQL moves values out).
 import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import type { PgRelationFacts, PgToastValues } from '../../predict/postgres/facts';
