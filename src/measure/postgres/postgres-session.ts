@@ -7,6 +7,7 @@ import type { ConnectionTarget } from '../../db/connection-url';
 import type { PlanNode, Report } from '../../shared/report';
 import { readHeapBlocks } from './heap-blocks';
 import { readMovedRows } from './moved-rows';
+import { readBitmapBlocks } from './bitmap-blocks';
 import { readDeadEntries } from './dead-entries';
 import { readStartFractions } from './key-fraction';
 import { readToastValues } from './toast-values';
@@ -14,8 +15,7 @@ import { readKeyRanges } from './key-range';
 import { afterRunsFailures } from './after-runs';
 import { readLookupRows } from './lookup-rows';
 import { readIndexWindows } from './index-window';
-import type { PgPostRunObservations, PgPredictionInput } from '../../predict/postgres/facts';
-import { parseBlocks } from '../../predict/postgres/facts';
+import { parseBlocks, type PgPostRunObservations, type PgPredictionInput } from '../../predict/postgres/facts';
 import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
 import type { MeasureOptions } from '../options';
 import type { CheckedStatement } from '../../sql/classify/statement-check';
@@ -173,8 +173,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
   private lastPlan: PlanNode | undefined;
 
   /**
-   * What the queries after the last run observe: where the rows were (heap-blocks.ts, lookup-rows.ts, index-window.ts),
-   * the dead entries counted (dead-entries.ts), the rows an update moved (moved-rows.ts), the keys' ends
+   * What the queries after the last run observe: where the rows were (heap-blocks.ts, lookup-rows.ts, index-window.ts,
+   * bitmap-blocks.ts), the dead entries counted (dead-entries.ts), the rows an update moved (moved-rows.ts), the keys' ends
    * (key-range.ts), the values out of line (toast-values.ts).
    */
   async finishRuns(): Promise<PgPostRunObservations> {
@@ -196,8 +196,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     if (!this.dataChanging) {
       const heapBlocks = await readHeapBlocks(this.client, this.statement, plan, timeout);
       const { lookups, outerBlocks } = await readLookupRows(this.client, this.statement, plan, timeout);
-      const blocks = some({ ...outerBlocks, ...heapBlocks });
-      if (blocks) observed.heapBlocks = blocks;
+      observed.heapBlocks = some({ ...outerBlocks, ...heapBlocks });
       if (some(lookups)) observed.lookupRows = lookups;
       const windows = await readIndexWindows(this.client, this.statement, plan, this.relations, facts.relations, facts.settings.blockSize, timeout);
       if (some(windows)) observed.indexWindows = windows;
@@ -207,6 +206,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     if (!this.dataChanging || !this.options.commit) {
       const dead = await readDeadEntries(this.client, plan, this.relations, facts.relations, timeout);
       if (some(dead)) observed[this.dataChanging ? 'writeDeadEntries' : 'deadEntries'] = dead;
+      observed.bitmapBlocks = some(await readBitmapBlocks(this.client, plan, facts.relations, timeout));
     }
     // Committed runs moved rows and may have stored other values: the rows now are not those run 1 met.
     const committed = this.dataChanging && this.options.commit;

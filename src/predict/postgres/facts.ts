@@ -85,6 +85,11 @@ export interface PgPredictionSettings {
    */
   heapBlocks?: Record<string, number[]>;
   /**
+   * Per table (its plan name), the heap blocks of the rows a bitmap heap scan's condition selects, in block
+   * order, read after the last run (bitmap-blocks.ts). Absent where not read: the blocks are spread evenly.
+   */
+  bitmapBlocks?: Record<string, number[]>;
+  /**
    * Per inner table of a nested loop (its plan name), each lookup's key (where integers) and the heap block
    * of the row it found, in the loop's order, read after the last run (lookup-rows.ts).
    */
@@ -174,7 +179,7 @@ export interface PgIndexWindow {
  */
 export type PgPostRunObservations = Pick<
   PgPredictionSettings,
-  'heapBlocks' | 'lookupRows' | 'indexWindows' | 'startFractions' | 'movedRows' | 'deadEntries' | 'writeDeadEntries' | 'toastValues'
+  'heapBlocks' | 'bitmapBlocks' | 'lookupRows' | 'indexWindows' | 'startFractions' | 'movedRows' | 'deadEntries' | 'writeDeadEntries' | 'toastValues'
 > & {
   /** Per index (its report name), its smallest and largest key. */
   keyRanges?: Record<string, { min: number; max: number }>;

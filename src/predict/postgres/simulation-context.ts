@@ -22,6 +22,8 @@ export type SimulatedEngine = PostgresRingSettings & { major: number; hintsWalLo
 export interface PostRunObservations {
   /** Where a plain SELECT's index scan found its rows, per table (heap-blocks.ts). */
   heapBlocks: Record<string, number[]>;
+  /** The blocks of a bitmap heap scan's rows, per table (bitmap-blocks.ts). */
+  bitmapBlocks: Record<string, number[]>;
   /** A nested loop's lookups as they ran, per inner table (lookup-rows.ts). */
   lookupRows: Record<string, { keys?: number[]; blocks: number[] }>;
   /** The rows around a secondary index's scan, per index (index-window.ts). */
@@ -101,6 +103,7 @@ export class SimulationContext {
     const o = options.observed ?? {};
     this.observed = {
       heapBlocks: o.heapBlocks ?? {},
+      bitmapBlocks: o.bitmapBlocks ?? {},
       lookupRows: o.lookupRows ?? {},
       indexWindows: o.indexWindows ?? {},
       startFractions: o.startFractions ?? {},

@@ -175,6 +175,8 @@ export interface UpdateShape {
   refetchesOld?: boolean;
   /** This draw takes each page of a table with dead versions as having room for one version, freed by pruning one. */
   roomFromPruning?: boolean;
+  /** Rows a clustered scan returns per heap page, where the plan says (a bitmap heap scan's rows over its blocks). */
+  rowsPerPage?: number;
 }
 
 /**
@@ -285,7 +287,7 @@ function updateRow(context: WriteContext, shape: UpdateShape, rules: UpdateRules
   const { perBlock } = rules;
   pool.repin();
   if (shape.refetchesOld) pool.repin();
-  const page = shape.clustered ? Math.floor(r / perBlock) : rnd.int(Math.max(1, f.pages));
+  const page = shape.clustered ? Math.floor(r / (shape.rowsPerPage ?? perBlock)) : rnd.int(Math.max(1, f.pages));
   const n = progress.onPage.get(page) ?? 0;
   progress.onPage.set(page, n + 1);
   // A page pruning left room on was written since the last VACUUM: not all-visible.

@@ -1,4 +1,7 @@
-// A bitmap heap scan: the heap blocks its bitmap holds, in block order.
+// A bitmap heap scan: the heap blocks its bitmap holds, in block order. Which blocks those are was read after
+// the runs where the plan allowed (the blocks of the rows its condition selects: bitmap-blocks.ts); a pool
+// that already holds some of the table finds those very blocks cached or not. Blocks the executed count has
+// beyond them hold only entries of dead versions, and without the read all of them are spread evenly.
 import type { PlanNode } from '../../../shared/report';
 import type { PostgresPool } from '../../../sim/policies/postgres-clock-sweep';
 import type { SimulationContext } from '../simulation-context';
@@ -9,8 +12,41 @@ export function bitmapHeap(sim: SimulationContext, pool: PostgresPool, n: PlanNo
   const t = sim.relationIndex('table', n.relation);
   if (t === undefined) return void notes.unmodelled.add(`Bitmap Heap Scan on ${n.relation}: table facts missing`);
   const f = sim.facts[t];
-  const blocks = Math.min(f.pages, (n.exactHeapBlocks ?? 0) + (n.lossyHeapBlocks ?? 0));
-  notes.assumptions.add(`${f.reportName}: bitmap heap scan of ${blocks.toLocaleString('en-US')} heap blocks (as executed), in block order`);
-  const stride = blocks > 0 ? f.pages / blocks : 1;
-  for (let k = 0; k < blocks; k++) pool.access(pageId(t, Math.floor(k * stride)));
+  const executed = Math.min(f.pages, (n.exactHeapBlocks ?? 0) + (n.lossyHeapBlocks ?? 0));
+  const known = n.relation ? sim.observed.bitmapBlocks[n.relation] : undefined;
+  const blocks = known ? withDeadOnly(known, executed, f.pages, earlierVersions(sim, t, n.actualRows ?? 0)) : evenly(executed, f.pages);
+  notes.assumptions.add(
+    `${f.reportName}: bitmap heap scan of ${executed.toLocaleString('en-US')} heap blocks (as executed), in block order` +
+      (known
+        ? `: the ${known.length.toLocaleString('en-US')} blocks its rows are on (read after the last run)` +
+          (executed > known.length ? ", the rest (dead versions only) where the earlier runs' rolled-back versions went, then evenly over the others" : '')
+        : ', spread evenly over the table'),
+  );
+  for (const b of blocks) pool.access(pageId(t, b));
+}
+
+function evenly(count: number, pages: number): number[] {
+  const stride = count > 0 ? pages / count : 1;
+  return Array.from({ length: count }, (_, k) => Math.floor(k * stride));
+}
+
+/** The blocks where the two runs before this one put the new versions of their rows (a rolled-back write's). */
+function earlierVersions(sim: SimulationContext, t: number, rows: number): number[] {
+  const out = new Set<number>();
+  for (const place of [sim.history.leftoverPlace.get(t), sim.history.olderLeftoverPlace.get(t)]) if (place) for (let r = 0; r < rows; r++) out.add(place(r));
+  return [...out];
+}
+
+/**
+ * The rows' blocks, and as many more as the executed count has beyond them: first the blocks the earlier
+ * runs' rolled-back versions went to (their index entries lead there), then evenly among the others.
+ */
+function withDeadOnly(known: number[], executed: number, pages: number, earlier: number[]): number[] {
+  const extra = executed - known.length;
+  if (extra <= 0) return known;
+  const live = new Set(known);
+  const dead = earlier.filter((b) => !live.has(b)).slice(0, extra);
+  const taken = new Set([...known, ...dead]);
+  const others = evenly(Math.min(pages, extra + taken.size), pages).filter((b) => !taken.has(b));
+  return [...taken, ...others.slice(0, extra - dead.length)].sort((a, b) => a - b);
 }

@@ -44,6 +44,8 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
       const scan = input ? scanOf(input, heap.f.planName) : undefined;
       const scanIndex = scan?.index === undefined ? undefined : sim.relationIndex('index', scan.index);
       const correlation = scanIndex === undefined ? null : (sim.facts[scanIndex].correlation ?? null);
+      const bitmapBlocks = (scan?.exactHeapBlocks ?? 0) + (scan?.lossyHeapBlocks ?? 0);
+      const rowsPerPage = bitmapBlocks > 0 && (scan?.actualRows ?? 0) > 0 ? scan!.actualRows! / bitmapBlocks : undefined;
       const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= PG_CALIBRATION.clusteredWrite);
       const leftoverPerRow = leftoversOf(sim, t);
       const leftoverAt = sim.history.leftoverPlace.get(t);
@@ -74,6 +76,7 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
         cleared: clearedOf(sim, t),
         refetchesOld: sim.engine.major >= REFETCHES_OLD_VERSION_FROM,
         roomFromPruning: guess(sim.draw, 'roomFromPruning') === 1,
+        ...(rowsPerPage ? { rowsPerPage } : {}),
         ...(sim.updatedColumns ? { updatedColumns: sim.updatedColumns } : {}),
       });
       sim.history.freeUsed.set(t, (sim.history.freeUsed.get(t) ?? 0) + freeBlocks);
