@@ -44,8 +44,7 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
       const scan = input ? scanOf(input, heap.f.planName) : undefined;
       const scanIndex = scan?.index === undefined ? undefined : sim.relationIndex('index', scan.index);
       const correlation = scanIndex === undefined ? null : (sim.facts[scanIndex].correlation ?? null);
-      const bitmapBlocks = (scan?.exactHeapBlocks ?? 0) + (scan?.lossyHeapBlocks ?? 0);
-      const rowsPerPage = bitmapBlocks > 0 && (scan?.actualRows ?? 0) > 0 ? scan!.actualRows! / bitmapBlocks : undefined;
+      const rowsPerPage = bitmapRowsPerPage(scan);
       const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= PG_CALIBRATION.clusteredWrite);
       const leftoverPerRow = leftoversOf(sim, t);
       const leftoverAt = sim.history.leftoverPlace.get(t);
@@ -99,6 +98,12 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
     default:
       notes.unmodelled.add(`ModifyTable (${n.operation ?? 'unknown'}): the pages it writes are left out; the reads below it are modelled`);
   }
+}
+
+/** A bitmap heap scan's rows over its heap blocks, as executed: how many of a page's rows the write changes. */
+function bitmapRowsPerPage(scan: PlanNode | undefined): number | undefined {
+  const blocks = (scan?.exactHeapBlocks ?? 0) + (scan?.lossyHeapBlocks ?? 0);
+  return scan && blocks > 0 && (scan.actualRows ?? 0) > 0 ? scan.actualRows! / blocks : undefined;
 }
 
 /** The scan node under a write that reads the written table (the first one found). */
