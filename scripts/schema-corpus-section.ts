@@ -32,14 +32,15 @@ function missRatio(r: ReplayedRun): number {
 
 /** Re-measured statements' run 1 (every page the first measurement read may still be cached): pages read as measured. */
 function remeasured(runs: ReplayedRun[]): string[] {
-  const firsts = runs.filter((r) => r.state === 're-measured' && r.run === 1 && r.measuredRead !== null);
   const close = (r: ReplayedRun) => r.predictedRead !== null && Math.abs(r.predictedRead - r.measuredRead!) <= Math.max(2, 0.05 * r.measuredRead!);
-  const held = firsts.filter((r) => r.heldOut);
-  const zero = held.filter((r) => r.measuredRead === 0);
-  return [
-    `Re-measured, run 1 (held-out seeds): pages read predicted as measured (within 5 % or 2 pages) in ${held.filter(close).length} of ${held.length} statements; ` +
-      `of the ${zero.length} that read nothing, ${zero.filter(close).length} predicted at most 2 pages read.`,
-  ];
+  return [true, false].map((heldOut) => {
+    const firsts = runs.filter((r) => r.state === 're-measured' && r.run === 1 && r.measuredRead !== null && r.heldOut === heldOut);
+    const zero = firsts.filter((r) => r.measuredRead === 0);
+    return (
+      `- Re-measured, run 1 (${heldOut ? 'held-out' : 'studied'} seeds): pages read predicted as measured (within 5 % or 2 pages) in ` +
+      `${firsts.filter(close).length} of ${firsts.length} statements; of the ${zero.length} that read nothing, ${zero.filter(close).length} predicted at most 2.`
+    );
+  });
 }
 
 function engineSection(engine: string, runs: ReplayedRun[], schemas: string[]): string[] {

@@ -64,10 +64,19 @@ describe('the leaf an ascending AUTO_INCREMENT key puts a row in', () => {
     assert.deepEqual([0, 600, 601, 1803, 1804, 2055].map(l.parentOf), [0, 0, 1, 1, 2, 2]);
   });
 
-  test('no layout where the statistics disagree with an ascending fill, or the key is not AUTO_INCREMENT', () => {
+  test('no layout where the statistics disagree with an ascending fill, or the index is not clustered', () => {
     assert.equal(ascendingKeyLayout({ ...sbtest, leafPages: 3000 }, 16384), undefined, 'leaves filled to 2/3: inserted out of order');
-    assert.equal(ascendingKeyLayout({ ...sbtest, autoIncrementKey: false }, 16384), undefined);
+    assert.equal(ascendingKeyLayout({ ...sbtest, leafPages: 3000, autoIncrementKey: false }, 16384), undefined);
     assert.equal(ascendingKeyLayout({ ...sbtest, clustered: false }, 16384), undefined);
+  });
+
+  // An application's own ascending ids, or rows loaded in key order, fill the leaves as AUTO_INCREMENT does
+  // (the schema corpus's seed 2: 2,100 lookups of a date range read 30 pages, predicted 1,875 in random order).
+  test('a key filled in ascending order without AUTO_INCREMENT has the same layout, told by its fill', () => {
+    const own = ascendingKeyLayout({ ...sbtest, autoIncrementKey: false }, 16384);
+    const auto = ascendingKeyLayout(sbtest, 16384);
+    assert.ok(own && auto);
+    for (const key of [1, 75_000, 131_999]) assert.equal(own.leafOf(key), auto.leafOf(key), `key ${key}`);
   });
 
   // The rows come from sampled statistics: a 100,000-row table analysed 15 times said 98,712 fourteen times

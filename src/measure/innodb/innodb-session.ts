@@ -31,13 +31,13 @@ import { parseServerJson } from './server-json';
 import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
 import { PURGE_WAIT_MS, purgeWaitWarning, waitForPurge } from './purge';
 import { readKeyRanges } from './key-ranges';
+import { readRowStorage } from './off-page';
 import { poolStillLoading } from './pool-load';
 import { explainAfterRuns } from './explain-after-runs';
-import { autoIncrementWarnings } from './post-run';
 import { readLookupKeys } from './lookup-keys';
 import { discardingQuery } from './discarding-query';
 import { innodbPredictionSettings } from './prediction-settings';
-import { prefixed, type InnodbPostRunObservations } from './post-run';
+import { autoIncrementWarnings, nonEmpty, prefixed, type InnodbPostRunObservations } from './post-run';
 
 const CALIBRATION_PASSES = 3;
 
@@ -134,10 +134,11 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
         ? { planMissing: 'no EXPLAIN after the runs: the statement reaches what a rollback cannot undo' }
         : await explainAfterRuns(this.conn, this.statement);
     const plan = this.lastPlan ?? explained.explainPlan;
-    const observed: InnodbPostRunObservations = { ...explained, keyRanges: {}, lookupKeys: {} };
+    const observed: InnodbPostRunObservations = { ...explained, keyRanges: {}, lookupKeys: {}, rowStorage: {} };
     if (plan && this.indexFacts.length > 0) {
       const accesses = this.accessesOf(plan);
       observed.keyRanges = await readKeyRanges(this.conn, accesses, this.indexFacts, this.afterRunsNotes);
+      observed.rowStorage = await readRowStorage(this.conn, this.indexFacts, this.info.pageSize, this.afterRunsNotes);
       if (this.kind === 'read' && !blocked)
         observed.lookupKeys = await readLookupKeys(this.conn, this.statement, accesses, this.indexFacts, this.aliases, this.afterRunsNotes);
     }
@@ -297,8 +298,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
         ...write,
         ...(/\bLIMIT\b/i.test(maskSql(this.statement, 'mysql')) ? { limited: true } : {}),
         ...(measured.logicalReads !== null ? { pace: { elapsedMs, requests: measured.logicalReads } } : {}),
-        ...(Object.keys(observed.keyRanges).length > 0 ? { keyRanges: observed.keyRanges } : {}),
-        ...(Object.keys(observed.lookupKeys).length > 0 ? { lookupKeys: observed.lookupKeys } : {}),
+        ...nonEmpty({ keyRanges: observed.keyRanges, lookupKeys: observed.lookupKeys, rowStorage: observed.rowStorage }),
       }),
       warnings,
     };

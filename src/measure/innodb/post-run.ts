@@ -9,6 +9,13 @@ export interface InnodbPostRunObservations {
   planMissing?: string;
   keyRanges: Record<string, [number, number]>;
   lookupKeys: Record<string, number[]>;
+  /** Per clustered index: its records' bytes and the pages its long values take off the rows' pages (off-page.ts). */
+  rowStorage: Record<string, { offPagePages: number; recordBytes: number }>;
+}
+
+/** The observations that hold something, for a run's prediction input. */
+export function nonEmpty<T extends Record<string, object>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => Object.keys(v).length > 0)) as Partial<T>;
 }
 
 export function prefixed(prefix: string, o: Record<string, number>): Record<string, number> {

@@ -29,6 +29,8 @@ export interface InnodbIndexFacts {
   keyColumns?: string[];
   /** The clustered index: each column's bytes in a record (what an UPDATE's undo record keeps of it). */
   columnBytes?: Record<string, number>;
+  /** The clustered index: pages of its leaf segment that hold long values, not rows (set from offPagePages). */
+  offPagePages?: number;
 }
 
 export interface InnodbPredictionSettings {
@@ -153,6 +155,12 @@ export interface InnodbRunInput {
    * column. Absent where not read: the lookups are then drawn.
    */
   lookupKeys?: Record<string, number[]>;
+  /**
+   * Per clustered index (its report name), read after the last run: its records' average bytes (what
+   * variable-length columns hold) and the pages its long values take off the rows' pages, which
+   * n_leaf_pages counts with the leaves. Absent where not read.
+   */
+  rowStorage?: Record<string, { offPagePages: number; recordBytes: number }>;
 }
 
 /** How keyRanges names a table's column. */

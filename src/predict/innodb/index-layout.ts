@@ -56,7 +56,9 @@ export class IndexLayouts {
     const modelledNodes = Array.from({ length: nodeCount }, (_, k) => base + 4 + k);
     const fragmentStart = 4 + nodeCount;
     const offset = this.secondaryOffset(i);
-    const layoutLeaf = (k: number) => base + (k < FRAGMENT_PAGES ? fragmentStart + k : 64 + offset + (k - FRAGMENT_PAGES));
+    // Long values stored off the rows' pages were allocated from the same segment as the leaves, between them.
+    const spread = segmentPagesPerLeaf(f);
+    const layoutLeaf = (k: number) => base + (k < FRAGMENT_PAGES ? fragmentStart + k : 64 + offset + Math.floor((k - FRAGMENT_PAGES) * spread));
     // A cached index has its root and node pages cached (every access passes them), and a B-tree's
     // first pages are those: the lowest cached page numbers stand for them.
     const all = this.cachedPages(i);
@@ -115,7 +117,9 @@ export class IndexLayouts {
   /** Secondary indexes are placed after the clustered one (and the table's earlier ones), in whole extents. */
   private secondaryOffset(i: number): number {
     const f = this.facts[i];
-    return f.clustered ? 0 : this.facts.filter((g, j) => j < i && g.table === f.table).reduce((a, g) => a + Math.ceil(g.sizePages / 64) * 64, 0);
+    return f.clustered
+      ? 0
+      : this.facts.filter((g, j) => j < i && g.table === f.table).reduce((a, g) => a + Math.ceil((g.sizePages + (g.offPagePages ?? 0)) / 64) * 64, 0);
   }
 
   /**
@@ -135,11 +139,16 @@ export class IndexLayouts {
     const base = i * SPACE;
     const fragmentEnd = base + 4 + l.nodes.length + Math.min(FRAGMENT_PAGES, f.leafPages) - 1;
     const extentStart = base + 64 + this.secondaryOffset(i);
-    const last = extentStart + Math.max(0, f.leafPages - FRAGMENT_PAGES) - 1;
+    const last = extentStart + Math.ceil(Math.max(0, f.leafPages - FRAGMENT_PAGES) * segmentPagesPerLeaf(f)) - 1;
     // A clustered index's appended pages are freed by a rollback; a secondary index's split pages stay.
     const created = !f.clustered || createdPagesLive ? l.newPages : -1;
     return (p) => set.has(p) || (p >= base + 3 && p <= fragmentEnd) || (p >= extentStart && p <= last) || (created >= 0 && p >= created);
   }
+}
+
+/** Pages of the leaf segment per leaf of rows: more than one where long values take pages between the leaves. */
+function segmentPagesPerLeaf(f: InnodbIndexFacts): number {
+  return f.leafPages > 0 && (f.offPagePages ?? 0) > 0 ? (f.leafPages + f.offPagePages!) / f.leafPages : 1;
 }
 
 /**

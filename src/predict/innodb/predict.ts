@@ -4,6 +4,7 @@ import { asPredictedRun, centralDraw, DRAWS, withRanges, type PredictOptions, ty
 import type { InnodbPredictionInput } from './facts';
 import { InnodbPredictor } from './predictor';
 import { withExactRows } from './key-position';
+import { withOffPageLeaves } from './off-page-leaves';
 
 export function predictInnodb(input: InnodbPredictionInput, options: PredictOptions): ReportPrediction {
   const why = input.settings.unavailable;
@@ -11,8 +12,9 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
     const none = { logicalReads: null, physicalReads: null, readAhead: null };
     return { runs: input.runs.map(() => ({ predicted: none, predictedAfter: {}, assumptions: [], unmodelled: [`every prediction: ${why}`] })) };
   }
+  const offPage = withOffPageLeaves(input.indexes, input.runs.find((r) => r.rowStorage)?.rowStorage);
   const indexes = withExactRows(
-    input.indexes,
+    offPage.indexes,
     input.runs.map((r) => r.keyRanges),
     input.settings.pageSize,
   );
@@ -25,6 +27,6 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
   const candidates = [...draws.keys()].filter((d) => !predictors.some((p) => p.placedByKey) || predictors[d].placedByKey);
   const shown = candidates[centralDraw(candidates.map((d) => draws[d].map((r) => r.predicted)))];
   const shownFirst = [shown, ...[...draws.keys()].filter((d) => d !== shown)];
-  const runs = withRanges(shownFirst.map((d) => draws[d]));
+  const runs = withRanges(shownFirst.map((d) => draws[d])).map((r) => (offPage.notes.length ? { ...r, assumptions: [...offPage.notes, ...r.assumptions] } : r));
   return options.whatIf ? { runs, whatIf: predictors[shown].whatIf(input.runs, options.poolBytes) } : { runs };
 }

@@ -61,7 +61,7 @@ function byKey(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, rows:
   const first = layout.leafOf(from);
   return {
     at: { first, last: layout.leafOf(lastKey), diveLast: layout.leafOf(dived ? (to ?? Infinity) : lastKey) },
-    assumption: `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(first + 1)} of ${n(f.leafPages)}: an AUTO_INCREMENT key filled in ascending order holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as running without gaps from ${n(known?.[0] ?? 1)}${known ? ' (its lowest, read after the runs)' : ''}; half the draws take the start as unknown`,
+    assumption: `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(first + 1)} of ${n(f.leafPages)}: a key filled in ascending order holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as running without gaps from ${n(known?.[0] ?? 1)}${known ? ' (its lowest, read after the runs)' : ''}; half the draws take the start as unknown`,
   };
 }
 
