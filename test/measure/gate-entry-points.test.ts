@@ -29,8 +29,11 @@ const OPENERS: Record<string, 'gated' | string> = {
 
 const OPENS = /\b(?:connectPostgres|connectMysql|createConnection|new Client)\s*\(/;
 const GATE_CALL = /\b(?:decide|mustRun|gateWorkload)\s*\(/;
-/** The statement's own text sent after the runs: a select list replaced, a plan's condition asked alone, or the statement EXPLAINed. */
-const REASKS = /\breplaceSelectList\s*\(|(?<!function )\basAlone\s*\(|EXPLAIN[^`]*\$\{(?:this\.)?statement\}/;
+/**
+ * The statement's own text sent after the runs: a select list replaced, a plan's condition asked alone, an
+ * INSERT's query asked again, or the statement EXPLAINed.
+ */
+const REASKS = /\breplaceSelectList\s*\(|(?<!function )\b(?:asAlone|insertSelectParts)\s*\(|EXPLAIN[^`]*\$\{(?:this\.)?statement\}/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {

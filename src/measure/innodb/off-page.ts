@@ -12,6 +12,7 @@ import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import { quoteMysqlName as quote } from '../../sql/quote';
 import { readOnlyAfterRuns } from './after-runs';
+import { columnBytes } from './catalog';
 
 /** Above this many rows (the statistics') a table is not read again: its leaves stay as the statistics say. */
 export const MAX_OFF_PAGE_ROWS = 1_000_000;
@@ -29,6 +30,8 @@ interface ColumnRow {
   c: string;
   t: string;
   octets: number | null;
+  precision: number | null;
+  nullable: string;
 }
 
 /** Per clustered index (its report name): the pages its off-page values take, and its records' average bytes. */
@@ -46,7 +49,8 @@ export async function readRowStorage(
       const rowFormat = String((format as Array<{ r: string }>)[0]?.r ?? '').toLowerCase();
       if (rowFormat !== 'dynamic' && rowFormat !== 'compressed') return undefined;
       const [cols] = await conn.query(
-        'SELECT COLUMN_NAME AS c, DATA_TYPE AS t, CHARACTER_OCTET_LENGTH AS octets FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION',
+        'SELECT COLUMN_NAME AS c, DATA_TYPE AS t, CHARACTER_OCTET_LENGTH AS octets, NUMERIC_PRECISION AS `precision`, IS_NULLABLE AS nullable ' +
+          'FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION',
         [schema, f.table],
       );
       const all = cols as ColumnRow[];
@@ -76,7 +80,13 @@ const VARIABLE = /^(var(char|binary)|(tiny|medium|long)?(text|blob)|json)$/i;
 function lengthsQuery(table: string, all: ColumnRow[], pageSize: number): string {
   const long = all.filter((x) => LONG_TYPES.has(x.t.toLowerCase()) || (/^var(char|binary)$/i.test(x.t) && Number(x.octets ?? 0) > 255));
   const length = (c: string) => `COALESCE(LENGTH(${quote(c)}), 0)`;
-  const rowBytes = `(${all.map((x) => length(x.c)).join(' + ')} + ${RECORD_OVERHEAD})`;
+  // Fixed-width columns take their width (LENGTH of a number is its digits); a variable one its bytes and
+  // one length byte, two where it may pass 255 bytes; the record's header a bit per nullable column.
+  const variable = all.filter((x) => VARIABLE.test(x.t));
+  const fixed = all.filter((x) => !VARIABLE.test(x.t)).reduce((a, x) => a + columnBytes(x.t, x.octets, x.precision), 0);
+  const lengthBytes = variable.reduce((a, x) => a + (Number(x.octets ?? 0) > 255 || LONG_TYPES.has(x.t.toLowerCase()) ? 2 : 1), 0);
+  const nullBitmap = Math.ceil(all.filter((x) => x.nullable === 'YES').length / 8);
+  const rowBytes = `(${variable.map((x) => length(x.c)).join(' + ')} + ${fixed + lengthBytes + nullBitmap + RECORD_OVERHEAD})`;
   const longest = long.length === 0 ? '0' : long.length === 1 ? length(long[0].c) : `GREATEST(${long.map((x) => length(x.c)).join(', ')})`;
   const tooLong = `${rowBytes} > ${Math.floor((pageSize - PAGE_FIXED_BYTES) / 2)} AND ${longest} > 0`;
   return (

@@ -8,6 +8,7 @@ import type { PlanNode, Report } from '../../shared/report';
 import { readHeapBlocks } from './heap-blocks';
 import { readMovedRows } from './moved-rows';
 import { readBitmapBlocks } from './bitmap-blocks';
+import { readAppendedKeys } from './appended-keys';
 import { readDeadEntries } from './dead-entries';
 import { readStartFractions } from './key-fraction';
 import { readToastValues } from './toast-values';
@@ -172,11 +173,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
   private facts: PgFacts | undefined;
   private lastPlan: PlanNode | undefined;
 
-  /**
-   * What the queries after the last run observe: where the rows were (heap-blocks.ts, lookup-rows.ts, index-window.ts,
-   * bitmap-blocks.ts), the dead entries counted (dead-entries.ts), the rows an update moved (moved-rows.ts), the keys' ends
-   * (key-range.ts), the values out of line (toast-values.ts).
-   */
+  /** What the queries after the last run observe: rows' places, dead entries, moved rows, keys, values out of line (one module each). */
   async finishRuns(): Promise<PgPostRunObservations> {
     const observed: PgPostRunObservations = {};
     if (!this.facts || !this.lastPlan) return observed;
@@ -207,6 +204,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
       const dead = await readDeadEntries(this.client, plan, this.relations, facts.relations, timeout);
       if (some(dead)) observed[this.dataChanging ? 'writeDeadEntries' : 'deadEntries'] = dead;
       observed.bitmapBlocks = some(await readBitmapBlocks(this.client, plan, facts.relations, timeout));
+      if (this.dataChanging) observed.appendedKeys = await readAppendedKeys(this.client, this.statement, facts.relations, timeout);
     }
     // Committed runs moved rows and may have stored other values: the rows now are not those run 1 met.
     const committed = this.dataChanging && this.options.commit;

@@ -90,6 +90,11 @@ export interface PgPredictionSettings {
    */
   bitmapBlocks?: Record<string, number[]>;
   /**
+   * The indexes (plan names) an INSERT … SELECT appends to: every inserted row's leading value lies beyond
+   * the index's largest, read after the last run (appended-keys.ts). Absent where not read.
+   */
+  appendedKeys?: string[];
+  /**
    * Per inner table of a nested loop (its plan name), each lookup's key (where integers) and the heap block
    * of the row it found, in the loop's order, read after the last run (lookup-rows.ts).
    */
@@ -179,7 +184,16 @@ export interface PgIndexWindow {
  */
 export type PgPostRunObservations = Pick<
   PgPredictionSettings,
-  'heapBlocks' | 'bitmapBlocks' | 'lookupRows' | 'indexWindows' | 'startFractions' | 'movedRows' | 'deadEntries' | 'writeDeadEntries' | 'toastValues'
+  | 'heapBlocks'
+  | 'bitmapBlocks'
+  | 'appendedKeys'
+  | 'lookupRows'
+  | 'indexWindows'
+  | 'startFractions'
+  | 'movedRows'
+  | 'deadEntries'
+  | 'writeDeadEntries'
+  | 'toastValues'
 > & {
   /** Per index (its report name), its smallest and largest key. */
   keyRanges?: Record<string, { min: number; max: number }>;

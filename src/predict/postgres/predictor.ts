@@ -211,6 +211,6 @@ function hasGather(n: PlanNode): boolean {
 
 /** The facts a measurement read after its last run, apart from the engine's settings. */
 function observationsOf(s: PgPredictionSettings): Partial<PostRunObservations> {
-  const { heapBlocks, bitmapBlocks, lookupRows, indexWindows, startFractions, movedRows, deadEntries, writeDeadEntries, toastValues } = s;
-  return { heapBlocks, bitmapBlocks, lookupRows, indexWindows, startFractions, movedRows, deadEntries, writeDeadEntries, toastValues };
+  const { heapBlocks, bitmapBlocks, appendedKeys, lookupRows, indexWindows, startFractions, movedRows, deadEntries, writeDeadEntries, toastValues } = s;
+  return { heapBlocks, bitmapBlocks, appendedKeys, lookupRows, indexWindows, startFractions, movedRows, deadEntries, writeDeadEntries, toastValues };
 }

@@ -24,6 +24,8 @@ export interface PostRunObservations {
   heapBlocks: Record<string, number[]>;
   /** The blocks of a bitmap heap scan's rows, per table (bitmap-blocks.ts). */
   bitmapBlocks: Record<string, number[]>;
+  /** The indexes an INSERT … SELECT appends to (appended-keys.ts). */
+  appendedKeys: string[];
   /** A nested loop's lookups as they ran, per inner table (lookup-rows.ts). */
   lookupRows: Record<string, { keys?: number[]; blocks: number[] }>;
   /** The rows around a secondary index's scan, per index (index-window.ts). */
@@ -104,6 +106,7 @@ export class SimulationContext {
     this.observed = {
       heapBlocks: o.heapBlocks ?? {},
       bitmapBlocks: o.bitmapBlocks ?? {},
+      appendedKeys: o.appendedKeys ?? [],
       lookupRows: o.lookupRows ?? {},
       indexWindows: o.indexWindows ?? {},
       startFractions: o.startFractions ?? {},

@@ -21,7 +21,8 @@
 import type { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import type { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
-import { descentPages, indexGeometry, leafBlock, pageId } from './geometry';
+import { descentPages, indexGeometry, leafBlock, orderedShare, pageId } from './geometry';
+import { PG_CALIBRATION } from './calibration';
 import type { PlanSimulationNotes } from './simulation-notes';
 
 /** Heap tuples a new block takes when the table has no statistics: a small row. */
@@ -101,8 +102,16 @@ class FreeSpaceTarget {
   }
 }
 
-/** `sequencePage`: where the simulation keeps the page of an ascending key's sequence. */
-export function replayInsert({ pool, heap, indexes, rows, rnd, notes }: WriteContext, sequencePage: number): void {
+/**
+ * `sequencePage`: where the simulation keeps the page of an ascending key's sequence. `appended`: indexes
+ * whose inserted keys all lie beyond their largest (read after the runs), which take their entries at the
+ * right-most leaf as an ascending key does, with no sequence to draw from.
+ */
+export function replayInsert(
+  { pool, heap, indexes, rows, rnd, notes }: WriteContext,
+  sequencePage: number,
+  { appended, runsBefore }: { appended: Set<string>; runsBefore: number } = { appended: new Set(), runsBefore: 0 },
+): void {
   if (rows <= 0) return;
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
@@ -115,24 +124,39 @@ export function replayInsert({ pool, heap, indexes, rows, rnd, notes }: WriteCon
     notes.assumptions.add(
       x.ascending
         ? `${x.reportName}: ascending key, so each entry goes to the cached right-most leaf; a new leaf every ~${perLeaf} rows`
-        : `${x.reportName}: each entry descends ${g.height} level(s) to a random one of ${g.leafPages.toLocaleString('en-US')} leaves (keys uncorrelated with the index order)`,
+        : appended.has(x.planName)
+          ? `${x.reportName}: every inserted key lies beyond its largest (the inserted rows, read after the last run), so each entry goes to the right-most leaves, ` +
+            `cached, a new one every ~${perLeaf} rows` +
+            (orderedShare(x.correlation) > PG_CALIBRATION.blockOrder ? '' : "; keys not in the index's order (its correlation) descend from the root each")
+          : `${x.reportName}: each entry descends ${g.height} level(s) to a random one of ${g.leafPages.toLocaleString('en-US')} leaves (keys uncorrelated with the index order)`,
     );
-    return { x, i, g, perLeaf };
+    // Appended keys that do not come in the index's order (a date plus a constant, of rows in heap order)
+    // miss the right-most leaf's fast path once it has split: each entry descends from the root.
+    const inOrder = x.ascending === true || orderedShare(x.correlation) > PG_CALIBRATION.blockOrder;
+    return { x, i, g, perLeaf, atEnd: x.ascending === true || appended.has(x.planName), inOrder };
   });
   // An identity or serial column draws its value from a sequence: nextval() reads the sequence's page.
   const drawsSequence = shapes.some((s) => s.x.ascending);
   if (drawsSequence) notes.assumptions.add("the ascending key takes its default: nextval() requests its sequence's page once per row");
   notes.assumptions.add('page splits and the free-space and visibility maps are not modelled; a rollback reads nothing');
   const target = new HeapTarget(pool, t, f.pages, perBlock, false);
+  // Keys given by the statement (not drawn from a sequence) are the same in every run: a unique index's
+  // check finds the previous run's rolled-back version under each and visits it, on the blocks that run appended.
+  const rechecked = runsBefore > 0 ? shapes.filter((s) => s.x.unique === true && !s.x.ascending).length : 0;
+  if (rechecked > 0)
+    notes.assumptions.add(
+      `each of the ${rechecked} unique index(es) finds the previous run's rolled-back version under each key (the statement gives the keys) and visits it`,
+    );
   for (let r = 0; r < rows; r++) {
     if (drawsSequence) pool.access(sequencePage);
     target.put();
+    for (let k = 0; k < rechecked; k++) pool.access(pageId(t, f.pages + Math.floor(r / perBlock)));
     for (const s of shapes) {
-      if (s.x.ascending) {
+      if (s.atEnd) {
         // The rightmost leaf, then the pages the appends add past the index's end.
         const added = Math.floor(r / s.perLeaf);
         const leaf = added === 0 ? leafBlock(s.g, s.g.leafPages - 1) : s.x.pages - 1 + added;
-        if (r === 0) for (const p of descentPages(s.i, s.g, s.g.leafPages - 1)) pool.access(p);
+        if (r === 0 || !s.inOrder) for (const p of descentPages(s.i, s.g, s.g.leafPages - 1)) pool.access(p);
         if (r > 0 && r % s.perLeaf === 0) pool.extend(pageId(s.i, leaf));
         else pool.readBuffer(pageId(s.i, leaf), -1, true);
       } else {

@@ -39,7 +39,7 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
   const context: WriteContext = { pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage };
   switch (n.operation) {
     case 'Insert':
-      return replayInsert(context, sim.sequencePage());
+      return replayInsert(context, sim.sequencePage(), { appended: new Set(sim.observed.appendedKeys), runsBefore: sim.history.runsDone });
     case 'Update': {
       const scan = input ? scanOf(input, heap.f.planName) : undefined;
       const scanIndex = scan?.index === undefined ? undefined : sim.relationIndex('index', scan.index);
