@@ -1,21 +1,21 @@
 // How a table's rows are stored, read after the last run: their records' average bytes (variable-length
-// columns hold what they hold, not what they declare), and the pages their long values take outside them. InnoDB stores a column
-// off the record's page when the record would not fit in half a page (DYNAMIC and COMPRESSED rows: the whole
-// value, a 20-byte pointer left in the record), on pages allocated from the clustered index's leaf segment.
-// The statistics' n_leaf_pages counts that segment's pages, so a table with long values has fewer leaves
-// than they say: a full scan of seed 1's orders read 5,644 pages where n_leaf_pages said 10,437 (4,800 values
-// of 12 kB, a page each). The values' lengths tell which rows hold one and how many pages it takes; asked in
-// a read-only transaction (a write's runs were rolled back), of tables up to MAX_OFF_PAGE_ROWS rows, since
-// LENGTH reads every value whole. The records' bytes set the clustered index's rows per leaf, which tell an
-// index filled in key order (15/16 full) from one filled at random.
+// columns hold what they hold, not what they declare) and the pages their long values take outside them.
+// InnoDB stores a column off the record's page when the record would not fit in half a page (DYNAMIC and
+// COMPRESSED rows: the whole value, a 20-byte pointer left in the record), on pages allocated from the
+// clustered index's leaf segment, which n_leaf_pages counts: a table with long values has fewer leaves than
+// the statistics say (a full scan of the schema corpus's seed 1 read 5,644 pages where n_leaf_pages said
+// 10,437: 4,800 values of 12 kB, a page each). The records' bytes set the clustered index's rows per leaf,
+// which tell an index filled in key order (15/16 full) from one filled at random. LENGTH reads a value
+// whole, off-page pages included, so only a sample is read: the first SAMPLE_ROWS rows in key order, in a
+// read-only transaction (a write's runs were rolled back), scaled to the rows counted.
 import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import { quoteMysqlName as quote } from '../../sql/quote';
 import { readOnlyAfterRuns } from './after-runs';
 import { columnBytes } from './catalog';
 
-/** Above this many rows (the statistics') a table is not read again: its leaves stay as the statistics say. */
-export const MAX_OFF_PAGE_ROWS = 1_000_000;
+/** Rows read for the sample: a few hundred leaves at most, and the long values they hold. */
+export const SAMPLE_ROWS = 10_000;
 /** A page's own header and trailer (FIL_PAGE_DATA, FIL_PAGE_DATA_END) and an off-page page's header (BTR_BLOB_HDR_SIZE). */
 const OFF_PAGE_OVERHEAD = 38 + 8 + 8;
 /** What an empty index page holds beyond its header, directory and the infimum and supremum (page_get_free_space_of_empty). */
@@ -42,7 +42,7 @@ export async function readRowStorage(
   failures: string[],
 ): Promise<Record<string, InnodbRowStorage>> {
   const out: Record<string, InnodbRowStorage> = {};
-  for (const f of indexes.filter((x) => x.clustered && x.rows > 0 && x.rows <= MAX_OFF_PAGE_ROWS)) {
+  for (const f of indexes.filter((x) => x.clustered && x.rows > 0)) {
     const schema = f.reportName.split('.')[0];
     const read = await readOnlyAfterRuns(conn, `the stored lengths of ${f.table}`, failures, undefined, async () => {
       const [format] = await conn.query('SELECT ROW_FORMAT AS r FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?', [schema, f.table]);
@@ -57,17 +57,32 @@ export async function readRowStorage(
       // Fixed-width columns are as declared: only variable lengths need the rows read.
       if (!all.some((x) => VARIABLE.test(x.t))) return undefined;
       const [rows] = await conn.query(lengthsQuery(`${quote(schema)}.${quote(f.table)}`, all, pageSize));
-      const r = (rows as Array<{ pages: unknown; bytes: unknown }>)[0];
-      return { offPagePages: Number(r?.pages ?? 0), recordBytes: Math.round(Number(r?.bytes ?? 0)) };
+      const r = (rows as Array<{ pages: unknown; bytes: unknown; n: unknown }>)[0];
+      const sampled = Number(r?.n ?? 0);
+      if (sampled <= 0) return undefined;
+      // A sample of the whole table is the table. Otherwise its off-page pages are scaled to the rows, counted
+      // where there are any (the leaves are the difference of two large numbers: the statistics' sampled row
+      // count, a few per cent off, would move them by far more); COUNT(*) reads the smallest index, no values.
+      const pages = Number(r?.pages ?? 0);
+      const counted = sampled < SAMPLE_ROWS || pages === 0 ? sampled : await countRows(conn, `${quote(schema)}.${quote(f.table)}`);
+      const scale = Math.max(1, counted / sampled);
+      return { offPagePages: Math.round(pages * scale), recordBytes: Math.round(Number(r?.bytes ?? 0)), sampled };
     });
     if (read && Number.isSafeInteger(read.offPagePages) && read.recordBytes > 0) out[f.reportName] = read;
   }
   return out;
 }
 
+async function countRows(conn: Connection, table: string): Promise<number> {
+  const [rows] = await conn.query(`SELECT COUNT(*) AS n FROM ${table}`);
+  return Number((rows as Array<{ n: unknown }>)[0]?.n ?? 0);
+}
+
 export interface InnodbRowStorage {
   offPagePages: number;
   recordBytes: number;
+  /** Rows the sample read. */
+  sampled: number;
 }
 
 const VARIABLE = /^(var(char|binary)|(tiny|medium|long)?(text|blob)|json)$/i;
@@ -88,9 +103,10 @@ function lengthsQuery(table: string, all: ColumnRow[], pageSize: number): string
   const nullBitmap = Math.ceil(all.filter((x) => x.nullable === 'YES').length / 8);
   const rowBytes = `(${variable.map((x) => length(x.c)).join(' + ')} + ${fixed + lengthBytes + nullBitmap + RECORD_OVERHEAD})`;
   const longest = long.length === 0 ? '0' : long.length === 1 ? length(long[0].c) : `GREATEST(${long.map((x) => length(x.c)).join(', ')})`;
-  const tooLong = `${rowBytes} > ${Math.floor((pageSize - PAGE_FIXED_BYTES) / 2)} AND ${longest} > 0`;
+  const row = `SELECT ${rowBytes} AS rb, ${longest} AS lg FROM ${table} LIMIT ${SAMPLE_ROWS}`;
+  const over = `rb > ${Math.floor((pageSize - PAGE_FIXED_BYTES) / 2)} AND lg > 0`;
   return (
-    `SELECT COALESCE(SUM(CASE WHEN ${tooLong} THEN CEIL(${longest} / ${pageSize - OFF_PAGE_OVERHEAD}) ELSE 0 END), 0) AS pages, ` +
-    `AVG(CASE WHEN ${tooLong} THEN ${rowBytes} - ${longest} + ${OFF_PAGE_POINTER} ELSE ${rowBytes} END) AS bytes FROM ${table}`
+    `SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN ${over} THEN CEIL(lg / ${pageSize - OFF_PAGE_OVERHEAD}) ELSE 0 END), 0) AS pages, ` +
+    `AVG(CASE WHEN ${over} THEN rb - lg + ${OFF_PAGE_POINTER} ELSE rb END) AS bytes FROM (${row}) s`
   );
 }

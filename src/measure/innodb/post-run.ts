@@ -10,7 +10,7 @@ export interface InnodbPostRunObservations {
   keyRanges: Record<string, [number, number]>;
   lookupKeys: Record<string, number[]>;
   /** Per clustered index: its records' bytes and the pages its long values take off the rows' pages (off-page.ts). */
-  rowStorage: Record<string, { offPagePages: number; recordBytes: number }>;
+  rowStorage: Record<string, { offPagePages: number; recordBytes: number; sampled: number }>;
 }
 
 /** The observations that hold something, for a run's prediction input. */

@@ -160,7 +160,7 @@ export interface InnodbRunInput {
    * variable-length columns hold) and the pages its long values take off the rows' pages, which
    * n_leaf_pages counts with the leaves. Absent where not read.
    */
-  rowStorage?: Record<string, { offPagePages: number; recordBytes: number }>;
+  rowStorage?: Record<string, { offPagePages: number; recordBytes: number; sampled?: number }>;
 }
 
 /** How keyRanges names a table's column. */

@@ -1,10 +1,10 @@
-// The clustered index as its rows are stored, where that was read after the last run (measure/innodb/
+// The clustered index as its rows are stored, where a sample of them was read after the last run (measure/innodb/
 // off-page.ts): its records' average bytes, which its declared column sizes overstate for variable-length
 // columns, and its leaves, which n_leaf_pages overcounts by the pages of long values stored off the rows'
 // pages (InnoDB allocates them from the leaf segment). Pure.
 import type { InnodbIndexFacts } from './facts';
 
-type RowStorage = Record<string, { offPagePages: number; recordBytes: number }>;
+type RowStorage = Record<string, { offPagePages: number; recordBytes: number; sampled?: number }>;
 
 export function withOffPageLeaves(indexes: InnodbIndexFacts[], storage: RowStorage | undefined): { indexes: InnodbIndexFacts[]; notes: string[] } {
   const notes: string[] = [];
@@ -13,12 +13,15 @@ export function withOffPageLeaves(indexes: InnodbIndexFacts[], storage: RowStora
     if (!s) return f;
     const withBytes = { ...f, entryBytes: s.recordBytes };
     const off = s.offPagePages;
-    notes.push(`${f.reportName}: records of ${s.recordBytes.toLocaleString('en-US')} bytes on average (the rows' stored lengths, read after the last run)`);
+    const sample = s.sampled
+      ? `${s.sampled.toLocaleString('en-US')} rows' stored lengths, read after the last run`
+      : "the rows' stored lengths, read after the last run";
+    notes.push(`${f.reportName}: records of ${s.recordBytes.toLocaleString('en-US')} bytes on average (${sample})`);
     if (off <= 0 || off >= f.leafPages) return withBytes;
     const leafPages = f.leafPages - off;
     notes.push(
       `${f.reportName}: ${off.toLocaleString('en-US')} of the ${f.leafPages.toLocaleString('en-US')} pages its statistics count as leaves hold long values ` +
-        `stored off the rows' pages: ${leafPages.toLocaleString('en-US')} leaves of rows, the others between them`,
+        `stored off the rows' pages (${sample}, scaled to its rows): ${leafPages.toLocaleString('en-US')} leaves of rows, the others between them`,
     );
     return { ...withBytes, leafPages, sizePages: Math.max(leafPages, f.sizePages - off), offPagePages: off };
   });
