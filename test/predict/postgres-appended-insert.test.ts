@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres } from '../../src/local-server/postgres';
 import { need, skipUnless, systemPostgres } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
+import { measurePg } from '../support/pg-lab';
 
 const INSERT = 'INSERT INTO orders (id, placed, code, pad) SELECT id + 200000, placed + 1000, code + 2000000, pad FROM orders WHERE id BETWEEN 5001 AND 25000';
 
@@ -27,15 +26,7 @@ describe('INSERT … SELECT of keys past the indexes end', skipUnless(systemPost
       await c.query('VACUUM ANALYZE');
       await c.end();
       await server.restart();
-      const report = await measure(parseConnectionUrl(server.url()), {
-        sql: INSERT,
-        runs: 3,
-        cold: 'no',
-        commit: false,
-        timing: false,
-        timeoutMs: 60_000,
-        whatIf: false,
-      });
+      const report = await measurePg(server, INSERT, { runs: 3 });
       const close = (m: number | null, p: number | null, share: number) => Math.abs((p ?? 0) - (m ?? 0)) <= Math.max(2, share * (m ?? 0));
       for (const r of report.runs)
         assert.ok(

@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres } from '../../src/local-server/postgres';
 import { need, skipUnless, systemPostgres } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
+import { measurePg } from '../support/pg-lab';
 
 const availability = systemPostgres();
 
@@ -38,15 +37,7 @@ describe('PostgreSQL heap density after a table-wide update', skipUnless(availab
         await server.restart();
         await sql('ALTER DATABASE postgres SET enable_bitmapscan = off', 'ALTER DATABASE postgres SET enable_seqscan = off');
         await server.restart();
-        const report = await measure(parseConnectionUrl(server.url()), {
-          sql: statement,
-          runs: 1,
-          cold: 'no',
-          commit: false,
-          timing: false,
-          timeoutMs: 60_000,
-          whatIf: false,
-        });
+        const report = await measurePg(server, statement, { runs: 1 });
         const [m, p] = [report.runs[0].measured.physicalReads!, report.runs[0].predicted.physicalReads!];
         const band = report.runs[0].predictedRange;
         const logical = { m: report.runs[0].measured.logicalReads!, p: report.runs[0].predicted.logicalReads! };
@@ -80,15 +71,7 @@ describe('PostgreSQL heap density after a table-wide update', skipUnless(availab
       );
       // A single-row update on the vacuumed table (its pages all-visible, its free-space map there): the
       // visibility-map pin and the free-space map's search count too (16 gets measured, 12 without them).
-      const update = await measure(parseConnectionUrl(server.url()), {
-        sql: 'UPDATE acc SET v = v + 1 WHERE id = 4242',
-        runs: 3,
-        cold: 'no',
-        commit: false,
-        timing: false,
-        timeoutMs: 60_000,
-        whatIf: false,
-      });
+      const update = await measurePg(server, 'UPDATE acc SET v = v + 1 WHERE id = 4242', { runs: 3 });
       // Runs 2–3 meet the version run 1 left, unless run 1's visit had already marked its entry dead: which,
       // no view tells (14 and 16 gets both measured), so the band holds both.
       for (const r of update.runs.slice(1)) {
@@ -105,15 +88,7 @@ describe('PostgreSQL heap density after a table-wide update', skipUnless(availab
       );
       // A batch update there: the free-space map offers the pages VACUUM emptied, which are read, new ones
       // each run (the earlier ones are full of the rolled-back versions); before, the model added pages and read none.
-      const batch = await measure(parseConnectionUrl(server.url()), {
-        sql: 'UPDATE acc SET v = v + 1 WHERE id BETWEEN 100000 AND 100999',
-        runs: 3,
-        cold: 'no',
-        commit: false,
-        timing: false,
-        timeoutMs: 60_000,
-        whatIf: false,
-      });
+      const batch = await measurePg(server, 'UPDATE acc SET v = v + 1 WHERE id BETWEEN 100000 AND 100999', { runs: 3 });
       for (const r of batch.runs.slice(1)) {
         const [m, p] = [r.measured.physicalReads!, r.predicted.physicalReads!];
         assert.ok(m >= 5 && Math.abs(p - m) <= Math.max(2, 0.15 * m), `batch run ${r.run}: measured ${m} pages read, predicted ${p}`);

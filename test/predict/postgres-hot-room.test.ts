@@ -7,9 +7,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
 import { createPgAccounts } from '../support/sql';
+import { measurePg } from '../support/pg-lab';
 
 for (const [name, availability] of [
   ['installed server', systemPostgres()],
@@ -22,15 +21,7 @@ for (const [name, availability] of [
         // One row of every page of 61 moved (the page too full for its new version), then a scan prunes the old ones.
         await createPgAccounts(server.url(), ['UPDATE acc SET abalance = 1 WHERE aid % 61 = 30', 'SELECT count(*) FROM acc']);
         await server.restart();
-        const report = await measure(parseConnectionUrl(server.url()), {
-          sql: 'UPDATE acc SET abalance = abalance + 1 WHERE aid = 4242',
-          runs: 3,
-          cold: 'no',
-          commit: false,
-          timing: false,
-          timeoutMs: 60_000,
-          whatIf: false,
-        });
+        const report = await measurePg(server, 'UPDATE acc SET abalance = abalance + 1 WHERE aid = 4242', { runs: 3 });
         for (const r of report.runs) {
           const measured = r.measured.logicalReads!;
           assert.ok(measured <= 8, `the premise: run ${r.run} updated the row on its page (${measured} logical reads)`);

@@ -8,10 +8,9 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
 import { assertRunsWithin } from '../support/runs';
 import { lookupOrder, outerReference } from '../../src/predict/postgres/lookup-order';
+import { measurePg } from '../support/pg-lab';
 
 test('the outer reference of an index condition, quoted or qualified; one it cannot read gives none (random order then)', () => {
   assert.deepEqual(outerReference('(id = a.k)'), { column: 'id', alias: 'a', outerColumn: 'k' });
@@ -58,15 +57,7 @@ for (const [name, availability] of [
           ['through k', 'SELECT count(b.pad) FROM ta AS a JOIN tb AS b ON b.id = a.k WHERE a.id BETWEEN 20001 AND 20300'],
         ]) {
           await server.restart();
-          const report = await measure(parseConnectionUrl(server.url()), {
-            sql,
-            runs: 2,
-            cold: 'no',
-            commit: false,
-            timing: false,
-            timeoutMs: 60_000,
-            whatIf: false,
-          });
+          const report = await measurePg(server, sql, { runs: 2 });
           const plan = JSON.stringify(report.runs[0].plan ?? {});
           assert.match(plan, /Nested Loop/, `${what}: the planner chose a nested loop`);
           assertRunsWithin(report, what, 1);

@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
 import type { PlanNode } from '../../src/shared/report';
+import { measurePg } from '../support/pg-lab';
 
 function suite(label: string, availability: Availability<PostgresBinaries>) {
   describe(`parallel index-only scan: ${label}`, skipUnless(availability), () => {
@@ -40,15 +39,7 @@ function suite(label: string, availability: Availability<PostgresBinaries>) {
         }
         await c.end();
         await server.restart();
-        const report = await measure(parseConnectionUrl(server.url()), {
-          sql: 'SELECT count(*) FROM t WHERE k >= 0',
-          runs: 2,
-          cold: 'no',
-          commit: false,
-          timing: false,
-          timeoutMs: 60_000,
-          whatIf: false,
-        });
+        const report = await measurePg(server, 'SELECT count(*) FROM t WHERE k >= 0', { runs: 2 });
         const scan = (n: PlanNode): PlanNode | undefined => (n.nodeType === 'Index Only Scan' ? n : n.children.map(scan).find(Boolean));
         const ios = scan(report.runs[0].plan!);
         assert.ok(ios?.parallelAware && (ios.actualLoops ?? 1) > 1, 'the plan is a parallel index-only scan');

@@ -9,11 +9,10 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
 import type { PgPredictionInput } from '../../src/predict/postgres/facts';
 import { assertRunsWithin } from '../support/runs';
 import { WINDOW_MARGIN } from '../../src/measure/postgres/index-window';
+import { measurePg } from '../support/pg-lab';
 
 for (const [name, availability] of [
   ['installed server', systemPostgres()],
@@ -41,14 +40,8 @@ for (const [name, availability] of [
         for (const sql of ['SELECT id, pad FROM sk WHERE k > 21000 ORDER BY k LIMIT 50', 'SELECT id, pad FROM sk WHERE k > 40000 ORDER BY k LIMIT 300']) {
           await server.restart();
           let facts: Omit<PgPredictionInput, 'runs'> | undefined;
-          const report = await measure(parseConnectionUrl(server.url()), {
-            sql,
+          const report = await measurePg(server, sql, {
             runs: 3,
-            cold: 'no',
-            commit: false,
-            timing: false,
-            timeoutMs: 60_000,
-            whatIf: false,
             onPredictionInput: (i) => (facts = (i as unknown as { facts: Omit<PgPredictionInput, 'runs'> }).facts),
           });
           const window = facts?.settings.indexWindows?.sk_k;

@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
 import { assertRunsWithin } from '../support/runs';
+import { measurePg } from '../support/pg-lab';
 
 for (const [name, availability] of [
   ['installed server', systemPostgres()],
@@ -32,15 +31,7 @@ for (const [name, availability] of [
           'SELECT c FROM ts WHERE id BETWEEN 30001 AND 31000 ORDER BY c DESC LIMIT 5',
         ]) {
           await server.restart();
-          const report = await measure(parseConnectionUrl(server.url()), {
-            sql,
-            runs: 2,
-            cold: 'no',
-            commit: false,
-            timing: false,
-            timeoutMs: 60_000,
-            whatIf: false,
-          });
+          const report = await measurePg(server, sql, { runs: 2 });
           assert.match(JSON.stringify(report.runs[0].plan ?? {}), /"Sort".*"Index Scan"/, `${sql}: a sort over the index scan`);
           assert.match(report.runs[0].prediction!.assumptions.join('\n'), /1,000 rows' heap blocks as the scan found them/, sql);
           assertRunsWithin(report, sql);

@@ -8,9 +8,8 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
 import { assertRunsWithin } from '../support/runs';
+import { measurePg } from '../support/pg-lab';
 
 const STATEMENTS: Array<[string, string]> = [
   ['a computed output over a key range', 'SELECT sum(length(doc)) FROM docs WHERE id BETWEEN 100 AND 160'],
@@ -43,15 +42,7 @@ for (const [name, availability] of [
         await c.end();
         for (const [what, sql] of STATEMENTS) {
           await server.restart();
-          const report = await measure(parseConnectionUrl(server.url()), {
-            sql,
-            runs: 2,
-            cold: 'no',
-            commit: false,
-            timing: false,
-            timeoutMs: 60_000,
-            whatIf: false,
-          });
+          const report = await measurePg(server, sql, { runs: 2 });
           assertRunsWithin(report, what, 1);
           const toast = report.runs[0].residency.find((r) => r.relation.startsWith('pg_toast.') && !r.relation.endsWith('_index'));
           const fetches = /nothing fetched/.test(what);

@@ -10,9 +10,8 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
 import { assertRunsWithin } from '../support/runs';
+import { measurePg } from '../support/pg-lab';
 
 for (const [name, availability] of [
   ['installed server', systemPostgres()],
@@ -44,15 +43,7 @@ for (const [name, availability] of [
           'SELECT a.id, b.c FROM ua a JOIN ub b ON b.id = a.id WHERE a.id BETWEEN 30001 AND 30300',
         ]) {
           await server.restart();
-          const report = await measure(parseConnectionUrl(server.url()), {
-            sql,
-            runs: 3,
-            cold: 'no',
-            commit: false,
-            timing: false,
-            timeoutMs: 60_000,
-            whatIf: false,
-          });
+          const report = await measurePg(server, sql, { runs: 3 });
           const [first, second] = report.runs;
           assert.ok(
             second.measured.logicalReads! < 0.8 * first.measured.logicalReads!,

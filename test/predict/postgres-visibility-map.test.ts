@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres } from '../../src/local-server/postgres';
 import { need, skipUnless, systemPostgres } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
+import { measurePg } from '../support/pg-lab';
 
 const availability = systemPostgres();
 
@@ -33,15 +32,7 @@ describe('PostgreSQL index-only scans and the visibility map', skipUnless(availa
       }
       await c.end();
       await server.restart();
-      const report = await measure(parseConnectionUrl(server.url()), {
-        sql: 'SELECT count(*) FROM v WHERE k BETWEEN 100000 AND 120000',
-        runs: 2,
-        cold: 'no',
-        commit: false,
-        timing: false,
-        timeoutMs: 60_000,
-        whatIf: false,
-      });
+      const report = await measurePg(server, 'SELECT count(*) FROM v WHERE k BETWEEN 100000 AND 120000', { runs: 2 });
       for (const r of report.runs) {
         const m = r.measured.logicalReads!;
         const p = r.predicted.logicalReads!;

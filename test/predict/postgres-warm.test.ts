@@ -6,10 +6,9 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres } from '../../src/local-server/postgres';
 import { need, skipUnless, systemPostgres } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
 import { predictPostgres } from '../../src/predict/postgres/predict';
 import type { PgPredictionInput } from '../../src/predict/postgres/facts';
+import { measurePg } from '../support/pg-lab';
 
 const availability = systemPostgres();
 
@@ -43,16 +42,7 @@ describe('PostgreSQL warm pool: the starting state follows pg_buffercache', skip
         'SELECT sum(length(pad)) FROM u WHERE id BETWEEN 30000 AND 31500',
       ]) {
         let input: { facts: unknown; runs: unknown[] } | undefined;
-        const report = await measure(parseConnectionUrl(server.url()), {
-          sql,
-          runs: 2,
-          cold: 'no',
-          commit: false,
-          timing: false,
-          timeoutMs: 60_000,
-          whatIf: false,
-          onPredictionInput: (i) => (input = i),
-        });
+        const report = await measurePg(server, sql, { runs: 2, onPredictionInput: (i) => (input = i) });
         const facts = input!.facts as Omit<PgPredictionInput, 'runs'>;
         assert.ok(facts.settings.bufferSeed, 'the seed was read');
         const { bufferSeed: _, ...blockOrder } = facts.settings;

@@ -9,10 +9,9 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
 import type { PgPredictionInput } from '../../src/predict/postgres/facts';
 import { assertRunsWithin } from '../support/runs';
+import { measurePg } from '../support/pg-lab';
 
 for (const [name, availability] of [
   ['installed server', systemPostgres()],
@@ -43,14 +42,8 @@ for (const [name, availability] of [
         // Committed single-row writes spread over the heap: each clears the map bit of its page and of the page its new version went to.
         await setup(['UPDATE w SET c = md5(c) WHERE id % 150 = 7']);
         let facts: Omit<PgPredictionInput, 'runs'> | undefined;
-        const report = await measure(parseConnectionUrl(server.url()), {
-          sql: 'SELECT count(*) FROM w WHERE k BETWEEN 1 AND 20000',
+        const report = await measurePg(server, 'SELECT count(*) FROM w WHERE k BETWEEN 1 AND 20000', {
           runs: 2,
-          cold: 'no',
-          commit: false,
-          timing: false,
-          timeoutMs: 60_000,
-          whatIf: false,
           onPredictionInput: (i) => (facts = (i as unknown as { facts: Omit<PgPredictionInput, 'runs'> }).facts),
         });
         assert.match(JSON.stringify(report.runs[0].plan), /Index Only Scan/);
@@ -62,14 +55,8 @@ for (const [name, availability] of [
         // A VACUUM since the last checkpoint dirtied the pages it marked all-visible: their dirtiness is not used.
         await setup(['VACUUM w']);
         let after: Omit<PgPredictionInput, 'runs'> | undefined;
-        await measure(parseConnectionUrl(server.url()), {
-          sql: 'SELECT count(*) FROM w WHERE k BETWEEN 1 AND 20000',
+        await measurePg(server, 'SELECT count(*) FROM w WHERE k BETWEEN 1 AND 20000', {
           runs: 1,
-          cold: 'no',
-          commit: false,
-          timing: false,
-          timeoutMs: 60_000,
-          whatIf: false,
           onPredictionInput: (i) => (after = (i as unknown as { facts: Omit<PgPredictionInput, 'runs'> }).facts),
         });
         const heap = after!.relations.findIndex((r) => r.planName === 'w');
