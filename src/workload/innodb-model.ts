@@ -114,13 +114,9 @@ export class InnodbWorkloadModel {
       relations,
       // What-if sizes keep the share of the configured pool the server gives the LRU list.
       makePool: (pages, msPerAccess) => {
-        const pool = new InnodbPool(pages, { ...options, ...(msPerAccess ? { msPerAccess } : {}) });
-        // In a steady stream of reads the cleaner is woken on demand: a thread taking a free page when fewer
-        // than innodb_lru_scan_depth / 2 are left signals it, and it frees pages up to the depth. Measured
-        // (scripts/sysbench-check.ts, oltp_read_only, MariaDB 10.11): 1,113-1,171 of 1,536 pages free on
-        // average at 32, 64 and 96 MiB alike. A single statement's model paces it once a second instead.
-        if (cleaner.pageCleaner) pool.paceCleaner(true, 1000 / (msPerAccess ?? 0.01));
-        return pool;
+        // The cleaner is woken on demand (see InnodbPool): measured (scripts/sysbench-check.ts, oltp_read_only,
+        // MariaDB 10.11): 1,113-1,171 of 1,536 pages free on average at 32, 64 and 96 MiB alike.
+        return new InnodbPool(pages, { ...options, ...(msPerAccess ? { msPerAccess } : {}) });
       },
       notes: [
         'Each statement was EXPLAINed with one draw of its parameters; every execution is taken to use that plan.',

@@ -6,7 +6,11 @@
 // larger small pool reads ahead in larger areas, which a range may not use, and how its walk crosses them
 // moves reads between synchronous and ahead: there the engine itself is not monotone, and neither is the
 // model (a 5,000-row range: 84 pages read at 8 MiB, 63 of them ahead in 16-page areas, both measured and
-// predicted; 131 predicted at 32 MiB from the same start, where the area is 64 pages).
+// predicted; 131 predicted at 32 MiB from the same start, where the area is 64 pages). From 32 MiB up a
+// warm pool may still read up to 1 % more in a larger pool: more of its cached pages, accessed long before,
+// sit in the areas a scan walks, so linear read-ahead fires less, and the page cleaner (woken on demand)
+// then frees pages the smaller pool had read ahead in one batch (one corpus scan: 3,773 pages at 48 MiB,
+// 3,803 at 64 MiB). Not measured on a server: a bound on the model, not a claim about the engine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,6 +21,8 @@ import type { PredictFixtureInput } from './fixture-loop';
 
 const DIR = 'test/fixtures/corpus/innodb';
 const MiB = 1048576;
+/** How much more a larger pool may read (see the header). */
+const READ_AHEAD_SLACK = 1.01;
 const sizes = [6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 1024].map((m) => m * MiB);
 
 test('the corpus is there: statements of every class, cold and warm, at three pool sizes', () => {
@@ -40,7 +46,7 @@ test('property: predicted reads never increase when only the pool grows, on ever
     for (let k = 1; k < pool.points.length; k++) {
       const [a, b] = [pool.points[k - 1], pool.points[k]];
       if (a.value * 16384 < 32 * MiB) continue;
-      assert.ok(b.physicalReads <= a.physicalReads, show());
+      assert.ok(b.physicalReads <= a.physicalReads * READ_AHEAD_SLACK, show());
     }
   }
 });

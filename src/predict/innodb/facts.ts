@@ -135,8 +135,8 @@ export interface InnodbRunInput {
    */
   limited?: boolean;
   /**
-   * How long the run took and how many pages it requested, as measured: the page cleaner's pace against
-   * the statement's progress (a wake-up per second). Absent in older fixtures: 100,000 requests a second.
+   * How long the run took and how many pages it requested, as measured. Kept with the run; the model no
+   * longer uses it (the page cleaner is woken on demand, not once a second). Absent in older fixtures.
    */
   pace?: { elapsedMs: number; requests: number };
   /**

@@ -32,9 +32,6 @@ export abstract class InnodbFrames extends InnodbLruList {
   private readonly cleanerMinLen: number;
   private readonly cleanerBatch: number;
   protected cleanerEvicted = 0;
-  private cleanerOnDemand = true;
-  private cleanerInterval = 0;
-  private nextCleanerAt = 0;
 
   constructor(capacity: number, options: InnodbPoolOptions) {
     super(capacity, options.oldBlocksPct ?? 37);
@@ -60,8 +57,6 @@ export abstract class InnodbFrames extends InnodbLruList {
    */
   protected cleanLru(): void {
     if (this.len <= LRU_MIN_LEN || this.capacity - this.len >= this.cleanerTrigger) return;
-    if (!this.cleanerOnDemand && this.now < this.nextCleanerAt) return;
-    this.nextCleanerAt = this.now + this.cleanerInterval;
     // What the batch sees: a dirty page under write is still in the LRU and not yet free.
     let seen = this.len;
     let cursor = this.tail;
@@ -157,13 +152,6 @@ export abstract class InnodbFrames extends InnodbLruList {
     for (let s = 0; s < n; s++) this.table.set(this.page[s], s);
     this.used = n;
     this.now = n;
-  }
-
-  /** The page cleaner's pace for the statement that starts now (see the header). */
-  paceCleaner(writes: boolean, requestsPerSecond: number): void {
-    this.cleanerOnDemand = writes || this.capacity < 1.5 * this.cleanerTarget;
-    this.cleanerInterval = Math.max(1, Math.round(requestsPerSecond));
-    this.nextCleanerAt = this.now;
   }
 
   /** Puts a page in the pool as already accessed, with no counters touched: a starting state. */
