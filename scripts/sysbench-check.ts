@@ -2,9 +2,10 @@
 // oltp_read_only transactions, run by sysbench on a private MariaDB at several pool sizes, each from a
 // restarted (empty) pool, the server's counters read around the counted part after a warm-up; next to them
 // the prediction of `workload predict` for the same transaction written in pgbench syntax (the statements
-// oltp_read_only sends, keys drawn as --rand-type draws them: uniform, special or pareto). Printed as a table;
+// the test sends, keys drawn as --rand-type draws them: uniform, special or pareto). Printed as a table;
 // nothing is asserted.
-// Run: npm run accuracy:sysbench [-- --rows 500000 --pools 16,32,64,96,128 --events 10000 --threads 2 --rand-type uniform|special|pareto]
+// Run: npm run accuracy:sysbench [-- --test oltp_read_only|oltp_read_write|oltp_write_only --rows 500000
+//   --pools 16,32,64,96,128 --events 10000 --threads 2 --rand-type uniform|special|pareto]
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,29 +17,37 @@ import { parseConnectionUrl } from '../src/db/connection-url';
 import { compileWorkload, predictCompiled } from '../src/workload/predict-workload';
 import { loadScripts } from '../src/workload/load-scripts';
 import { readCounters } from '../src/workload/counter-sampler';
-import { readOnlyScript } from './sysbench-scripts';
+import { oltpScript, type OltpTest } from './sysbench-scripts';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
 }
 
-/** The mean of Innodb_buffer_pool_pages_free, sampled every 100 ms until `until` settles. */
-async function sampleFreePages(port: number, until: Promise<unknown>): Promise<number> {
+/**
+ * The means of Innodb_buffer_pool_pages_free (what the page cleaner keeps out of the LRU list) and of
+ * Innodb_history_list_length (the transactions purge has yet to reach), sampled every 100 ms until `until`
+ * settles.
+ */
+async function sampleServer(port: number, until: Promise<unknown>): Promise<{ free: number; history: number }> {
   const c = await createConnection({ host: '127.0.0.1', port, user: 'root' });
   let done = false;
   void until.finally(() => (done = true)).catch(() => undefined);
-  const samples: number[] = [];
+  const free: number[] = [];
+  const history: number[] = [];
   try {
     while (!done) {
-      const [rows] = await c.query(`SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_free'`);
-      samples.push(Number((rows as Array<{ Value: string }>)[0].Value));
+      const [rows] = await c.query(`SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_buffer_pool_pages_free', 'Innodb_history_list_length')`);
+      const m = new Map((rows as Array<{ Variable_name: string; Value: string }>).map((r) => [r.Variable_name, Number(r.Value)]));
+      free.push(m.get('Innodb_buffer_pool_pages_free') ?? 0);
+      history.push(m.get('Innodb_history_list_length') ?? 0);
       await new Promise((r) => setTimeout(r, 100));
     }
   } finally {
     await c.end();
   }
-  return samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return { free: mean(free), history: mean(history) };
 }
 
 async function main(): Promise<void> {
@@ -47,11 +56,14 @@ async function main(): Promise<void> {
   const events = Number(option('events', '10000'));
   const threads = option('threads', '2');
   const randType = option('rand-type', 'uniform');
+  const test = option('test', 'oltp_read_only') as OltpTest;
+  if (!['oltp_read_only', 'oltp_read_write', 'oltp_write_only'].includes(test))
+    throw new Error(`--test ${test}: oltp_read_only, oltp_read_write or oltp_write_only`);
   const binaries = findInnodbServers()[0];
   if (!binaries) throw new Error('no MariaDB/MySQL server binaries');
   const server = await LocalInnodbServer.start({ binaries, settings: { 'innodb-buffer-pool-size': `${Math.max(...pools)}M` } });
   const args = (command: string, extra: string[]) => [
-    'oltp_read_only',
+    test,
     '--db-driver=mysql',
     '--mysql-host=127.0.0.1',
     `--mysql-port=${server.port}`,
@@ -75,10 +87,10 @@ async function main(): Promise<void> {
     const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root', database: 'sbtest' });
     await c.query('ANALYZE TABLE sbtest1');
     await c.end();
-    const file = join(mkdtempSync(join(tmpdir(), 'bufferlens-sysbench-')), 'oltp_read_only.sql');
-    writeFileSync(file, readOnlyScript(rows, 100, randType));
+    const file = join(mkdtempSync(join(tmpdir(), 'bufferlens-sysbench-')), `${test}.sql`);
+    writeFileSync(file, oltpScript(test, rows, 100, randType));
     console.log(
-      `${binaries.product} ${binaries.version}, sbtest1 ${rows.toLocaleString('en-US')} rows, oltp_read_only ${randType}, ${threads} threads, ${events} transactions after as many warm-up`,
+      `${binaries.product} ${binaries.version}, sbtest1 ${rows.toLocaleString('en-US')} rows, ${test} ${randType}, ${threads} threads, ${events} transactions after as many warm-up`,
     );
     console.log('pool MB   pages read per request: measured   predicted   error   |  requests/tx measured  predicted');
     for (const mb of pools) {
@@ -91,20 +103,22 @@ async function main(): Promise<void> {
       const a = await readCounters(target);
       // The pool's free pages while the counted part runs: what the page cleaner keeps out of the LRU list.
       const running = sysbenchAsync('run', [`--events=${events}`, '--time=0']);
-      const free = await sampleFreePages(server.port, running);
+      const { free, history } = await sampleServer(server.port, running);
       const counted = await running;
       const b = await readCounters(target);
       // The page cleaner's pace is per second: the prediction takes the run's own rate.
       const tps = Number(/transactions:\s+\d+\s+\(([\d.]+) per sec/.exec(counted)?.[1]);
       const requests = b.requests - a.requests;
       const reads = b.reads - a.reads;
-      const report = predictCompiled(compiled, { ...options, warmup: events, transactions: events, ...(tps > 0 ? { tps } : {}) });
+      // Purge runs as far behind the writes as the history list is long: the run's own mean.
+      const purgeLag = option('purge-lag', '') === '' ? history : Number(option('purge-lag', '0'));
+      const report = predictCompiled({ ...compiled, purgeLag }, { ...options, warmup: events, transactions: events, ...(tps > 0 ? { tps } : {}) });
       const p = report.curve.find((x) => x.current)!;
       const measured = reads / requests;
       const predicted = 1 - p.hitRatio;
       const error = measured > 0 ? Math.abs(predicted - measured) / measured : predicted;
       console.log(
-        `${String(mb).padStart(7)}   ${measured.toFixed(4).padStart(32)}   ${predicted.toFixed(4).padStart(9)}   ${(error * 100).toFixed(0).padStart(4)} %  |  ${(requests / events).toFixed(1).padStart(20)}  ${p.requestsPerTransaction.toFixed(1).padStart(9)}   ${tps.toFixed(0)} tx/s, ${free.toFixed(0)} pages free on average`,
+        `${String(mb).padStart(7)}   ${measured.toFixed(4).padStart(32)}   ${predicted.toFixed(4).padStart(9)}   ${(error * 100).toFixed(0).padStart(4)} %  |  ${(requests / events).toFixed(1).padStart(20)}  ${p.requestsPerTransaction.toFixed(1).padStart(9)}   ${tps.toFixed(0)} tx/s, ${free.toFixed(0)} pages free, history list ${history.toFixed(0)} on average`,
       );
       for (const s of report.statements) if (s.notModelled) console.log(`  not modelled: line ${s.line}: ${s.notModelled}`);
     }

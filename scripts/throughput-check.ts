@@ -19,7 +19,7 @@ import { compileWorkload, predictCompiled, type PredictWorkloadOptions } from '.
 import { loadScripts } from '../src/workload/load-scripts';
 import { runWorkload } from '../src/workload/run-workload';
 import { addThroughput } from '../src/workload/workload-report';
-import { readOnlyScript } from './sysbench-scripts';
+import { oltpScript } from './sysbench-scripts';
 import { throughputChart, type ChartRow } from './throughput-chart';
 
 function option(name: string, fallback: string): string {
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     await c.query('ANALYZE TABLE sbtest1');
     await c.end();
     const file = join(mkdtempSync(join(tmpdir(), 'bufferlens-throughput-')), 'oltp_read_only.sql');
-    writeFileSync(file, readOnlyScript(rows, 100, 'uniform'));
+    writeFileSync(file, oltpScript('oltp_read_only', rows, 100, 'uniform'));
     const options: PredictWorkloadOptions = { scripts: loadScripts([file], []), fixed: new Map(), sizes: pools.map((mb) => mb * MiB), seed: 1 };
     const target: ConnectionTarget = parseConnectionUrl(server.url('sbtest'));
     const ours = async () => {

@@ -19,6 +19,11 @@ export interface CompiledStatement {
   notModelled?: string;
   /** What the shapes simplify, in words. */
   notes: string[];
+  /**
+   * What the engine's background purge requests for this statement's rows once no transaction can see
+   * their old versions (InnoDB), emitted `purgeLag` transactions after the statement's own.
+   */
+  purge?: AccessShape[];
 }
 
 export interface CompiledScript {
@@ -47,6 +52,8 @@ export interface CompiledWorkload {
    */
   makePool(pages: number, msPerAccess?: number): BufferPoolModel;
   notes: string[];
+  /** Transactions between a write and its purge (InnoDB's history list length under the workload). */
+  purgeLag?: number;
 }
 
 export const dataPages = (w: CompiledWorkload): number => w.relations.reduce((a, r) => a + r.pages, 0);

@@ -9,10 +9,13 @@ import type { CompiledScript, CompiledStatement, CompiledWorkload } from './comp
 import type { Value } from './expression';
 import { keyCondition } from './key-binding';
 import { btreePath, type IndexPath, type TableLayout } from './layout';
+import { columnBytes } from '../measure/innodb/catalog';
+import { isSortedBuild } from '../predict/innodb/index-pages';
+import { changedEntries, leafSplits, PURGE_NOTE, purgeOf } from './innodb-writes';
 import { insertedKey, statementRole } from './statement-text';
 import { executeScript, type WorkloadScript } from './script';
 import { parseInnodbPlan, type TableAccess } from '../predict/innodb/plan';
-import type { RowTarget } from './shapes';
+import type { AccessShape, AppendShape, RowTarget } from './shapes';
 
 type Json = Record<string, unknown>;
 
@@ -37,11 +40,15 @@ interface InnodbIndex {
   clustered: boolean;
   unique: boolean;
   firstColumn: string;
+  /** Every key column, lower case. */
+  columns: string[];
   numeric: boolean;
   keyMin: number;
   keyMax: number;
   path: IndexPath;
   ascending: boolean;
+  /** The index's own range of page ids (space * SPACE …). */
+  space: number;
 }
 
 interface InnodbTable {
@@ -51,11 +58,15 @@ interface InnodbTable {
   secondaries: InnodbIndex[];
 }
 
+const RECORD_HEADER = 5;
+
 export class InnodbWorkloadModel {
   private readonly tables = new Map<string, InnodbTable>();
   private spaces = 0;
   private pageSize = 16384;
   private undo: TableLayout | undefined;
+  /** Per secondary index's space: its table's change-buffer bitmap page (page 1 of the tablespace). */
+  private readonly bitmapOfSpace = new Map<number, number>();
 
   /** How the server's records_in_range descends to a range's two bounds (MariaDB: one descent for both). */
   private dive: 'shared' | 'separate' = 'separate';
@@ -78,6 +89,10 @@ export class InnodbWorkloadModel {
     const [status] = await this.rows<Json>(
       `SELECT VARIABLE_VALUE AS n FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_BUFFER_POOL_PAGES_TOTAL'`,
     );
+    const [history] = await this.rows<Json>(
+      `SELECT VARIABLE_VALUE AS n FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_HISTORY_LIST_LENGTH'`,
+    );
+    const purgeLag = Number(history?.n ?? 0) || 0;
     const configured = Math.round(Number(v.bytes) / this.pageSize);
     const usable = Number(status?.n ?? configured) / configured;
     const rnd = new SeededRandom(0x5eed);
@@ -103,7 +118,17 @@ export class InnodbWorkloadModel {
     const [major, minor] = version.split(/[.-]/).map(Number);
     const cleaner =
       product === 'mariadb' && (major > 10 || (major === 10 && minor >= 5)) ? { pageCleaner: { lruScanDepth: Number(v.scan_depth ?? 1536) } } : {};
-    const options = { product, oldBlocksPct: Number(v.old_pct), oldBlocksTime: Number(v.old_time), readAheadThreshold: Number(v.ra), ...cleaner } as const;
+    // MariaDB fetches the change-buffer bitmap page when a secondary leaf is read from disk, whatever
+    // innodb_change_buffering says (the per-statement model's rule, predict/innodb/predictor.ts).
+    const bitmap = product === 'mariadb' ? { ibufBitmapOf: (p: number) => this.ibufBitmapOf(p) } : {};
+    const options = {
+      product,
+      oldBlocksPct: Number(v.old_pct),
+      oldBlocksTime: Number(v.old_time),
+      readAheadThreshold: Number(v.ra),
+      ...cleaner,
+      ...bitmap,
+    } as const;
     return {
       engine: 'innodb',
       server: `${product === 'mariadb' ? 'MariaDB' : 'MySQL'} ${version.split('-')[0]}`,
@@ -118,8 +143,14 @@ export class InnodbWorkloadModel {
         // MariaDB 10.11): 1,113-1,171 of 1,536 pages free on average at 32, 64 and 96 MiB alike.
         return new InnodbPool(pages, { ...options, ...(msPerAccess ? { msPerAccess } : {}) });
       },
+      purgeLag,
       notes: [
         'Each statement was EXPLAINed with one draw of its parameters; every execution is taken to use that plan.',
+        ...(compiled.some((c) => c.statements.some((st) => st.purge))
+          ? [
+              `Purge reaches a transaction's writes ${purgeLag.toLocaleString('en-US')} transactions after it (the server's history list length when the workload was compiled); the further behind, the more of what it reads has left the pool.`,
+            ]
+          : []),
         'Keys are placed on each B-tree by their share of the first column\u2019s range; a secondary lookup\u2019s row is at a stable pseudo-random leaf of the clustered index.',
         `Pool sizes count the pages InnoDB gives its LRU list (${(usable * 100).toFixed(1)} % of the configured size on this server).`,
         ...(cleaner.pageCleaner
@@ -127,7 +158,7 @@ export class InnodbWorkloadModel {
               `The page cleaner keeps between ${Math.floor(cleaner.pageCleaner.lruScanDepth / 2).toLocaleString('en-US')} and ${cleaner.pageCleaner.lruScanDepth.toLocaleString('en-US')} pages free (innodb_lru_scan_depth), woken on demand by the threads that take them: those pages hold no data.`,
             ]
           : []),
-        'The change buffer, purge, the system tablespace\u2019s pages and other sessions\u2019 pages are not in the workload model.',
+        'The change buffer, the system tablespace\u2019s pages and other sessions\u2019 pages are not in the workload model.',
       ],
     };
   }
@@ -172,7 +203,9 @@ export class InnodbWorkloadModel {
     const table = await this.table(t.table);
     const access = t.accessType;
     const limit = /\blimit\s+(\d+)\s*;?\s*$/i.exec(text) ? Number(/\blimit\s+(\d+)/i.exec(text)![1]) : undefined;
-    const rewrites = write ? 1 : 0;
+    // A row changed in place on the leaf its search holds: no second get of the leaf (measured on MariaDB 10.11:
+    // a non-index UPDATE by primary key takes 4 gets, the 3-level descent and the undo page).
+    const rewrites = 0;
     if (access === 'ALL') {
       const c = table.clustered;
       stmt.shapes.push({
@@ -186,32 +219,37 @@ export class InnodbWorkloadModel {
     if (!ix) throw new NotModelled(`index ${String(t.key)} of ${table.name} was not found`);
     if (!ix.numeric) throw new NotModelled(`index ${ix.name} is on a non-numeric column (${ix.firstColumn}); only numeric keys are placed on their leaves`);
     const rows: RowTarget | undefined = ix.clustered || t.usingIndex ? undefined : { kind: 'clustered', index: table.clustered.path, correlated: false };
-    const base = { index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, rows, rewrites, limit };
+    const entries = write ? changedEntries(table.secondaries, text) : [];
+    const base = { index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, rows, rewrites, limit, ...(entries.length ? { entries } : {}) };
     const cond = keyCondition(text, ix.firstColumn);
+    let shape: AccessShape;
     if (cond.kind === 'equal' && ['const', 'eq_ref', 'ref', 'system'].includes(access)) {
       const rowsPerKey = ix.unique ? 1 : Math.max(1, Math.round(t.rows || 1));
-      stmt.shapes.push({ kind: 'lookup', key: cond.key, rowsPerKey, ...base });
+      shape = { kind: 'lookup', key: cond.key, rowsPerKey, ...base };
     } else if (cond.kind === 'range' || (access === 'range' && cond.kind === 'equal')) {
       // A range is estimated by a dive, but not one value of a unique key (a single-row UPDATE's plan shows a
       // range of one row): at most one row, as the per-statement model has it (predict/innodb/read-replay.ts).
       const dived = access === 'range' && !(cond.kind === 'equal' && ix.unique);
       const from = cond.kind === 'range' ? cond.from : cond.key;
       const to = cond.kind === 'range' ? cond.to : cond.key;
-      stmt.shapes.push({
+      shape = {
         kind: 'range',
         from: from ?? { constant: ix.keyMin },
         to: to ?? { constant: ix.keyMax },
         rowsPerKeyUnit: table.rows / Math.max(1, ix.keyMax - ix.keyMin + 1),
         ...(dived ? { dive: this.dive } : {}),
         ...base,
-      });
+      };
       if (dived)
         stmt.notes.push('Each execution is optimised anew: the range is estimated by an index dive (records_in_range) on its bounds before it is read.');
     } else throw new NotModelled(`access ${access} on ${ix.name} with this condition is not modelled in a workload yet`);
+    stmt.shapes.push(shape);
     if (write) {
-      stmt.shapes.push({ kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes: [] });
+      const undo: AppendShape = { kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes: [] };
+      stmt.shapes.push(undo);
+      stmt.purge = purgeOf(shape, entries, /^\s*delete\b/i.test(text));
       stmt.notes.push(
-        'A write is modelled as its row lookup, the clustered leaf rewritten and one undo record; secondary-index changes and the change buffer are not modelled.',
+        `A write is modelled as its row lookup, the row changed in place, one undo record${entries.length ? ` and each changed secondary entry (${entries.map((e) => e.index.name).join(', ')}: its leaf at a place the row's key does not predict)` : ''}, and its purge later (${PURGE_NOTE}), the first insert into a full secondary leaf splitting it; the change buffer is not modelled.`,
       );
     }
   }
@@ -224,15 +262,28 @@ export class InnodbWorkloadModel {
     const key = insertedKey(text, c);
     const indexes = table.secondaries.map((ix) => ({ index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, key: insertedKey(text, ix) }));
     // The clustered leaf the row goes to is the table's "heap" page here.
-    if (key === 'ascending') {
-      // An ascending key lands on the last leaf, reached from the root like any other.
-      stmt.shapes.push({ kind: 'lookup', index: c.path, keyMin: c.keyMin, keyMax: c.keyMax, key: { constant: c.keyMax }, rowsPerKey: 1, rewrites: 0 });
-      if (indexes.length) stmt.shapes.push({ kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes });
-    } else {
-      stmt.shapes.push({ kind: 'lookup', index: c.path, keyMin: c.keyMin, keyMax: c.keyMax, key, rowsPerKey: 1, rewrites: 1 });
-      if (indexes.length) stmt.shapes.push({ kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes });
-    }
-    stmt.notes.push('An INSERT is modelled as the descent to its clustered leaf and to each secondary index\u2019s leaf; page splits are not modelled.');
+    // An ascending key lands on the last leaf, reached from the root like any other.
+    const row: AccessShape = {
+      kind: 'lookup',
+      index: c.path,
+      keyMin: c.keyMin,
+      keyMax: c.keyMax,
+      key: key === 'ascending' ? { constant: c.keyMax } : key,
+      rowsPerKey: 1,
+      rewrites: 0,
+    };
+    const undo: AppendShape = { kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes };
+    stmt.shapes.push(row, undo);
+    stmt.notes.push(
+      `An INSERT is modelled as the descent to its clustered leaf, one undo record and the descent to each secondary index\u2019s leaf, where the first insert into a full leaf splits it (purge removes nothing of it); the change buffer is not modelled.`,
+    );
+  }
+
+  /** A secondary leaf's bitmap page; -1 for any other page (node pages, clustered leaves, undo). */
+  private ibufBitmapOf(page: number): number {
+    const space = Math.floor(page / SPACE);
+    if (page - space * SPACE >= NODE_PAGES) return -1;
+    return this.bitmapOfSpace.get(space) ?? -1;
   }
 
   private system: number[] | undefined;
@@ -266,13 +317,24 @@ export class InnodbWorkloadModel {
     );
     if (stats.length === 0)
       throw new NotModelled(`no index statistics for ${name} in mysql.innodb_index_stats (run ANALYZE TABLE ${name}, or grant SELECT on it)`);
-    const parts = await this.rows<Json>(
-      `SELECT s.INDEX_NAME AS i, s.COLUMN_NAME AS c, s.NON_UNIQUE AS nu, c.DATA_TYPE AS type, c.EXTRA AS extra
+    const allParts = await this.rows<Json>(
+      `SELECT s.INDEX_NAME AS i, s.COLUMN_NAME AS c, s.NON_UNIQUE AS nu, c.DATA_TYPE AS type, c.EXTRA AS extra, s.SEQ_IN_INDEX AS seq,
+              c.CHARACTER_OCTET_LENGTH AS octets, c.NUMERIC_PRECISION AS prec
          FROM information_schema.STATISTICS s JOIN information_schema.COLUMNS c
            ON c.TABLE_SCHEMA = s.TABLE_SCHEMA AND c.TABLE_NAME = s.TABLE_NAME AND c.COLUMN_NAME = s.COLUMN_NAME
-        WHERE s.TABLE_SCHEMA = DATABASE() AND s.TABLE_NAME = ? AND s.SEQ_IN_INDEX = 1`,
+        WHERE s.TABLE_SCHEMA = DATABASE() AND s.TABLE_NAME = ?`,
       [name],
     );
+    const parts = allParts.filter((p) => Number(p.seq) === 1);
+    const columnsOf = (index: string) => allParts.filter((p) => p.i === index).map((p) => String(p.c).toLowerCase());
+    // A secondary entry holds its own columns and the primary key's (catalog.ts's sizes, as the per-statement model has them).
+    const bytesOf = (p: Json) => columnBytes(String(p.type), p.octets === null ? null : Number(p.octets), p.prec === null ? null : Number(p.prec));
+    const primary = allParts.filter((p) => p.i === 'PRIMARY');
+    const entryBytes = (index: string) => {
+      const own = allParts.filter((p) => p.i === index);
+      const names = new Set(own.map((p) => p.c));
+      return [...own, ...primary.filter((p) => !names.has(p.c))].reduce((a, p) => a + bytesOf(p), 0) + (primary.length ? 0 : 6) + RECORD_HEADER;
+    };
     const rows = Number(stats[0].n_rows) || 1;
     const indexes: InnodbIndex[] = [];
     for (const st of stats) {
@@ -300,20 +362,27 @@ export class InnodbWorkloadModel {
         perLeaf,
         fanout,
       );
+      // A sorted build (CREATE INDEX) leaves no room in a secondary leaf: the first insert into each splits it.
+      const secondary = index !== 'PRIMARY' && index !== 'GEN_CLUST_INDEX';
+      if (secondary && isSortedBuild({ rows, leafPages, entryBytes: entryBytes(index) }, this.pageSize))
+        path.splits = leafSplits(path, (k) => space * SPACE + FIRST_LEAF + leafPages + k, space * SPACE);
       indexes.push({
         name: index,
         clustered: index === 'PRIMARY' || index === 'GEN_CLUST_INDEX',
         unique: index === 'PRIMARY' || Number(part?.nu ?? 1) === 0,
         firstColumn: String(part?.c ?? ''),
+        columns: columnsOf(index),
         numeric,
         keyMin,
         keyMax,
         path,
         ascending: /auto_increment/i.test(String(part?.extra ?? '')),
+        space,
       });
     }
     const clustered = indexes.find((i) => i.clustered);
     if (!clustered) throw new NotModelled(`${name} has no clustered index statistics`);
+    for (const ix of indexes) if (!ix.clustered) this.bitmapOfSpace.set(ix.space, clustered.space * SPACE + 1);
     const table: InnodbTable = { name, rows, clustered, secondaries: indexes.filter((i) => !i.clustered) };
     this.tables.set(name, table);
     return table;

@@ -15,6 +15,20 @@ export interface IndexPath {
   leafPages: number;
   /** Entries per leaf page. */
   perLeaf: number;
+  /**
+   * Leaves with no room (InnoDB's sorted index build fills secondary leaves completely): the first insert
+   * into each splits it, the upper half of its keys moving to a new page.
+   */
+  splits?: LeafSplitPages;
+}
+
+export interface LeafSplitPages {
+  /** The page a split of leaf k creates. */
+  newPage(k: number): number;
+  /** The split's page requests beyond the insert's own descent (the leaf's neighbours, the file's header, the parent). */
+  requests(k: number, out: number[]): void;
+  /** A removal from a split (half-full) leaf takes the tree path and tries to merge it with a neighbour: its requests. */
+  merge(k: number, out: number[]): void;
 }
 
 export interface TableLayout {

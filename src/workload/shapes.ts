@@ -22,6 +22,14 @@ export type RowTarget =
     }
   | { kind: 'clustered'; index: IndexPath; correlated: boolean };
 
+/**
+ * Secondary indexes whose entries a written row changes, each descended `descents` times per row (InnoDB:
+ * an UPDATE of an indexed column delete-marks the old entry and inserts the new one; a DELETE delete-marks
+ * it). The entry's key is the row's value of the indexed column, which the statement does not name: a
+ * stable pseudo-random place per row, as for rows a secondary key does not predict.
+ */
+export type SecondaryEntries = Array<{ index: IndexPath; descents: number; /** Purge removing the entry. */ removes?: boolean }>;
+
 export interface KeyRange {
   index: IndexPath;
   keyMin: number;
@@ -36,6 +44,7 @@ export type AccessShape =
       rows?: RowTarget;
       /** Each row's page requested again (an UPDATE rewriting it). */ rewrites?: number;
       limit?: number;
+      entries?: SecondaryEntries;
     })
   | (KeyRange & {
       kind: 'range';
@@ -45,6 +54,7 @@ export type AccessShape =
       rows?: RowTarget;
       rewrites?: number;
       limit?: number;
+      entries?: SecondaryEntries;
       /**
        * InnoDB estimates a range over constants by an index dive while the statement is optimised, at
        * every execution (records_in_range): 'shared' where one descent serves both bounds (MariaDB).
@@ -58,8 +68,17 @@ export type AccessShape =
       /** The row's page requested again (a small table's UPDATE), then `companion` of it. */ rewrites?: number;
       companion?: (block: number) => number;
     }
-  | { kind: 'append'; table: TableLayout; rowsPerPage: number; indexes: Array<KeyRange & { key: KeyRef | 'ascending' }> }
+  | AppendShape
+  /** The page an append last wrote to (purge reading back the undo record a write left there). */
+  | { kind: 'appended'; of: AppendShape }
   | { kind: 'pages'; pages: number[] };
+
+export interface AppendShape {
+  kind: 'append';
+  table: TableLayout;
+  rowsPerPage: number;
+  indexes: Array<KeyRange & { key: KeyRef | 'ascending' }>;
+}
 
 export class ShapeError extends Error {}
 
@@ -92,79 +111,129 @@ function keyValue(k: KeyRef, vars: Map<string, Value>): number {
 
 /** Emits one execution's page requests. Appends keep their position between calls (the table grows). */
 export class ShapeEmitter {
-  private readonly appended = new Map<AccessShape, number>();
+  private readonly appended = new Map<AppendShape, number>();
+  /** Per index with full leaves: which leaves have split. */
+  private readonly split = new Map<IndexPath, Uint8Array>();
 
   emit(shape: AccessShape, vars: Map<string, Value>, out: number[]): void {
     switch (shape.kind) {
       case 'pages':
         for (const p of shape.pages) out.push(p);
         return;
-      case 'scan': {
-        const n =
-          shape.limit === undefined
-            ? shape.table.pages
-            : Math.min(shape.table.pages, Math.ceil(shape.limit / Math.max(1, shape.table.rows / Math.max(1, shape.table.pages))));
-        for (let k = 0; k < n; k++) out.push(shape.table.page(k));
-        if (shape.rewrites && n > 0) {
-          for (let r = 0; r < shape.rewrites; r++) out.push(shape.table.page(n - 1));
-          if (shape.companion) out.push(shape.companion(n - 1));
-        }
+      case 'scan':
+        return this.scan(shape, out);
+      case 'lookup':
+        return this.lookup(shape, vars, out);
+      case 'range':
+        return this.range(shape, vars, out);
+      case 'appended': {
+        const n = this.appended.get(shape.of) ?? 1;
+        out.push(shape.of.table.page(shape.of.table.pages - 1 + Math.floor((n - 1) / shape.of.rowsPerPage)));
         return;
       }
-      case 'lookup': {
-        const key = keyValue(shape.key, vars);
-        const f = keyFraction(key, shape.keyMin, shape.keyMax);
-        if (Number.isNaN(f)) {
-          // A key outside the column's range: the descent to the first or last leaf finds nothing.
-          shape.index.path(key < shape.keyMin ? 0 : 0.999999, out);
-          return;
-        }
-        shape.index.path(f, out);
-        const rows = Math.min(shape.rowsPerKey, shape.limit ?? Infinity);
-        // Entries of one key past the first leaf's end continue on the next leaves.
-        const leaf = shape.index.leafNumber(f);
-        const extraLeaves = Math.floor(Math.max(0, rows - 1) / shape.index.perLeaf);
-        for (let k = 1; k <= extraLeaves; k++) out.push(shape.index.leaf(leaf + k));
-        if (!shape.rows && shape.rewrites) for (let r = 0; r < shape.rewrites; r++) out.push(out[out.length - 1]);
-        this.rows(shape.rows, key, f, rows, shape.rewrites ?? 0, out);
-        return;
+      case 'append':
+        return this.append(shape, vars, out);
+    }
+  }
+
+  private scan(shape: Extract<AccessShape, { kind: 'scan' }>, out: number[]): void {
+    const n =
+      shape.limit === undefined
+        ? shape.table.pages
+        : Math.min(shape.table.pages, Math.ceil(shape.limit / Math.max(1, shape.table.rows / Math.max(1, shape.table.pages))));
+    for (let k = 0; k < n; k++) out.push(shape.table.page(k));
+    if (shape.rewrites && n > 0) {
+      for (let r = 0; r < shape.rewrites; r++) out.push(shape.table.page(n - 1));
+      if (shape.companion) out.push(shape.companion(n - 1));
+    }
+  }
+
+  private lookup(shape: Extract<AccessShape, { kind: 'lookup' }>, vars: Map<string, Value>, out: number[]): void {
+    const key = keyValue(shape.key, vars);
+    const f = keyFraction(key, shape.keyMin, shape.keyMax);
+    if (Number.isNaN(f)) {
+      // A key outside the column's range: the descent to the first or last leaf finds nothing.
+      shape.index.path(key < shape.keyMin ? 0 : 0.999999, out);
+      return;
+    }
+    this.path(shape.index, f, false, out);
+    const rows = Math.min(shape.rowsPerKey, shape.limit ?? Infinity);
+    // Entries of one key past the first leaf's end continue on the next leaves.
+    const leaf = shape.index.leafNumber(f);
+    const extraLeaves = Math.floor(Math.max(0, rows - 1) / shape.index.perLeaf);
+    for (let k = 1; k <= extraLeaves; k++) out.push(shape.index.leaf(leaf + k));
+    if (!shape.rows && shape.rewrites) for (let r = 0; r < shape.rewrites; r++) out.push(out[out.length - 1]);
+    this.rows(shape.rows, key, f, rows, shape.rewrites ?? 0, out);
+    if (shape.entries) for (let j = 0; j < rows; j++) this.entries(shape.entries, key, j, out);
+  }
+
+  private range(shape: Extract<AccessShape, { kind: 'range' }>, vars: Map<string, Value>, out: number[]): void {
+    let lo = keyValue(shape.from, vars);
+    let hi = keyValue(shape.to, vars);
+    if (hi < lo) return this.emptyRange(shape, lo, out);
+    lo = Math.max(lo, shape.keyMin);
+    hi = Math.min(hi, shape.keyMax);
+    if (hi < lo) return this.emptyRange(shape, lo, out);
+    let rows = Math.max(1, Math.round((hi - lo + 1) * shape.rowsPerKeyUnit));
+    if (shape.limit !== undefined) {
+      rows = Math.min(rows, shape.limit);
+      hi = Math.min(hi, lo + Math.ceil(rows / shape.rowsPerKeyUnit) - 1);
+    }
+    const f0 = keyFraction(lo, shape.keyMin, shape.keyMax);
+    const f1 = keyFraction(hi, shape.keyMin, shape.keyMax);
+    if (shape.dive) emitDive(shape.index, f0, f1, shape.dive, out);
+    this.path(shape.index, f0, false, out);
+    const first = shape.index.leafNumber(f0);
+    const last = shape.index.leafNumber(f1);
+    const split = this.split.get(shape.index);
+    for (let k = first + 1; k <= last; k++) {
+      out.push(shape.index.leaf(k));
+      if (split?.[k]) out.push(shape.index.splits!.newPage(k));
+    }
+    if (!shape.rows && shape.rewrites) for (let r = 0; r < shape.rewrites; r++) out.push(out[out.length - 1]);
+    this.rangeRows(shape.rows, lo, f0, f1, rows, shape.rewrites ?? 0, out);
+    if (shape.entries) for (let j = 0; j < rows; j++) this.entries(shape.entries, lo + j, 0, out);
+  }
+
+  private append(shape: AppendShape, vars: Map<string, Value>, out: number[]): void {
+    const n = this.appended.get(shape) ?? 0;
+    this.appended.set(shape, n + 1);
+    out.push(shape.table.page(shape.table.pages - 1 + Math.floor(n / shape.rowsPerPage)));
+    for (const ix of shape.indexes) {
+      if (ix.key === 'ascending') ix.index.path(0.999999, out);
+      else {
+        const f = keyFraction(keyValue(ix.key, vars), ix.keyMin, ix.keyMax);
+        this.path(ix.index, Number.isNaN(f) ? 0.999999 : f, true, out);
       }
-      case 'range': {
-        let lo = keyValue(shape.from, vars);
-        let hi = keyValue(shape.to, vars);
-        if (hi < lo) return this.emptyRange(shape, lo, out);
-        lo = Math.max(lo, shape.keyMin);
-        hi = Math.min(hi, shape.keyMax);
-        if (hi < lo) return this.emptyRange(shape, lo, out);
-        let rows = Math.max(1, Math.round((hi - lo + 1) * shape.rowsPerKeyUnit));
-        if (shape.limit !== undefined) {
-          rows = Math.min(rows, shape.limit);
-          hi = Math.min(hi, lo + Math.ceil(rows / shape.rowsPerKeyUnit) - 1);
-        }
-        const f0 = keyFraction(lo, shape.keyMin, shape.keyMax);
-        const f1 = keyFraction(hi, shape.keyMin, shape.keyMax);
-        if (shape.dive) emitDive(shape.index, f0, f1, shape.dive, out);
-        shape.index.path(f0, out);
-        const first = shape.index.leafNumber(f0);
-        const last = shape.index.leafNumber(f1);
-        for (let k = first + 1; k <= last; k++) out.push(shape.index.leaf(k));
-        if (!shape.rows && shape.rewrites) for (let r = 0; r < shape.rewrites; r++) out.push(out[out.length - 1]);
-        this.rangeRows(shape.rows, lo, f0, f1, rows, shape.rewrites ?? 0, out);
-        return;
-      }
-      case 'append': {
-        const n = this.appended.get(shape) ?? 0;
-        this.appended.set(shape, n + 1);
-        out.push(shape.table.page(shape.table.pages - 1 + Math.floor(n / shape.rowsPerPage)));
-        for (const ix of shape.indexes) {
-          if (ix.key === 'ascending') ix.index.path(0.999999, out);
-          else {
-            const f = keyFraction(keyValue(ix.key, vars), ix.keyMin, ix.keyMax);
-            ix.index.path(Number.isNaN(f) ? 0.999999 : f, out);
-          }
-        }
-        return;
-      }
+    }
+  }
+
+  /** The secondary entries of the row at `key` (its j-th of that key): their leaves do not follow the key. */
+  private entries(entries: SecondaryEntries, key: number, j: number, out: number[]): void {
+    entries.forEach((e, i) => {
+      const where = scatter(key, j + 1009 * (i + 1));
+      // The last descent of an UPDATE's two inserts the new entry.
+      for (let d = 0; d < e.descents; d++) this.path(e.index, where, d === 1, out, e.removes);
+    });
+  }
+
+  /**
+   * The descent to the key at fraction f, on the half of a split leaf that holds it; an insert into a leaf
+   * with no room splits it first (once: its halves have room for the rest of the workload's inserts); a
+   * removal from a half leaf tries a merge.
+   */
+  private path(index: IndexPath, f: number, inserts: boolean, out: number[], removes = false): void {
+    index.path(f, out);
+    if (!index.splits) return;
+    let split = this.split.get(index);
+    if (!split) this.split.set(index, (split = new Uint8Array(index.leafPages)));
+    const k = index.leafNumber(f);
+    if (split[k]) {
+      if (f * index.leafPages - k >= 0.5) out[out.length - 1] = index.splits.newPage(k);
+      if (removes) index.splits.merge(k, out);
+    } else if (inserts) {
+      split[k] = 1;
+      index.splits.requests(k, out);
     }
   }
 

@@ -48,6 +48,33 @@ class Growable {
   }
 }
 
+/**
+ * Purge's requests waiting for their transaction to fall `lag` transactions behind. With no lag they run
+ * right after their transaction, before the next one starts.
+ */
+class PurgeQueue {
+  private readonly queue: Array<{ after: number; pages: number[]; owner: number }> = [];
+  private head = 0;
+
+  constructor(private readonly lag: number) {}
+
+  add(t: number, pages: number[], owner: number): void {
+    this.queue.push({ after: t + Math.max(1, Math.round(this.lag)), pages: pages.slice(), owner });
+  }
+
+  release(t: number, out: Growable): void {
+    while (this.head < this.queue.length && this.queue[this.head].after <= t) {
+      const { pages, owner } = this.queue[this.head];
+      this.queue[this.head++] = undefined as never;
+      out.push(pages, owner);
+    }
+    if (this.head > 4096 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+}
+
 export function buildTrace(w: CompiledWorkload, warmup: number, measured: number, seed = 1): WorkloadTrace {
   const rnd = new SeededRandom(seed);
   const statements: WorkloadTrace['statements'] = [];
@@ -56,7 +83,7 @@ export function buildTrace(w: CompiledWorkload, warmup: number, measured: number
   let total = 0;
   for (const s of w.scripts) cumulative.push((total += s.script.weight));
   // Each script as a list of steps, its expressions compiled once: the loop below runs millions of times.
-  type Step = { set: string; fn: (ctx: EvalContext) => Value } | { statement: number; shapes: AccessShape[] | null };
+  type Step = { set: string; fn: (ctx: EvalContext) => Value } | { statement: number; shapes: AccessShape[] | null; purge: AccessShape[] | null };
   const programs: Step[][] = w.scripts.map((script, si) => {
     let k = 0;
     const steps: Step[] = [];
@@ -64,7 +91,7 @@ export function buildTrace(w: CompiledWorkload, warmup: number, measured: number
       if (c.kind === 'set') steps.push({ set: c.name, fn: compileExpression(c.expr) });
       else if (c.kind === 'sql') {
         const stmt = script.statements[k];
-        steps.push({ statement: ids[si][k++], shapes: stmt.notModelled ? null : stmt.shapes });
+        steps.push({ statement: ids[si][k++], shapes: stmt.notModelled ? null : stmt.shapes, purge: stmt.notModelled ? null : (stmt.purge ?? null) });
       }
     }
     return steps;
@@ -80,9 +107,11 @@ export function buildTrace(w: CompiledWorkload, warmup: number, measured: number
   const transactions = warmup + measured;
   // After a sample of transactions, room for the rest at their mean size (and a margin) at once.
   const sample = Math.min(transactions, 4096);
+  const purges = new PurgeQueue(w.purgeLag ?? 0);
   for (let t = 0; t < transactions; t++) {
     if (t === sample && t < transactions) out.reserve(Math.ceil((out.length / sample) * transactions * 1.02) + 1024);
     if (t === warmup) measuredFrom = out.length;
+    purges.release(t, out);
     const pick = rnd.next() * total;
     let si = 0;
     while (cumulative[si] <= pick) si++;
@@ -94,6 +123,11 @@ export function buildTrace(w: CompiledWorkload, warmup: number, measured: number
         buffer.length = 0;
         for (const shape of step.shapes) emitter.emit(shape, vars, buffer);
         out.push(buffer, step.statement);
+        if (step.purge) {
+          buffer.length = 0;
+          for (const shape of step.purge) emitter.emit(shape, vars, buffer);
+          purges.add(t, buffer, step.statement);
+        }
       }
     }
   }

@@ -67,6 +67,100 @@ describe('access shapes', () => {
     assert.ok(new Set(out.slice(2)).size >= 8, 'uncorrelated rows land on scattered pages');
   });
 
+  test("a written row's secondary entries: each changed index descended per row, at the same place for the same row", () => {
+    const secondary = btreePath(
+      'k_1',
+      (k) => 3_000_000 + k,
+      (level, k) => 4_000_000 + level * 10_000 + k,
+      250,
+      400,
+      400,
+    );
+    const update: AccessShape = {
+      kind: 'lookup',
+      index,
+      keyMin: 1,
+      keyMax: ROWS,
+      key: { variable: 'id' },
+      rowsPerKey: 1,
+      rewrites: 1,
+      entries: [{ index: secondary, descents: 2 }],
+    };
+    const once = (id: number) => {
+      const out: number[] = [];
+      new ShapeEmitter().emit(update, vars({ id }), out);
+      return out;
+    };
+    const a = once(777);
+    // Root and leaf of the primary key, the leaf rewritten, then the secondary's root and leaf twice.
+    assert.equal(a.length, 3 + 4);
+    assert.deepEqual(a.slice(0, 3), [2_000_000, 1_000_001, 1_000_001]);
+    assert.deepEqual(a.slice(3, 5), a.slice(5, 7));
+    assert.ok(a[4] >= 3_000_000 && a[4] < 3_000_250, 'a leaf of the secondary index');
+    assert.deepEqual(once(777), a);
+    const leaves = new Set(Array.from({ length: 200 }, (_, i) => once(1000 + i)[4]));
+    assert.ok(leaves.size > 100, `rows next to each other have their entries on scattered leaves (${leaves.size} leaves for 200 rows)`);
+    const range: AccessShape = {
+      kind: 'range',
+      index,
+      keyMin: 1,
+      keyMax: ROWS,
+      from: { variable: 'a' },
+      to: { variable: 'b' },
+      rowsPerKeyUnit: 1,
+      entries: [{ index: secondary, descents: 1 }],
+    };
+    const out: number[] = [];
+    new ShapeEmitter().emit(range, vars({ a: 10, b: 19 }), out);
+    assert.equal(out.length, 2 + 10 * 2, 'a range of ten rows changes ten entries');
+  });
+
+  test('a full leaf splits at its first insert, once; its upper keys are then on the new page', () => {
+    const full = btreePath(
+      'k_1',
+      (k) => 3_000_000 + k,
+      (level, k) => 4_000_000 + level * 10_000 + k,
+      250,
+      400,
+      400,
+    );
+    full.splits = { newPage: (k) => 5_000_000 + k, requests: (_k, out) => out.push(-1, -2), merge: (_k, out) => out.push(-3) };
+    const emitter = new ShapeEmitter();
+    const insert = (k: number) => {
+      const out: number[] = [];
+      emitter.emit(
+        { kind: 'append', table: heap, rowsPerPage: 100, indexes: [{ index: full, keyMin: 1, keyMax: 250_000, key: { constant: k } }] },
+        new Map(),
+        out,
+      );
+      return out.slice(1);
+    };
+    const point = (k: number) => {
+      const out: number[] = [];
+      emitter.emit({ kind: 'lookup', index: full, keyMin: 1, keyMax: 250_000, key: { constant: k }, rowsPerKey: 1 }, new Map(), out);
+      return out;
+    };
+    // Leaf 10 holds keys 10,001-11,000.
+    assert.deepEqual(point(10_900), [4_000_000, 3_000_010], 'before the split, the leaf itself');
+    assert.deepEqual(insert(10_100), [4_000_000, 3_000_010, -1, -2], 'the first insert splits it');
+    assert.deepEqual(insert(10_200), [4_000_000, 3_000_010], 'the second finds room');
+    assert.deepEqual(point(10_900), [4_000_000, 5_000_010], 'the upper half moved to the new page');
+    assert.deepEqual(point(10_100), [4_000_000, 3_000_010]);
+    assert.deepEqual(insert(20_100), [4_000_000, 3_000_020, -1, -2], 'another leaf splits on its own first insert');
+    const purge = (k: number) => {
+      const out: number[] = [];
+      const entries = [{ index: full, descents: 1, removes: true }];
+      emitter.emit({ kind: 'lookup', index, keyMin: 1, keyMax: ROWS, key: { constant: k }, rowsPerKey: 1, entries }, new Map(), out);
+      return out.slice(2);
+    };
+    const removals = Array.from({ length: 400 }, (_, i) => purge(1 + i));
+    assert.ok(
+      removals.every((r) => (r.length === 3) === (r[2] === -3)),
+      'a removal from a split leaf tries a merge; from a full one it does not',
+    );
+    assert.ok(removals.some((r) => r.length === 3) && removals.some((r) => r.length === 2));
+  });
+
   test('appends fill the last page, then the next', () => {
     const emitter = new ShapeEmitter();
     const append: AccessShape = { kind: 'append', table: heap, rowsPerPage: 3, indexes: [] };
@@ -116,6 +210,25 @@ function workload(text: string): CompiledWorkload {
 }
 
 describe('the workload trace and its curve', () => {
+  test("a write's purge comes `purgeLag` transactions after it, and reads the undo page it wrote", () => {
+    const w = workload('\\set a random(1, 100000)\nUPDATE t SET v = 1 WHERE id = :a;\n');
+    const undo: AccessShape = {
+      kind: 'append',
+      table: { name: 'undo', pages: 1, rows: 0, page: (k) => 9_000_000 + k, correlated: true },
+      rowsPerPage: 2,
+      indexes: [],
+    };
+    const stmt = w.scripts[0].statements[0];
+    stmt.shapes.push(undo);
+    stmt.purge = [{ kind: 'appended', of: undo }];
+    const undoPages = (lag: number) => [...buildTrace({ ...w, purgeLag: lag }, 0, 10, 1).accesses].filter((p) => p >= 9_000_000);
+    // Each transaction writes one undo record, two to a page: 0, 0, 1, 1, …; purge reads them back.
+    assert.deepEqual(undoPages(0).slice(0, 6), [9_000_000, 9_000_000, 9_000_000, 9_000_000, 9_000_001, 9_000_001]);
+    const lagged = undoPages(3);
+    assert.deepEqual(lagged.slice(0, 4), [9_000_000, 9_000_000, 9_000_001, 9_000_000], 'the first purge after the fourth write');
+    assert.equal(lagged.length, 10 + 7, 'purges of the last three transactions fall after the trace');
+  });
+
   test('scripts are chosen by weight, and per-statement executions are counted in the measured part', () => {
     const w = workload(
       '\\set a random(1, 100000)\n-- bufferlens: weight 3\nSELECT 1 FROM t WHERE id = :a;\n-- bufferlens: weight 1\nSELECT 2 FROM t WHERE id = :a;\n',
