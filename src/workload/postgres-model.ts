@@ -11,7 +11,7 @@ import { insertedKey, statementRole } from './statement-text';
 import { btreePath, type IndexPath, type TableLayout } from './layout';
 import { keyCondition } from './key-binding';
 import { executeScript, type WorkloadScript } from './script';
-import type { RowTarget } from './shapes';
+import type { RowMoves, RowTarget } from './shapes';
 import type { Value } from './expression';
 
 type Json = Record<string, unknown>;
@@ -39,6 +39,10 @@ interface PgTable {
   allVisible: number;
   rowsPerPage: number;
   indexes: PgIndex[];
+  /** Whether a page as loaded has room for one more row version (from the rows per page and their width). */
+  roomOnPage: boolean | undefined;
+  /** Where versions that do not fit their page go (RowMoves), once the indexes are known. */
+  moves?: RowMoves;
 }
 
 export class PostgresWorkloadModel {
@@ -46,7 +50,15 @@ export class PostgresWorkloadModel {
   private readonly relationNames: string[] = [];
   private blockSize = 8192;
 
+  /** While an UPDATE's plan is walked: where its row versions move. */
+  private moving: RowMoves | undefined;
+
   constructor(private readonly client: Client) {}
+
+  /** The moves with the index the statement searched first (its new entry is at the row's own key). */
+  private searchedFirst(moves: RowMoves, searched: IndexPath): RowMoves {
+    return { ...moves, indexes: [...moves.indexes.filter((i) => i.path === searched), ...moves.indexes.filter((i) => i.path !== searched)] };
+  }
 
   private relationId(name: string): number {
     let i = this.relationNames.indexOf(name);
@@ -139,10 +151,24 @@ export class PostgresWorkloadModel {
           return;
         }
         if (op === 'Update' || op === 'Delete') {
+          const moves = op === 'Update' ? table.moves : undefined;
           stmt.notes.push(
-            `${op === 'Update' ? 'An UPDATE' : 'A DELETE'} is modelled as reading and rewriting each row\u2019s heap page and pinning its visibility-map page (a HOT update); a new row version on another page, its index entries and the free-space map are not modelled.`,
+            `${op === 'Update' ? 'An UPDATE' : 'A DELETE'} is modelled as reading and rewriting each row\u2019s heap page and pinning its visibility-map page${
+              op !== 'Update'
+                ? ''
+                : moves
+                  ? `; ${table.name}'s pages are full as loaded, so the first update of each moves the new version to another page (the free-space map searched when that one fills) with a new entry in every index, later ones fitting where pruning made room`
+                  : table.roomOnPage === undefined
+                    ? ` (a HOT update; without column statistics for ${table.name}, whether its pages have room is not known)`
+                    : ' (a HOT update: its pages have room)'
+            }.`,
           );
-          for (const c of children) await this.shapesOf(c, text, stmt, undefined, 1);
+          this.moving = moves;
+          try {
+            for (const c of children) await this.shapesOf(c, text, stmt, undefined, 1);
+          } finally {
+            this.moving = undefined;
+          }
           return;
         }
         throw new NotModelled(`${op} statements are not modelled in a workload yet`);
@@ -193,6 +219,7 @@ export class PostgresWorkloadModel {
       correlated,
       ...(indexOnly ? { skip: table.allVisible } : {}),
       ...(rewrites ? { companion: table.vmPage } : {}),
+      ...(rewrites && this.moving === table.moves && table.moves ? { moves: this.searchedFirst(table.moves, ix.path) } : {}),
     };
     const base = { index: ix.path, keyMin: ix.keyMin, keyMax: ix.keyMax, rows, rewrites, limit };
     if (cond.kind === 'equal') {
@@ -239,6 +266,7 @@ export class PostgresWorkloadModel {
       allVisible: Math.min(1, Number(row.all_visible ?? 0)),
       rowsPerPage: Math.max(1, tuples / pages),
       indexes: [],
+      roomOnPage: await this.roomOnPage(name, tuples / pages),
     };
     const ix = await this.client.query(
       `SELECT ic.relname, i.indisunique AS unique, a.attname, pg_relation_size(ic.oid) / current_setting('block_size')::int AS blocks,
@@ -266,8 +294,35 @@ export class PostgresWorkloadModel {
       }
       table.indexes.push(this.index(x, table, keyMin, keyMax));
     }
+    if (table.roomOnPage === false) {
+      const fsmId = this.relationId(`${name} (free space map)`);
+      table.moves = {
+        target: (m) => pageId(id, pages + m),
+        targetCompanion: (m) => table.vmPage(pages + m),
+        perPage: Math.max(1, Math.floor(table.rowsPerPage)),
+        fsm: [0, 1, 2].map((k) => pageId(fsmId, k)),
+        indexes: table.indexes.map((i) => ({ path: i.path, unique: i.unique })),
+      };
+    }
     this.tables.set(name, table);
     return table;
+  }
+
+  /**
+   * Whether a heap page as the table is now has room for one more version of a row: the page less its
+   * header, less its rows (each a MAXALIGNed 24-byte header and the columns' average widths, and a line
+   * pointer), against one row. Undefined without column statistics.
+   */
+  private async roomOnPage(name: string, rowsPerPage: number): Promise<boolean | undefined> {
+    const r = await this.client.query(
+      `SELECT sum(s.avg_width)::float8 AS width FROM pg_stats s WHERE s.tablename = $1 AND s.schemaname = ANY (current_schemas(false))`,
+      [name],
+    );
+    const width = r.rows[0]?.width;
+    if (width === null || width === undefined) return undefined;
+    const tuple = Math.ceil((24 + Number(width)) / 8) * 8;
+    // Rounded: the average counts the last, partly filled page too (pgbench_accounts: 60.998 rows a page).
+    return this.blockSize - 24 - Math.round(rowsPerPage) * (tuple + 4) >= tuple + 4;
   }
 
   /** Rows a page of a table with no statistics yet holds: tuple header, line pointer, fixed-width columns. */

@@ -19,8 +19,28 @@ export type RowTarget =
       skip?: number;
       /** A page a rewrite of heap block k also requests (PostgreSQL's visibility-map page). */
       companion?: (block: number) => number;
+      /** The first rewrite of each block finds no room for the new version there (a full page): it moves. */
+      moves?: RowMoves;
     }
   | { kind: 'clustered'; index: IndexPath; correlated: boolean };
+
+/**
+ * Where a row version that does not fit its page goes (PostgreSQL's non-HOT UPDATE, RelationGetBufferForTuple):
+ * onto the page the session last filled, new pages past the table's end one after another; when that page is
+ * full, the free-space map is searched first (a freshly loaded table's has no room to offer). The new version
+ * needs an entry in every index: the searched one at the row's key, the others where its key does not predict.
+ */
+export interface RowMoves {
+  /** Page id of the m-th page the moved versions fill. */
+  target(m: number): number;
+  /** The page the m-th destination page also requests (PostgreSQL pins its visibility-map page). */
+  targetCompanion?: (m: number) => number;
+  perPage: number;
+  /** The free-space map's pages a search for room requests (its root down to a leaf). */
+  fsm: number[];
+  /** A unique index's insertion also reads the row's old version, the entry with its key (_bt_check_unique). */
+  indexes: Array<{ path: IndexPath; unique: boolean }>;
+}
 
 /**
  * Secondary indexes whose entries a written row changes, each descended `descents` times per row (InnoDB:
@@ -69,8 +89,6 @@ export type AccessShape =
       companion?: (block: number) => number;
     }
   | AppendShape
-  /** The page an append last wrote to (purge reading back the undo record a write left there). */
-  | { kind: 'appended'; of: AppendShape }
   | { kind: 'pages'; pages: number[] };
 
 export interface AppendShape {
@@ -112,6 +130,9 @@ function keyValue(k: KeyRef, vars: Map<string, Value>): number {
 /** Emits one execution's page requests. Appends keep their position between calls (the table grows). */
 export class ShapeEmitter {
   private readonly appended = new Map<AppendShape, number>();
+  /** Per heap: which blocks a rewrite has already made room on (pruned), and versions moved per destination. */
+  private readonly rewritten = new Map<TableLayout, Uint8Array>();
+  private readonly moved = new Map<RowMoves['target'], number>();
   /** Per index with full leaves: which leaves have split. */
   private readonly split = new Map<IndexPath, Uint8Array>();
 
@@ -126,11 +147,6 @@ export class ShapeEmitter {
         return this.lookup(shape, vars, out);
       case 'range':
         return this.range(shape, vars, out);
-      case 'appended': {
-        const n = this.appended.get(shape.of) ?? 1;
-        out.push(shape.of.table.page(shape.of.table.pages - 1 + Math.floor((n - 1) / shape.of.rowsPerPage)));
-        return;
-      }
       case 'append':
         return this.append(shape, vars, out);
     }
@@ -208,6 +224,25 @@ export class ShapeEmitter {
     }
   }
 
+  /** The first rewrite of a full heap block: the new version's page (the free-space map first when one fills) and its index entries. */
+  private move(table: TableLayout, moves: RowMoves, block: number, key: number, f: number, out: number[]): void {
+    let rewritten = this.rewritten.get(table);
+    if (!rewritten) this.rewritten.set(table, (rewritten = new Uint8Array(table.pages)));
+    if (rewritten[block]) return;
+    rewritten[block] = 1;
+    // Counted per destination: every statement that moves a table's versions fills the same pages.
+    const m = this.moved.get(moves.target) ?? 0;
+    this.moved.set(moves.target, m + 1);
+    if (m % moves.perPage === 0) for (const p of moves.fsm) out.push(p);
+    const destination = Math.floor(m / moves.perPage);
+    out.push(moves.target(destination));
+    if (moves.targetCompanion) out.push(moves.targetCompanion(destination));
+    moves.indexes.forEach((index, i) => {
+      index.path.path(i === 0 ? f : scatter(key, 31 + i), out);
+      if (index.unique) out.push(table.page(block));
+    });
+  }
+
   /** The secondary entries of the row at `key` (its j-th of that key): their leaves do not follow the key. */
   private entries(entries: SecondaryEntries, key: number, j: number, out: number[]): void {
     entries.forEach((e, i) => {
@@ -252,6 +287,7 @@ export class ShapeEmitter {
         const page = target.table.page(block);
         for (let r = 0; r <= rewrites; r++) out.push(page);
         if (rewrites && target.companion) out.push(target.companion(block));
+        if (rewrites && target.moves) this.move(target.table, target.moves, block, key, f, out);
       } else {
         target.index.path(where, out);
         for (let r = 0; r < rewrites; r++) out.push(out[out.length - 1]);

@@ -161,6 +161,31 @@ describe('access shapes', () => {
     assert.ok(removals.some((r) => r.length === 3) && removals.some((r) => r.length === 2));
   });
 
+  test("a full page's first update moves the new version: onto the pages past the table's end, the free-space map searched as each fills, a new index entry", () => {
+    const moves = { target: (m: number) => 7_000_000 + m, perPage: 2, fsm: [-10, -11], indexes: [{ path: index, unique: true }] };
+    const update: AccessShape = {
+      kind: 'lookup',
+      index,
+      keyMin: 1,
+      keyMax: ROWS,
+      key: { variable: 'id' },
+      rowsPerKey: 1,
+      rewrites: 1,
+      rows: { kind: 'heap', table: heap, correlated: true, companion: (b) => 8_000_000 + b, moves },
+    };
+    const emitter = new ShapeEmitter();
+    const once = (id: number) => {
+      const out: number[] = [];
+      emitter.emit(update, vars({ id }), out);
+      return out;
+    };
+    // The key's root and leaf, the heap page read and rewritten, its visibility-map page; then the move.
+    assert.deepEqual(once(50_001), [2_000_000, 1_000_125, 800, 800, 8_000_800, -10, -11, 7_000_000, 2_000_000, 1_000_125, 800]);
+    assert.deepEqual(once(50_002), [2_000_000, 1_000_125, 800, 800, 8_000_800], 'the same page again: pruning made room, a HOT update');
+    assert.deepEqual(once(1).slice(5), [7_000_000, 2_000_000, 1_000_000, 0], 'the session fills the page it moved to');
+    assert.deepEqual(once(90_001).slice(5), [-10, -11, 7_000_001, 2_000_000, 1_000_225, 1440], 'a full destination: the free-space map, then a new page');
+  });
+
   test('appends fill the last page, then the next', () => {
     const emitter = new ShapeEmitter();
     const append: AccessShape = { kind: 'append', table: heap, rowsPerPage: 3, indexes: [] };
@@ -210,23 +235,21 @@ function workload(text: string): CompiledWorkload {
 }
 
 describe('the workload trace and its curve', () => {
-  test("a write's purge comes `purgeLag` transactions after it, and reads the undo page it wrote", () => {
+  test("a write's purge comes `purgeLag` transactions after it, with the values its statement drew", () => {
     const w = workload('\\set a random(1, 100000)\nUPDATE t SET v = 1 WHERE id = :a;\n');
-    const undo: AccessShape = {
-      kind: 'append',
-      table: { name: 'undo', pages: 1, rows: 0, page: (k) => 9_000_000 + k, correlated: true },
-      rowsPerPage: 2,
-      indexes: [],
-    };
     const stmt = w.scripts[0].statements[0];
-    stmt.shapes.push(undo);
-    stmt.purge = [{ kind: 'appended', of: undo }];
-    const undoPages = (lag: number) => [...buildTrace({ ...w, purgeLag: lag }, 0, 10, 1).accesses].filter((p) => p >= 9_000_000);
-    // Each transaction writes one undo record, two to a page: 0, 0, 1, 1, …; purge reads them back.
-    assert.deepEqual(undoPages(0).slice(0, 6), [9_000_000, 9_000_000, 9_000_000, 9_000_000, 9_000_001, 9_000_001]);
-    const lagged = undoPages(3);
-    assert.deepEqual(lagged.slice(0, 4), [9_000_000, 9_000_000, 9_000_001, 9_000_000], 'the first purge after the fourth write');
-    assert.equal(lagged.length, 10 + 7, 'purges of the last three transactions fall after the trace');
+    const row = stmt.shapes[0];
+    stmt.purge = [{ kind: 'pages', pages: [9_000_000] }, row];
+    const trace = (lag: number) => [...buildTrace({ ...w, purgeLag: lag }, 0, 10, 1).accesses];
+    const own = trace(0).slice(0, 3);
+    // With no lag, each transaction's purge comes before the next transaction: its marker, then its row again.
+    assert.deepEqual(trace(0).slice(3, 7), [9_000_000, ...own]);
+    const lagged = trace(3);
+    const plain = trace(0);
+    // Unlagged, each transaction is 3 requests and its purge 4: transactions 0, 1, 2 start at 0, 7, 14.
+    assert.deepEqual(lagged.slice(0, 9), [...plain.slice(0, 3), ...plain.slice(7, 10), ...plain.slice(14, 17)], 'three transactions before the first purge');
+    assert.deepEqual(lagged.slice(9, 13), [9_000_000, ...own], "the first purge repeats the first transaction's row");
+    assert.equal(lagged.filter((p) => p === 9_000_000).length, 10 - 3, 'purges of the last three transactions fall after the trace');
   });
 
   test('scripts are chosen by weight, and per-statement executions are counted in the measured part', () => {
