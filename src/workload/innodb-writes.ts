@@ -6,16 +6,17 @@ import type { AccessShape, SecondaryEntries } from './shapes';
 import { assignedColumns } from './statement-text';
 import { INNODB_CALIBRATION } from '../predict/innodb/calibration';
 
-export const PURGE_NOTE = 'where the write delete-marked an entry or a row, the row found again and those removed';
+export const PURGE_NOTE = "the transaction's undo log read back and, where the write delete-marked an entry or a row, the row found again and those removed";
 
 /**
  * What purge requests for a write's rows (row_purge) where it removes something — a delete-marked secondary
  * entry (an UPDATE of an indexed column, a DELETE) or a deleted row: the clustered record found again, each
  * such entry found and removed (with a merge attempt on a half-full leaf, shapes.ts), and a deleted row's
- * clustered record removed. Its reads of the undo log are a get per undo page, not per record, and left out:
- * pgbench tpcb-like, whose updates change no indexed column, measured 20.1-20.8 gets per transaction on
- * MariaDB 10.11 where a get per record read back predicted 23. sysbench oltp_read_write measured 94.4 gets
- * per transaction with purge held back by an open snapshot and 117.7 with it running.
+ * clustered record removed. Its reads of the undo log are a get per page, not per record, once per
+ * transaction (innodb-model.ts): pgbench tpcb-like, whose updates change no indexed column, measured
+ * 20.1-20.8 gets per transaction on MariaDB 10.11 where a get per record read back predicted 23. sysbench
+ * oltp_read_write measured 94.4 gets per transaction with purge held back by an open snapshot and 117.7
+ * with it running.
  */
 export function purgeOf(access: AccessShape, entries: SecondaryEntries, deletes: boolean): AccessShape[] {
   if ((access.kind !== 'lookup' && access.kind !== 'range') || (!deletes && entries.length === 0)) return [];

@@ -1,7 +1,8 @@
 // What one execution of a statement requests, as a function of its parameters: the access shapes an
 // engine's plan reduces to (a key lookup, a key range, a scan, an append, fixed pages), and the page ids
 // each emits for one set of variable values. Engine-neutral: postgres-model.ts and innodb-model.ts build
-// the shapes from a plan and the catalogs.
+// the shapes from a plan and the catalogs. The emitter keeps what writes change as the trace goes on: how
+// far each append has filled, which full leaves have split, which full heap pages have had a version moved.
 import type { Value } from './expression';
 import { DIVE_PAGES_BETWEEN } from '../predict/innodb/lookup-trace';
 import { keyFraction, scatter, type IndexPath, type TableLayout } from './layout';
@@ -89,6 +90,8 @@ export type AccessShape =
       companion?: (block: number) => number;
     }
   | AppendShape
+  /** The page an append last wrote to (purge reading back a transaction's undo log). */
+  | { kind: 'appended'; of: AppendShape }
   | { kind: 'pages'; pages: number[] };
 
 export interface AppendShape {
@@ -149,6 +152,11 @@ export class ShapeEmitter {
         return this.range(shape, vars, out);
       case 'append':
         return this.append(shape, vars, out);
+      case 'appended': {
+        const n = this.appended.get(shape.of) ?? 1;
+        out.push(shape.of.table.page(shape.of.table.pages - 1 + Math.floor((n - 1) / shape.of.rowsPerPage)));
+        return;
+      }
     }
   }
 
