@@ -72,7 +72,7 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
     );
   });
 
-  test("sysbench's write statements, committed: the changed secondary entries, leaf splits and purge's requests are the server's within a fifth", async () => {
+  test("sysbench's write statements, committed: the changed secondary entries, leaf splits and purge's requests are the server's within a tenth", async () => {
     // A secondary index built by sorting (full leaves), as sysbench's k_1; the table is this test's alone.
     await sql(
       "CREATE TABLE sbw (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '') ENGINE=InnoDB",
@@ -95,41 +95,51 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
         '',
       ].join('\n'),
     );
-    const r = cli(
-      'workload',
-      'run',
-      '--url',
-      server.url('w'),
-      file,
-      '--sessions',
-      '2',
-      '--warmup-transactions',
-      '3000',
-      '--transactions',
-      '3000',
-      '--commit',
-      '--disposable',
-      'w',
-      '--json',
-    );
+    const r = cli('workload', 'predict', '--url', server.url('w'), file, '--warmup-transactions', '3000', '--transactions', '3000', '--json');
     assert.equal(r.code, 0, r.err);
     const report = JSON.parse(r.out) as WorkloadReport;
-    assert.equal(report.measured!.committed, true);
-    assert.equal(report.measured!.errors, 0);
-    const now = report.curve.find((p) => p.current)!;
-    // Per transaction: the three rows' searches, undo records and secondary entries, the splits of full leaves,
-    // and purge's removals with their merge attempts. Without secondary entries and purge the model said 29;
-    // measured, 42.6 to 51.9 in runs of this test (how far purge has got when the counters are read), so a fifth.
-    const measured = report.measured!.requests / report.measured!.transactions;
-    assert.ok(
-      Math.abs(measured - now.requestsPerTransaction) / measured < 0.2,
-      `${measured.toFixed(1)} measured, ${now.requestsPerTransaction.toFixed(1)} predicted: ${JSON.stringify(now.statements)}`,
-    );
     assert.ok(
       report.notes.some((n) => /Purge reaches/.test(n)),
       report.notes.join('\n'),
     );
-    console.log(`# write mix: ${measured.toFixed(1)} gets per transaction measured, ${now.requestsPerTransaction.toFixed(1)} predicted`);
+    const predicted = report.curve.find((p) => p.current)!.requestsPerTransaction;
+    // The same transactions, committed, on random rows. Purge is background work whose progress depends on the
+    // machine's load: the server's counters are read once it has caught up (the history list empty), so they
+    // hold all of it (read right after the run, a loaded machine counted 37.2 where an idle one counted 51.9).
+    const c = await createConnection({ host: '127.0.0.1', port: server.port, user: 'root', database: 'w' });
+    const status = async (name: string) => {
+      const [rows] = await c.query(`SHOW GLOBAL STATUS LIKE '${name}'`);
+      return Number((rows as Array<{ Value: string }>)[0].Value);
+    };
+    const drained = async () => assert.ok(await waitUntil(async () => (await status('Innodb_history_list_length')) === 0, 600), 'purge caught up');
+    let seed = 4242;
+    const next = () => 1 + ((seed = (seed * 48271) % 2147483647) % 40000);
+    const transactions = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const [u, d, k] = [next(), next(), next()];
+        await c.query('BEGIN');
+        await c.query('UPDATE sbw SET k = k + 1 WHERE id = ?', [u]);
+        await c.query('DELETE FROM sbw WHERE id = ?', [d]);
+        await c.query("INSERT INTO sbw (id, k, c, pad) VALUES (?, ?, 'c', 'p')", [d, k]);
+        await c.query('COMMIT');
+      }
+    };
+    let measured: number;
+    try {
+      await transactions(3000);
+      await drained();
+      const before = await status('Innodb_buffer_pool_read_requests');
+      await transactions(3000);
+      await drained();
+      measured = ((await status('Innodb_buffer_pool_read_requests')) - before) / 3000;
+    } finally {
+      await c.end();
+    }
+    // Per transaction: the three rows' searches, undo records and secondary entries, the splits of full leaves,
+    // and purge's work with its merge attempts (measured 44.7 and 45.7, on an idle and a loaded machine; 47
+    // predicted). Without secondary entries and purge the model said 29.
+    assert.ok(Math.abs(measured - predicted) / measured < 0.1, `${measured.toFixed(1)} measured, ${predicted.toFixed(1)} predicted`);
+    console.log(`# write mix: ${measured.toFixed(1)} gets per transaction measured, ${predicted.toFixed(1)} predicted`);
   });
 
   test("sysbench's read-only statement shapes are predicted as measure handles them: point, ranges, SUM, ORDER BY and DISTINCT", async () => {
