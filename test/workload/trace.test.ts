@@ -24,6 +24,16 @@ const index = btreePath(
   400,
 );
 const heap: TableLayout = { name: 't', pages: 1600, rows: ROWS, page: (k) => k, correlated: true };
+/** A secondary index apart from `index`: leaves from 3,000,000, its root at 4,000,000. */
+const secondaryIndex = () =>
+  btreePath(
+    'k_1',
+    (k) => 3_000_000 + k,
+    (level, k) => 4_000_000 + level * 10_000 + k,
+    250,
+    400,
+    400,
+  );
 const vars = (o: Record<string, number>) => new Map<string, Value>(Object.entries(o).map(([k, v]) => [k, { int: true, v }]));
 
 describe('access shapes', () => {
@@ -68,14 +78,7 @@ describe('access shapes', () => {
   });
 
   test("a written row's secondary entries: each changed index descended per row, at the same place for the same row", () => {
-    const secondary = btreePath(
-      'k_1',
-      (k) => 3_000_000 + k,
-      (level, k) => 4_000_000 + level * 10_000 + k,
-      250,
-      400,
-      400,
-    );
+    const secondary = secondaryIndex();
     const update: AccessShape = {
       kind: 'lookup',
       index,
@@ -116,14 +119,7 @@ describe('access shapes', () => {
   });
 
   test('a full leaf splits at its first insert, once; its upper keys are then on the new page', () => {
-    const full = btreePath(
-      'k_1',
-      (k) => 3_000_000 + k,
-      (level, k) => 4_000_000 + level * 10_000 + k,
-      250,
-      400,
-      400,
-    );
+    const full = secondaryIndex();
     full.splits = { newPage: (k) => 5_000_000 + k, requests: (_k, out) => out.push(-1, -2), merge: (_k, out) => out.push(-3) };
     const emitter = new ShapeEmitter();
     const insert = (k: number) => {
