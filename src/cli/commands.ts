@@ -65,6 +65,7 @@ export interface MeasureRequest {
   residency: 'auto' | 'always' | 'never';
   whatIf: boolean;
   whatIfPoolBytes?: number[];
+  earlier?: Report;
 }
 
 export function parseMeasureArgs(argv: string[]): MeasureRequest {
@@ -86,6 +87,7 @@ export function parseMeasureArgs(argv: string[]): MeasureRequest {
       'no-residency': { type: 'boolean' },
       'what-if': { type: 'string' },
       'no-what-if': { type: 'boolean' },
+      earlier: { type: 'string' },
     },
     { min: 0, max: 1, what: 'FILE' },
   );
@@ -107,7 +109,21 @@ export function parseMeasureArgs(argv: string[]): MeasureRequest {
     residency: residencyOption(values.residency, values['no-residency'] === true),
     whatIf: values['no-what-if'] !== true,
     ...(typeof values['what-if'] === 'string' ? { whatIfPoolBytes: parseWhatIf(values['what-if']) } : {}),
+    ...(typeof values.earlier === 'string' ? { earlier: earlierReport(values.earlier) } : {}),
   };
+}
+
+/** An earlier `measure --json` report of the statement, which run 1's prediction may start from. */
+function earlierReport(file: string): Report {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--earlier: ${file} is not a JSON report (${(err as Error).message})`);
+  }
+  const problems = reportProblems(value);
+  if (problems.length) throw new UsageError(`--earlier: ${file} is not a measurement report: ${problems.join('; ')}`);
+  return value as Report;
 }
 
 const UNITS: Record<string, number> = { kb: 1024, mb: 1048576, gb: 1073741824, tb: 1099511627776 };
@@ -135,7 +151,7 @@ export const COMMANDS: CliCommand[] = [
     name: 'measure',
     summary: 'measure the buffer-pool I/O of one statement, run N times',
     usage:
-      'bufferlens measure --url URL [--runs N] [--cold | --cold=try] [--json] [--commit] [--allow-side-effects] [--no-timing] [--timeout SECONDS] (--sql TEXT | FILE)',
+      'bufferlens measure --url URL [--runs N] [--cold | --cold=try] [--json] [--commit] [--allow-side-effects] [--no-timing] [--timeout SECONDS] [--earlier REPORT.json] (--sql TEXT | FILE)',
     details: [
       'URL: postgres://user[:password]@host[:port]/db, postgresql://…, mysql://user[:password]@host[:port]/db',
       '     a Unix socket as ?host=/dir (PostgreSQL) or ?socket=/path (MySQL/MariaDB);',
@@ -154,6 +170,8 @@ export const COMMANDS: CliCommand[] = [
       '--no-residency  the same as --residency=never',
       '--what-if pool=64MB,256MB,1GB  re-simulate the runs with these pool sizes (default: ¼× to 8× the current)',
       '--no-what-if    skip the what-if re-simulations',
+      '--earlier REPORT.json  an earlier --json report of the same statement: where its last run read no page and every',
+      '                page it left cached still is, run 1 is predicted to find its pages cached',
       '',
       'Ctrl-C (or SIGTERM, SIGHUP) stops the running statement on the server; nothing is left open.',
     ],

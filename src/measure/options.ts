@@ -1,3 +1,4 @@
+import type { Report } from '../shared/report';
 /** What a caller (CLI, editor) asks of a measurement; engine-independent. */
 export interface MeasureOptions {
   /** The input text; its first statement is measured. */
@@ -26,13 +27,18 @@ export interface MeasureOptions {
   whatIf?: boolean;
   /** Pool sizes, in bytes, for the what-if pool series; a default sweep otherwise. */
   whatIfPoolBytes?: number[];
+  /**
+   * The last report of the same statement on the same server, where the caller keeps one: when its last
+   * run read nothing and its relations' cached pages still are, run 1 is predicted to find every page cached.
+   */
+  earlier?: Report;
   /** Create pg_buffercache when missing and allowed. */
   createExtension?: boolean;
   /**
    * Receives what the predict step was given (facts, settings and each run as replayed): plain data that
    * reproduces the prediction with no server. The golden fixtures of test/fixtures/predict come from it.
    */
-  onPredictionInput?: (input: { engine: 'postgresql' | 'mysql'; statement: string; facts: unknown; runs: unknown[] }) => void;
+  onPredictionInput?: (input: { engine: 'postgresql' | 'mysql'; statement: string; facts: unknown; runs: unknown[]; statementCached?: string }) => void;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
 }

@@ -9,6 +9,7 @@ import type { PredictedRun, ReportPrediction } from '../predict/prediction';
 import type { EngineDefinition, EngineSession, ResidencySnapshot, RunOutcome, TrackedRelation } from './engine-session';
 import { DEFAULT_RESIDENCY_LIMIT_PAGES, type MeasureOptions } from './options';
 import type { CheckedStatement } from '../sql/classify/statement-check';
+import { earlierMeasurementNote } from './earlier-measurement';
 
 export async function runMeasurement<Facts, RunInput, Observed>(
   engine: EngineDefinition<Facts, RunInput, Observed>,
@@ -29,7 +30,7 @@ export async function runMeasurement<Facts, RunInput, Observed>(
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    measured = await measureRuns(session, options, warnings);
+    measured = await measureRuns(session, options, warnings, { statement: check.statement, target: describeTarget(target) });
   } catch (err) {
     throw inInputLines(err, options.sql, check.offset);
   } finally {
@@ -40,10 +41,12 @@ export async function runMeasurement<Facts, RunInput, Observed>(
   // The prediction needs no server: the connection is released before simulating.
   const runInputs = measured.outcomes.map((o) => o.predictInput(measured.observed));
   const facts = engine.complete(measured.facts, measured.observed);
-  options.onPredictionInput?.({ engine: engine.id, statement: options.sql, facts, runs: runInputs });
+  const cached = measured.statementCached ? { statementCached: measured.statementCached } : {};
+  options.onPredictionInput?.({ engine: engine.id, statement: options.sql, facts, runs: runInputs, ...cached });
   const prediction = engine.predict(facts, runInputs, {
     whatIf: options.whatIf !== false,
     statement: options.sql,
+    ...cached,
     ...(options.whatIfPoolBytes ? { poolBytes: options.whatIfPoolBytes } : {}),
   });
   return assemble(session, target, check.statement, check.dataChanging, options, measured, prediction, warnings);
@@ -71,6 +74,8 @@ interface Measured<Facts, RunInput, Observed> {
   outcomes: Array<RunOutcome<RunInput, Observed>>;
   residencies: RelationResidency[][];
   cold: boolean;
+  /** Why run 1 finds every page it requests cached (earlier-measurement.ts), where an earlier report shows it. */
+  statementCached?: string;
 }
 
 /** Connecting can hang (a server that accepts and never answers): a cancel must not wait for it. */
@@ -107,6 +112,7 @@ async function measureRuns<Facts, RunInput, Observed>(
   session: EngineSession<Facts, RunInput, Observed>,
   options: MeasureOptions,
   warnings: string[],
+  measuring: { statement: string; target: string },
 ): Promise<Measured<Facts, RunInput, Observed>> {
   await session.prepare(warnings);
   const withResidency = residencyWanted(session, options, warnings);
@@ -119,6 +125,7 @@ async function measureRuns<Facts, RunInput, Observed>(
     withResidency && session.notColdBecause === undefined && session.relations.length > 0 && [...residency.values()].every((r) => r.cached <= 1);
   const cold = coldStart(options, evictFailure, nothingCached, warnings);
   const facts = await session.predictionFacts(residency, withResidency, warnings);
+  const statementCached = withResidency && !cold ? earlierMeasurementNote(options.earlier, measuring.statement, measuring.target, residency) : undefined;
   const outcomes: Array<RunOutcome<RunInput, Observed>> = [];
   const residencies: RelationResidency[][] = [];
   for (let n = 1; n <= options.runs; n++) {
@@ -136,7 +143,7 @@ async function measureRuns<Facts, RunInput, Observed>(
   }
   const observed = await session.finishRuns();
   warnings.push(...(await session.closingWarnings()));
-  return { facts, observed, outcomes, residencies, cold };
+  return { facts, observed, outcomes, residencies, cold, ...(statementCached ? { statementCached } : {}) };
 }
 
 /** A cancel may land on any of a run's queries (counters, residency), not only the statement: all mean "cancelled". */

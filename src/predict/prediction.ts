@@ -37,6 +37,11 @@ export interface PredictOptions {
   poolBytes?: number[];
   /** The statement's text: where a range over constants starts, which the plan does not say. */
   statement?: string;
+  /**
+   * Why run 1 finds every page it requests cached (an earlier measurement of the statement read none on
+   * its last run, and every page of its relations then cached still is): see cached-statement.ts.
+   */
+  statementCached?: string;
 }
 
 export function asPredictedRun(p: RunPrediction): PredictedRun {

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Report } from '../shared/report';
+import { sameStatement } from '../measure/earlier-measurement';
 
 export const STORE_VERSION = 1;
 
@@ -62,6 +63,11 @@ export class ReportStore {
 
   list(): readonly StoredReport[] {
     return this.reports;
+  }
+
+  /** The newest report of this statement on this connection: what a new measurement of it may start from. */
+  latestOf(connection: string, sql: string): StoredReport | undefined {
+    return this.reports.find((r) => r.connection === connection && sameStatement(r.report.statement, sql));
   }
 
   get(id: string): StoredReport | undefined {

@@ -80,6 +80,7 @@ export class EditorCommands {
     let report: Report;
     this.log.info(`measuring on ${profile.name}: ${oneLine(sql, 200)}`);
     const early = this.openEarly(sql, profile.name);
+    const earlier = this.store.latestOf(profile.name, sql)?.report;
     try {
       report = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `BufferLens: measuring on ${profile.name}`, cancellable: true },
@@ -96,6 +97,7 @@ export class EditorCommands {
             timeoutMs: 60_000,
             signal: abort.signal,
             onProgress: (m) => progress.report({ message: m }),
+            ...(earlier ? { earlier } : {}),
           });
         },
       );

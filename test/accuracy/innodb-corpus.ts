@@ -178,9 +178,17 @@ export function bands(range: Report['runs'][number]['predictedRange']): Pick<Cor
  * One corpus statement measured as BufferLens measures it (three runs, run 1 as found, writes rolled back):
  * its runs and its prediction input recorded in `result`. Shared by the InnoDB and PostgreSQL corpora.
  */
-export async function measureCorpusStatement(target: ConnectionTarget, result: CorpusResult, pool: string, state: string, s: CorpusStatement): Promise<Report> {
+export async function measureCorpusStatement(
+  target: ConnectionTarget,
+  result: CorpusResult,
+  pool: string,
+  state: string,
+  s: CorpusStatement,
+  earlier?: Report,
+): Promise<Report> {
   let input: PredictFixtureInput | undefined;
   const report = await measure(target, {
+    ...(earlier ? { earlier } : {}),
     sql: s.sql,
     runs: 3,
     cold: 'no',

@@ -37,6 +37,12 @@ const usageErrors: Array<[string, string[], RegExp]> = [
   ['bad port', ['measure', '--url', 'postgres://u@h:99999/db', '--sql', 'select 1'], /not a URL|bad port/],
   ['missing statement', ['measure', '--url', 'postgres://u@h/db'], /missing the statement/],
   ['both sql and file', ['measure', '--url', 'postgres://u@h/db', '--sql', 'x', 'f.sql'], /either --sql TEXT or FILE/],
+  [
+    'earlier not a report',
+    ['measure', '--url', 'postgres://u@h/db', '--sql', 'x', '--earlier', 'package.json'],
+    /--earlier: package.json is not a measurement report/,
+  ],
+  ['earlier missing', ['measure', '--url', 'postgres://u@h/db', '--sql', 'x', '--earlier', 'no-such.json'], /--earlier: no-such.json is not a JSON report/],
   ['bad runs', ['measure', '--url', 'postgres://u@h/db', '--sql', 'x', '--runs', 'zero'], /--runs takes a whole number/],
   ['unreadable file', ['measure', '--url', 'postgres://u@h/db', '/nonexistent/x.sql'], /cannot read \/nonexistent\/x.sql: ENOENT/],
   ['split without dialect', ['split', 'x.sql'], /--dialect must be postgresql or mysql/],

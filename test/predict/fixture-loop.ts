@@ -12,13 +12,16 @@ export interface PredictFixtureInput {
   statement?: string;
   facts: unknown;
   runs: unknown[];
+  /** Why run 1 finds every page it requests cached (an earlier measurement's), where the measurement knew. */
+  statementCached?: string;
 }
 
 export function predictFixture(input: PredictFixtureInput, options: { whatIf: boolean } = { whatIf: true }): ReportPrediction {
+  const cached = input.statementCached ? { statementCached: input.statementCached } : {};
   return input.engine === 'postgresql'
-    ? predictPostgres({ ...(input.facts as Omit<PgPredictionInput, 'runs'>), runs: input.runs as PgPredictionInput['runs'] }, options)
+    ? predictPostgres({ ...(input.facts as Omit<PgPredictionInput, 'runs'>), runs: input.runs as PgPredictionInput['runs'] }, { ...options, ...cached })
     : predictInnodb(
         { ...(input.facts as Omit<InnodbPredictionInput, 'runs'>), runs: input.runs as InnodbPredictionInput['runs'] },
-        { ...options, ...(input.statement ? { statement: input.statement } : {}) },
+        { ...options, ...cached, ...(input.statement ? { statement: input.statement } : {}) },
       );
 }

@@ -21,6 +21,8 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
   // Every draw of what the model guesses (where ranges start, lookup orders, which leaves are full) is
   // equally likely: the central one is shown, the others give the band, and the what-if follows the one shown.
   const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(indexes, input.settings, d, options.statement));
+  const cached = options.statementCached;
+  if (cached && input.runs.length > 0) for (const p of predictors) p.assumeStatementCached(input.runs[0], cached);
   const draws = predictors.map((p) => input.runs.map((r) => asPredictedRun(p.predictRun(r))));
   // Where a range's start was worked out from its key, the draws that place it there are the prediction;
   // the others, which draw its start, only widen the band.

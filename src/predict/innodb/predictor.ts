@@ -15,6 +15,7 @@ import { calibrationNote } from './calibration';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { RunPrediction } from '../prediction';
 import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
+import { cachedStatementAssumption, recordRequests, seedSwaps } from '../cached-statement';
 
 /** A change-buffer record: space, marker, page, counter/type/flags and 6 bytes of type per field (ibuf_entry_build), in the redundant format. */
 const IBUF_RECORD_FIXED = 4 + 1 + 4 + 4 + 6; /* record header */
@@ -24,7 +25,7 @@ const IBUF_BITMAP_PAGE = 1;
 const RANDOM_FILL = Math.LN2;
 
 export class InnodbPredictor {
-  private readonly pool: InnodbPool;
+  private pool: InnodbPool;
   private readonly layouts: IndexLayouts;
   private readonly readContext: InnodbReadContext;
   /** Pages created by committed inserts count in their index's residency; rolled-back ones were freed. */
@@ -35,6 +36,10 @@ export class InnodbPredictor {
   private readonly undoLogs = new WeakMap<InnodbPool, UndoLogs>();
   /** Whether this draw placed a range where its key puts it (see keyPlacement), rather than drawing its start. */
   placedByKey = false;
+  /** Starting pages that stand for the statement's own (cached-statement.ts): victim → the page in its place. */
+  private swaps = new Map<number, number>();
+  /** Why run 1 finds the statement's pages cached, until run 1 is predicted. */
+  private cachedNote: string | undefined;
 
   constructor(
     private readonly facts: InnodbIndexFacts[],
@@ -110,6 +115,7 @@ export class InnodbPredictor {
       // The undo tablespace's cached pages take the place of other pages nearest the head: every write requests them.
       const undoPages = undo.cachedPages();
       for (let k = 0; k < length && undoPages.length; k++) if (headToTail[k] >= other) headToTail[k] = undoPages.shift()!;
+      for (let k = 0; k < length; k++) headToTail[k] = this.swaps.get(headToTail[k]) ?? headToTail[k];
       const firstOld = seed.firstOld ?? length;
       pool.seed(
         headToTail,
@@ -121,10 +127,11 @@ export class InnodbPredictor {
     const other = this.facts.length * SPACE;
     // The undo tablespace's cached pages are among the other pages, the youngest of them: every write requests them.
     const undoPages = undo.cachedPages().slice(0, this.settings.otherPagesUsed);
-    for (let k = undoPages.length; k < Math.min(this.settings.otherPagesUsed, frames); k++) pool.preload(other + k);
-    for (const p of undoPages) pool.preload(p);
+    const put = (p: number) => pool.preload(this.swaps.get(p) ?? p);
+    for (let k = undoPages.length; k < Math.min(this.settings.otherPagesUsed, frames); k++) put(other + k);
+    for (const p of undoPages) put(p);
     this.facts.forEach((f, i) => {
-      for (const [s, e] of f.cachedBefore) for (let p = s; p <= e; p++) pool.preload(i * SPACE + p);
+      for (const [s, e] of f.cachedBefore) for (let p = s; p <= e; p++) put(i * SPACE + p);
     });
     this.preloadSpaceHeaders(pool);
     return pool;
@@ -156,6 +163,25 @@ export class InnodbPredictor {
     if (page === l.root || l.nodes.includes(page)) return -1;
     const c = this.indexOf(f.table, undefined);
     return c < 0 ? -1 : c * SPACE + IBUF_BITMAP_PAGE;
+  }
+
+  /**
+   * Run 1 finds every page it requests cached (an earlier measurement's last run read none, and nothing of
+   * the relations left the pool since): a probe replay of run 1 in a pool large enough to evict nothing
+   * finds the pages the model would read, and the starting pool is rebuilt with them in the places of
+   * cached pages of the same index that run 1 does not request.
+   */
+  assumeStatementCached(run: InnodbRunInput, why: string): void {
+    const probe = this.startingPool(this.settings.poolPages * 4, {});
+    // The tablespace headers are assumed cached with the table (preloadSpaceHeaders): never a victim.
+    const start = probe.cachedPages().filter((p) => p % SPACE > 2 || Math.floor(p / SPACE) >= this.facts.length);
+    const startSet = new Set(start);
+    const log = recordRequests(probe, 'access');
+    this.replay(probe, run, new Set(), new Set(), new Set());
+    const relationOf = (p: number) => (Math.floor(p / SPACE) < this.facts.length ? Math.floor(p / SPACE) : -1);
+    this.swaps = seedSwaps(start, log, relationOf, (p) => startSet.has(p));
+    this.pool = this.startingPool(this.settings.poolPages, {});
+    this.cachedNote = cachedStatementAssumption(why);
   }
 
   private undoOf(pool: InnodbPool): UndoLogs {
@@ -244,7 +270,8 @@ export class InnodbPredictor {
   predictRun(run: InnodbRunInput): RunPrediction {
     const before = this.pool.counters();
     const spacesBefore = this.pool.spaceCounters();
-    const assumptions = new Set<string>();
+    const assumptions = new Set<string>(this.cachedNote ? [this.cachedNote] : []);
+    this.cachedNote = undefined;
     const unmodelled = new Set<string>();
     this.replay(this.pool, run, assumptions, unmodelled, this.opened);
     const calibrated = this.settings.release === undefined ? undefined : calibrationNote(this.settings.product, this.settings.release);

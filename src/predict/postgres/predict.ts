@@ -5,11 +5,17 @@ import type { PgPredictionInput } from './facts';
 import { PostgresPredictor } from './predictor';
 
 export function predictPostgres(input: PgPredictionInput, options: PredictOptions): ReportPrediction {
-  const predictor = new PostgresPredictor(input.relations, input.settings);
+  const cached = options.statementCached;
+  const made = (draw: number) => {
+    const p = new PostgresPredictor(input.relations, input.settings, draw);
+    if (cached && input.runs.length > 0) p.assumeStatementCached(input.runs[0], cached);
+    return p;
+  };
+  const predictor = made(0);
   const first = input.runs.map((plan) => asPredictedRun(predictor.predictRun(plan)));
   // The same runs with other draws of what the model guesses: the band beside the first draw.
   const others = Array.from({ length: DRAWS - 1 }, (_, d) => {
-    const again = new PostgresPredictor(input.relations, input.settings, d + 1);
+    const again = made(d + 1);
     return input.runs.map((plan) => asPredictedRun(again.predictRun(plan)));
   });
   const runs = withRanges([first, ...others]);

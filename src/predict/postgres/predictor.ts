@@ -7,10 +7,15 @@ import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from 
 import { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import { HEAP_BLOCKS_PER_VM_PAGE, PlanSimulator, pageId, relationOf, type PlanSimulationNotes, type PostRunObservations } from './plan-simulator';
 import type { PgPredictionSettings, PgRelationFacts } from './facts';
+import { cachedStatementAssumption, recordRequests, seedSwaps } from '../cached-statement';
 
 export class PostgresPredictor {
-  private readonly pool: PostgresPool;
+  private pool: PostgresPool;
   private readonly simulator: PlanSimulator;
+  /** Starting pages that stand for the statement's own (cached-statement.ts): victim → the page in its place. */
+  private swaps = new Map<number, number>();
+  /** Why run 1 finds the statement's pages cached, until run 1 is predicted. */
+  private cachedNote: string | undefined;
 
   constructor(
     private readonly facts: PgRelationFacts[],
@@ -62,6 +67,7 @@ export class PostgresPredictor {
       // The visibility-map and free-space-map pages of a cached table are among the other buffers.
       const forks = this.forkPages();
       for (let b = 0, k = 0; b < nbuffers && k < forks.length; b++) if (page[b] === pageId(others, b)) page[b] = forks[k++];
+      for (let b = 0; b < nbuffers; b++) page[b] = this.swaps.get(page[b]) ?? page[b];
       pool.seed(
         (b) => page[b],
         (b) => (b < seed.usage.length && seed.usage[b] !== '-' ? Number(seed.usage[b]) : 0),
@@ -69,12 +75,38 @@ export class PostgresPredictor {
       return pool;
     }
     // Other relations' pages first (they were there earlier), then the measured relations' cached blocks.
-    for (let k = 0; k < Math.min(this.settings.otherBuffersUsed, nbuffers); k++) pool.access(pageId(others, k));
+    const put = (p: number) => pool.access(this.swaps.get(p) ?? p);
+    for (let k = 0; k < Math.min(this.settings.otherBuffersUsed, nbuffers); k++) put(pageId(others, k));
     this.facts.forEach((f, r) => {
-      for (const [s, e] of f.cachedBefore) for (let b = s; b <= e; b++) pool.access(pageId(r, b));
+      for (const [s, e] of f.cachedBefore) for (let b = s; b <= e; b++) put(pageId(r, b));
     });
-    for (const p of this.forkPages()) pool.access(p);
+    for (const p of this.forkPages()) put(p);
     return pool;
+  }
+
+  /**
+   * Run 1 finds every page it requests cached (an earlier measurement's last run read none, and nothing of
+   * the relations left shared buffers since): a probe replay of run 1 with buffers to spare finds the pages
+   * the model would read, and the starting pool is rebuilt with them in the buffers of cached pages of the
+   * same relation that run 1 does not request, those with the highest usage counts first.
+   */
+  assumeStatementCached(plan: PlanNode, why: string): void {
+    const probe = this.startingPool(this.settings.nbuffers * 4);
+    const start = probe
+      .cachedPages()
+      .map((p, k) => ({ p, k, u: probe.usageOf(p) }))
+      .sort((a, b) => b.u - a.u || a.k - b.k)
+      .map((x) => x.p);
+    const startSet = new Set(start);
+    const log = recordRequests(probe, 'readBuffer');
+    const simulator = this.makeSimulator();
+    const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
+    simulator.plan(probe, plan, notes);
+    simulator.run(probe, plan, notes);
+    const measuredRelation = (p: number) => (relationOf(p) < this.facts.length ? relationOf(p) : -1);
+    this.swaps = seedSwaps(start, log, measuredRelation, (p) => startSet.has(p));
+    this.pool = this.startingPool(this.settings.nbuffers);
+    this.cachedNote = cachedStatementAssumption(why);
   }
 
   /**
@@ -93,7 +125,8 @@ export class PostgresPredictor {
   }
 
   predictRun(plan: PlanNode): RunPrediction {
-    const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
+    const notes: PlanSimulationNotes = { assumptions: new Set(this.cachedNote ? [this.cachedNote] : []), unmodelled: new Set() };
+    this.cachedNote = undefined;
     this.simulator.plan(this.pool, plan, notes);
     const before = this.pool.counters();
     const seed = this.settings.bufferSeed;
