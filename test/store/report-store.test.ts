@@ -77,3 +77,20 @@ test('profiles: checked, never with a password; the password comes from secrets 
   assert.equal(profileTarget(p, undefined, { MYSQL_PWD: 'env' }).password, 'env');
   assert.equal(profileTarget(p, undefined, {}).password, undefined);
 });
+
+test('the newest report of a statement on a connection: what measuring it again starts from', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bl-store-'));
+  try {
+    const store = new ReportStore(join(dir, 'reports.json'));
+    const older = store.add({ connection: 'lab', summary: 'old', report });
+    const newer = store.add({ connection: 'lab', summary: 'new', report });
+    store.add({ connection: 'other', summary: 'elsewhere', report });
+    store.add({ connection: 'lab', summary: 'another statement', report: { ...report, statement: 'SELECT 1' } });
+    assert.equal(store.latestOf('lab', `\n  ${report.statement.replace(/\s+/g, '\n')};`)?.id, newer.id);
+    assert.notEqual(newer.id, older.id);
+    assert.equal(store.latestOf('nowhere', report.statement), undefined);
+    assert.equal(store.latestOf('lab', 'SELECT 2'), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
