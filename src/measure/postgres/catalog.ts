@@ -28,7 +28,8 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
                     (SELECT array_agg(att.attname::text ORDER BY att.attnum) FROM pg_attribute att
                       WHERE att.attrelid = c.oid AND att.attnum > 0 AND NOT att.attisdropped AND att.attlen = -1 AND att.attstorage IN ('x', 'e'))
                   END AS toast_columns,
-                  CASE WHEN i.indnatts = 1 AND i.indpred IS NULL THEN CASE a.atttypid WHEN 'int2'::regtype THEN 2 WHEN 'int4'::regtype THEN 4 WHEN 'int8'::regtype THEN 8 END END AS key_bytes
+                  CASE WHEN i.indnatts = 1 AND i.indpred IS NULL THEN CASE a.atttypid WHEN 'int2'::regtype THEN 2 WHEN 'int4'::regtype THEN 4 WHEN 'int8'::regtype THEN 8 END END AS key_bytes,
+                  CASE WHEN i.indnkeyatts = 1 AND a.attlen > 0 THEN a.attlen END AS pivot_bytes
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o
              LEFT JOIN pg_namespace cn ON cn.oid = c.relnamespace
@@ -70,6 +71,7 @@ function indexFacts(row: CatalogRow | undefined): Partial<PgRelationFacts> {
     unique: row?.unique === true,
   };
   if (row?.key_bytes) facts.keyBytes = Number(row.key_bytes);
+  if (row?.pivot_bytes) facts.pivotBytes = Number(row.pivot_bytes);
   // An expression column (attnum 0) has no name: any UPDATE may change it.
   if (Array.isArray(row?.columns)) facts.columns = (row.columns as Array<string | null>).map((c) => c ?? null);
   return facts;

@@ -20,6 +20,11 @@ export interface PgRelationFacts {
   unique?: boolean;
   /** For an index of one integer column: the key's bytes (2, 4 or 8). */
   keyBytes?: number;
+  /**
+   * For an index of one fixed-width key column of any type (uuid, date, an integer…): the key's bytes
+   * (pg_attribute.attlen), which decide how many pivots an internal page holds.
+   */
+  pivotBytes?: number;
   /** For a unique index of one integer column: its smallest and largest key, read after the last run (key-range.ts). */
   keyRange?: { min: number; max: number };
   /** For an index: its key columns, null for an expression (which any UPDATE may change). */

@@ -30,3 +30,21 @@ export function arrayKeys(indexCond: string | undefined, column: string | undefi
   }
   return undefined;
 }
+
+/** "(t.id = ANY ('{…}'::uuid[]))" with keys of any type: the column's array, its elements as EXPLAIN prints them. */
+const ANY_ARRAY = /\((?:[A-Za-z_][\w$]*\.|"[^"]+"\.)?(?:"([^"]+)"|([A-Za-z_][\w$]*)) = ANY \('\{((?:[^'}]|'')*)\}'::[\w ]+\[\]\)\)/g;
+
+/**
+ * How many distinct keys an `= ANY` array holds, whatever their type (UUIDs, text, dates): where they
+ * cannot be placed by value, each still takes a descent of its own.
+ */
+export function arrayKeyCount(indexCond: string | undefined, column: string | undefined): number | undefined {
+  if (!indexCond || !column) return undefined;
+  for (const m of indexCond.matchAll(ANY_ARRAY)) {
+    if ((m[1] ?? m[2]) !== column || m[3] === '') continue;
+    // Elements are separated by commas outside double quotes (a quoted element may hold one).
+    const elements = m[3].match(/"(?:[^"\\]|\\.)*"|[^,]+/g) ?? [];
+    return new Set(elements).size;
+  }
+  return undefined;
+}

@@ -4,7 +4,7 @@ import type { PlanNode } from '../../../shared/report';
 import type { PostgresPool } from '../../../sim/policies/postgres-clock-sweep';
 import type { SeededRandom } from '../../../sim/random';
 import { descentPages, indexGeometry, leafBlock, pageId } from '../geometry';
-import { arrayKeys, firstKey } from '../key-bounds';
+import { arrayKeyCount, arrayKeys, firstKey } from '../key-bounds';
 import { keyOrderChurn } from '../version-churn';
 import { churnOf, startOfDraw, sum } from '../history/churn';
 import { splitByEarlier } from '../history/earlier-writes';
@@ -29,7 +29,17 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
   const perLeaf = f.tuples > 0 ? f.tuples / g.leafPages : 1;
   const perLoop = totalTuples / loops;
   const array = loops === 1 && !n.parallelAware ? arrayKeys(n.indexCond, f.columns?.[0] ?? undefined) : undefined;
-  if (array && array.length > 1) return arrayScanLeaves(sim, pool, i, array, notes);
+  if (array && array.length > 1) return arrayScanLeaves(sim, pool, i, array, notes, true);
+  const count = loops === 1 && !n.parallelAware && !array ? arrayKeyCount(n.indexCond, f.columns?.[0] ?? undefined) : undefined;
+  if (count !== undefined && count > 1)
+    return arrayScanLeaves(
+      sim,
+      pool,
+      i,
+      Array.from({ length: count }, () => rnd.next()).sort((a, b) => a - b),
+      notes,
+      false,
+    );
   const placed = loops === 1 && !n.parallelAware ? keyPlacedLeaves(sim, i, n, perLoop) : undefined;
   // Where a table-wide update split the leaves unevenly, the replay over the scanned rows counts them.
   const churn = loops === 1 && !n.parallelAware && !placed && !n.backward ? churnOf(sim, i, perLoop, notes) : undefined;
@@ -60,16 +70,18 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
  * An index scan over `= ANY (array)`: one primitive scan per key, each a descent from the root to the leaf
  * holding it; from PostgreSQL 17 a key on the leaf in hand is read there, without another descent. A key's
  * leaf is as far along the leaves as the key along the keys, where they run densely (key-range.ts); else the
- * keys are taken as spread evenly over the leaves.
+ * keys are taken as spread evenly over the leaves; keys that are not whole numbers (`byValue` false: UUIDs,
+ * text) come as draws, so that two may share a leaf as random keys do.
  */
-function arrayScanLeaves(sim: SimulationContext, pool: PostgresPool, i: number, keys: number[], notes: PlanSimulationNotes): void {
+function arrayScanLeaves(sim: SimulationContext, pool: PostgresPool, i: number, keys: number[], notes: PlanSimulationNotes, byValue: boolean): void {
   const f = sim.facts[i];
   const g = indexGeometry(f);
   const range = f.keyRange;
   const span = range ? range.max - range.min + 1 : 0;
-  const dense = range !== undefined && Math.abs(span - f.tuples) <= PG_CALIBRATION.denseKeys * span;
-  const leafOf = (key: number, k: number) =>
-    Math.min(g.leafPages - 1, Math.max(0, Math.floor(dense ? ((key - range!.min) / span) * g.leafPages : ((k + 0.5) / keys.length) * g.leafPages)));
+  const dense = byValue && range !== undefined && Math.abs(span - f.tuples) <= PG_CALIBRATION.denseKeys * span;
+  // Keys placed by value where dense; spread evenly where not; keys of another type come as draws in [0, 1).
+  const along = (key: number, k: number) => (dense ? (key - range!.min) / span : byValue ? (k + 0.5) / keys.length : key);
+  const leafOf = (key: number, k: number) => Math.min(g.leafPages - 1, Math.max(0, Math.floor(along(key, k) * g.leafPages)));
   const onLeaf = sim.engine.major >= ARRAY_KEYS_ON_LEAF_FROM;
   let held = -1;
   let descents = 0;
@@ -82,7 +94,7 @@ function arrayScanLeaves(sim: SimulationContext, pool: PostgresPool, i: number, 
     descents++;
   });
   notes.assumptions.add(
-    `${f.reportName}: = ANY over ${keys.length.toLocaleString('en-US')} keys, ${onLeaf ? 'a descent to each leaf that holds some (PostgreSQL 17+ reads the next key on the leaf in hand)' : 'a descent from the root for each (before PostgreSQL 17)'}: ${descents.toLocaleString('en-US')} descents of ${g.height} level(s), keys placed ${dense ? 'as far along the leaves as along the keys' : 'evenly over the leaves'}`,
+    `${f.reportName}: = ANY over ${keys.length.toLocaleString('en-US')} keys, ${onLeaf ? 'a descent to each leaf that holds some (PostgreSQL 17+ reads the next key on the leaf in hand)' : 'a descent from the root for each (before PostgreSQL 17)'}: ${descents.toLocaleString('en-US')} descents of ${g.height} level(s), keys placed ${dense ? 'as far along the leaves as along the keys' : byValue ? 'evenly over the leaves' : 'at random over the leaves (their values are not numbers)'}`,
   );
 }
 
