@@ -12,8 +12,9 @@ const PAGE_SPACE = 8192 - 24 - 16;
 
 /**
  * Entries an internal page holds. One integer column: a pivot is its key in 16 bytes plus a line pointer,
- * 407 to a full page; another fixed-width key as its bytes give (a UUID: 24 bytes, 291). An ascending key grows the tree at its right edge, and an internal page splits only
- * when full; other trees (a sorted build leaves them 70 % full, random inserts about as full) hold 285.
+ * 407 to a full page; another fixed-width key as its bytes give (a UUID: 24 bytes, 291). An ascending key
+ * grows the tree at its right edge, and an internal page splits only when full; other trees (a sorted build
+ * leaves them 70 % full, random inserts about as full once split) hold 285 (see rootHoldsUpTo).
  */
 function internalFanout(f: PgRelationFacts): number {
   const full = fullFanout(f);

@@ -28,18 +28,7 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
     notes.assumptions.add(`${f.reportName}: a parallel scan's ${Math.max(1, n.actualLoops ?? 1)} participants take leaf pages from one shared position`);
   const perLeaf = f.tuples > 0 ? f.tuples / g.leafPages : 1;
   const perLoop = totalTuples / loops;
-  const array = loops === 1 && !n.parallelAware ? arrayKeys(n.indexCond, f.columns?.[0] ?? undefined) : undefined;
-  if (array && array.length > 1) return arrayScanLeaves(sim, pool, i, array, notes, true);
-  const count = loops === 1 && !n.parallelAware && !array ? arrayKeyCount(n.indexCond, f.columns?.[0] ?? undefined) : undefined;
-  if (count !== undefined && count > 1)
-    return arrayScanLeaves(
-      sim,
-      pool,
-      i,
-      Array.from({ length: count }, () => rnd.next()).sort((a, b) => a - b),
-      notes,
-      false,
-    );
+  if (loops === 1 && !n.parallelAware && arrayScan(sim, pool, i, n, rnd, notes)) return;
   const placed = loops === 1 && !n.parallelAware ? keyPlacedLeaves(sim, i, n, perLoop) : undefined;
   // Where a table-wide update split the leaves unevenly, the replay over the scanned rows counts them.
   const churn = loops === 1 && !n.parallelAware && !placed && !n.backward ? churnOf(sim, i, perLoop, notes) : undefined;
@@ -64,6 +53,21 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
     if (loops === 1) for (const k of leavesMarkedNow(sim, n, leaves, notes, f.reportName)) pool.access(pageId(i, leafBlock(g, start + k)));
     if (loops === 1) for (const p of splitByEarlier(sim, i, leaves, notes)) pool.access(p);
   }
+}
+
+/** A single scan over `= ANY (array)` of two keys or more, replayed (true) or not one (false). */
+function arrayScan(sim: SimulationContext, pool: PostgresPool, i: number, n: PlanNode, rnd: SeededRandom, notes: PlanSimulationNotes): boolean {
+  const column = sim.facts[i].columns?.[0] ?? undefined;
+  const array = arrayKeys(n.indexCond, column);
+  if (array && array.length > 1) {
+    arrayScanLeaves(sim, pool, i, array, notes, true);
+    return true;
+  }
+  const count = array ? undefined : arrayKeyCount(n.indexCond, column);
+  if (count === undefined || count < 2) return false;
+  const draws = Array.from({ length: count }, () => rnd.next()).sort((a, b) => a - b);
+  arrayScanLeaves(sim, pool, i, draws, notes, false);
+  return true;
 }
 
 /**
