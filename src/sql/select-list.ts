@@ -10,7 +10,12 @@ import { maskSql } from './mask';
  * `unordered`: also without its ORDER BY and what follows (LIMIT, OFFSET), for a plan that sorted every row
  * its scan returned: the scan's rows in the scan's order (undefined where there is no ORDER BY to cut).
  */
-export function replaceSelectList(statement: string, expression: string, dialect: Dialect, options: { unordered?: boolean } = {}): string | undefined {
+export function replaceSelectList(
+  statement: string,
+  expression: string,
+  dialect: Dialect,
+  options: { unordered?: boolean; ungrouped?: boolean } = {},
+): string | undefined {
   const masked = maskSql(statement, dialect);
   const depthAt: number[] = [];
   let depth = 0;
@@ -31,6 +36,7 @@ export function replaceSelectList(statement: string, expression: string, dialect
   const from = words.find((w) => w.word === 'FROM' && w.depth === 0);
   if (!from) return undefined;
   const refused = new Set(['DISTINCT', 'DISTINCTROW', 'GROUP', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'INTO', 'FOR', 'LOCK', 'WINDOW', 'OVER', 'PROCEDURE']);
+  if (options.ungrouped) return ungroupedRows(statement, expression, words, from.at, refused);
   if (words.some((w) => refused.has(w.word))) return undefined;
   // A LIMIT counts the result's rows: over an aggregate (a call in the select list) it is not the rows read.
   const limited = words.some((w) => (w.word === 'LIMIT' || w.word === 'FETCH') && w.depth === 0);
@@ -38,4 +44,23 @@ export function replaceSelectList(statement: string, expression: string, dialect
   const order = words.find((w) => w.word === 'ORDER' && w.depth === 0 && w.at > from.at);
   if (options.unordered) return order ? `SELECT ${expression} ${statement.slice(from.at, order.at).trimEnd()}` : undefined;
   return `SELECT ${expression} ${statement.slice(from.at)}`;
+}
+
+/**
+ * The rows a GROUP BY groups, as its joins and scans produce them: the statement cut at its GROUP BY (and
+ * what follows: HAVING, ORDER BY, LIMIT, which act on the groups). Undefined where there is no GROUP BY at
+ * the top, or a refused word, an ORDER BY or a LIMIT before it.
+ */
+function ungroupedRows(
+  statement: string,
+  expression: string,
+  words: Array<{ word: string; at: number; depth: number }>,
+  from: number,
+  refused: Set<string>,
+): string | undefined {
+  const group = words.find((w) => w.word === 'GROUP' && w.depth === 0 && w.at > from);
+  if (!group) return undefined;
+  const before = words.filter((w) => w.at < group.at);
+  if (before.some((w) => refused.has(w.word) || w.word === 'LIMIT' || w.word === 'FETCH' || (w.word === 'ORDER' && w.depth === 0))) return undefined;
+  return `SELECT ${expression} ${statement.slice(from, group.at).trimEnd()}`;
 }

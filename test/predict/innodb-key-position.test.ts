@@ -172,3 +172,37 @@ describe('MariaDB: a primary range placed by its key', skipUnless(availability),
     }
   });
 });
+
+describe('keys placed along leaves an ascending fill does not explain', () => {
+  // 120,000 rows at 100 a leaf (1,200 leaves) where an ascending fill of 137-byte records puts 111.
+  const orders: InnodbIndexFacts = {
+    reportName: 'shop.orders',
+    table: 'orders',
+    index: 'PRIMARY',
+    clustered: true,
+    leafPages: 1200,
+    sizePages: 1250,
+    spacePages: 1400,
+    cachedBefore: [],
+    rows: 118_859,
+    unique: true,
+    keyBytes: 4,
+    entryBytes: 137,
+    autoIncrementKey: false,
+    keyColumns: ['id'],
+  };
+
+  test('ids running densely between their ends: each as far along the leaves as along the ids', () => {
+    assert.equal(ascendingKeyLayout(orders, 16384), undefined, 'the premise: not an ascending fill');
+    const placed = placeKeys(orders, 16384, [1, 100, 101, 60_000, 120_000], { 'orders.id': [1, 120_000] })!;
+    assert.deepEqual(
+      placed.map((p) => p.leaf),
+      [0, 0, 1, 599, 1199],
+    );
+  });
+
+  test('ids far sparser than the rows, or ends not read: not placed', () => {
+    assert.equal(placeKeys(orders, 16384, [1, 5], { 'orders.id': [1, 480_000] }), undefined);
+    assert.equal(placeKeys(orders, 16384, [1, 5], {}), undefined);
+  });
+});

@@ -57,6 +57,19 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
       );
   });
 
+  test('a cold join through a secondary range, grouped: both tables looked up by the keys read, as measured', async () => {
+    await server().restart();
+    const sql = 'SELECT LEFT(a.pad, 3), COUNT(b.pad) FROM s AS a JOIN t AS b ON b.id = a.id WHERE a.k BETWEEN 50000 AND 50399 GROUP BY LEFT(a.pad, 3)';
+    const report = await measureLab(server(), sql, { runs: 2, cold: 'try' });
+    const [run1] = report.runs;
+    assert.ok(run1.cold, 'run 1 is cold');
+    assert.ok(pagesRead(run1.measured)! < 40, `the premise: the rows share few leaves (${pagesRead(run1.measured)} pages read)`);
+    assert.ok(
+      within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!),
+      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
+    );
+  });
+
   // ANALYZE samples the rows: on this table it said 98,712 most times and 96,175 now and then, and the
   // layout's check then failed and the lookups were drawn (280 pages read predicted where 14 were read).
   // The clustered key's ends, read after the runs, give the rows exactly.

@@ -55,3 +55,23 @@ test('unordered: the ORDER BY and what follows it cut, for a plan that sorted ev
   assert.equal(replaceSelectList('SELECT c FROM t WHERE k IN (SELECT k FROM u ORDER BY k LIMIT 3)', block, 'postgresql', { unordered: true }), undefined);
   assert.equal(replaceSelectList('SELECT c FROM t WHERE k > 5', block, 'postgresql', { unordered: true }), undefined);
 });
+
+test("ungrouped: a GROUP BY's rows as the join produced them, the GROUP BY and what follows cut", () => {
+  const ids = '`o`.`id`, `o`.`cust_id`';
+  assert.equal(
+    replaceSelectList(
+      'SELECT c.region, count(*) FROM orders o JOIN customers c ON c.id = o.cust_id WHERE o.placed > 5 GROUP BY c.region ORDER BY 2',
+      ids,
+      'mysql',
+      {
+        ungrouped: true,
+      },
+    ),
+    `SELECT ${ids} FROM orders o JOIN customers c ON c.id = o.cust_id WHERE o.placed > 5`,
+  );
+  // A HAVING filters groups, not the rows read.
+  assert.equal(replaceSelectList('SELECT k, count(*) FROM t GROUP BY k HAVING count(*) > 1', ids, 'mysql', { ungrouped: true }), `SELECT ${ids} FROM t`);
+  assert.equal(replaceSelectList('SELECT DISTINCT k FROM t GROUP BY k', ids, 'mysql', { ungrouped: true }), undefined);
+  assert.equal(replaceSelectList('SELECT k FROM t WHERE k > 1', ids, 'mysql', { ungrouped: true }), undefined, 'no GROUP BY to cut');
+  assert.equal(replaceSelectList('SELECT k, count(*) FROM t GROUP BY k', ids, 'mysql'), undefined, 'refused unless asked');
+});

@@ -5,7 +5,9 @@
 // the same indexes in the same order; after the runs, so it touches nothing run 1 reads first. Two shapes:
 // one table read through a secondary index that does not cover the query (its rows' primary keys), and two
 // tables where the second is an eq_ref on its primary key from one column of the first (that column's
-// values). GROUP BY, DISTINCT, UNION, subqueries or a LIMIT over aggregates would give other rows.
+// values, and where the first is read through such a secondary index, its rows' primary keys too). A join's
+// GROUP BY is cut (it groups the join's rows); DISTINCT, UNION, subqueries or a LIMIT over aggregates would
+// give other rows.
 import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import type { TableAccess } from '../../predict/innodb/plan';
@@ -17,28 +19,31 @@ import { readOnlyAfterRuns } from './after-runs';
 /** Rows beyond this are not fetched again: the lookups are then drawn. */
 export const MAX_LOOKUP_KEYS = 20_000;
 
-/** Which table's clustered index the keys go to, and the select-list expression that gives them. */
-function lookupTarget(
-  accesses: TableAccess[],
-  indexes: InnodbIndexFacts[],
-  aliases: Map<string, string>,
-): { table: string; expression: string; rows: number } | undefined {
+interface LookupTarget {
+  table: string;
+  expression: string;
+  rows: number;
+}
+
+/** Which tables' clustered indexes the keys go to, and the select-list expressions that give them. */
+function lookupTargets(accesses: TableAccess[], indexes: InnodbIndexFacts[], aliases: Map<string, string>): LookupTarget[] {
   const keyOf = (table: string) => {
     const c = indexes.find((f) => f.table === table && f.clustered);
     return c?.keyColumns?.length === 1 ? c.keyColumns[0] : undefined;
   };
   const [a, b] = accesses;
-  if (accesses.length === 1 && LOOKUP_ACCESS.has(a.accessType) && a.key !== undefined && a.key !== 'PRIMARY' && !a.usingIndex) {
-    const column = keyOf(a.table);
-    return column ? { table: a.table, expression: quote(column), rows: a.rows * Math.max(1, a.loops) } : undefined;
-  }
-  if (accesses.length !== 2 || b.accessType !== 'eq_ref' || b.key !== 'PRIMARY' || b.ref?.length !== 1 || !keyOf(b.table)) return undefined;
-  const m = /^[^.]+\.([^.]+)\.([^.]+)$/.exec(b.ref[0]);
-  if (!m || m[1] !== a.table || a.table === b.table) return undefined;
-  // The outer column as the statement names it: by the table's one alias, or by the table.
+  // The outer table as the statement names it: by its one alias, or by the table.
   const names = [...aliases].filter(([, table]) => table === a.table).map(([alias]) => alias);
-  if (names.length > 1) return undefined;
-  return { table: b.table, expression: `${quote(names[0] ?? a.table)}.${quote(m[2])}`, rows: Math.max(1, b.loops) };
+  const secondary = LOOKUP_ACCESS.has(a.accessType) && a.key !== undefined && a.key !== 'PRIMARY' && !a.usingIndex;
+  const own = secondary ? keyOf(a.table) : undefined;
+  const outerLookups = (qualified: boolean): LookupTarget[] =>
+    own ? [{ table: a.table, expression: qualified ? `${quote(names[0] ?? a.table)}.${quote(own)}` : quote(own), rows: a.rows * Math.max(1, a.loops) }] : [];
+  if (accesses.length === 1) return outerLookups(false);
+  if (accesses.length !== 2 || b.accessType !== 'eq_ref' || b.key !== 'PRIMARY' || b.ref?.length !== 1 || !keyOf(b.table)) return [];
+  const m = /^[^.]+\.([^.]+)\.([^.]+)$/.exec(b.ref[0]);
+  if (!m || m[1] !== a.table || a.table === b.table || names.length > 1) return [];
+  // A join through the outer table's secondary index: its own rows' keys too, in the same pass.
+  return [...outerLookups(true), { table: b.table, expression: `${quote(names[0] ?? a.table)}.${quote(m[2])}`, rows: Math.max(1, b.loops) }];
 }
 
 /**
@@ -53,22 +58,31 @@ export async function readLookupKeys(
   aliases: Map<string, string>,
   failures: string[],
 ): Promise<Record<string, number[]>> {
-  const target = lookupTarget(accesses, indexes, aliases);
-  if (!target || target.rows > MAX_LOOKUP_KEYS) return {};
-  const sql = replaceSelectList(statement, target.expression, 'mysql');
+  const targets = lookupTargets(accesses, indexes, aliases);
+  if (targets.length === 0 || targets.some((t) => t.rows > MAX_LOOKUP_KEYS)) return {};
+  const expression = targets.map((t) => t.expression).join(', ');
+  // A GROUP BY over a join groups the rows the join produced: they are asked for without it.
+  const sql =
+    replaceSelectList(statement, expression, 'mysql') ??
+    (targets.length > 1 ? replaceSelectList(statement, expression, 'mysql', { ungrouped: true }) : undefined);
   if (!sql) return {};
   // An ORDER BY … LIMIT the index does not give sorts every row it read, each looked up first: where the
   // statement gives fewer rows than its access read, it is asked again without them, in the index's order.
-  const unordered = replaceSelectList(statement, target.expression, 'mysql', { unordered: true });
+  const unordered = replaceSelectList(statement, expression, 'mysql', { unordered: true });
   // Read-only, as the runs were: a write hidden in a function of the WHERE clause fails instead of happening.
-  const keys = await readOnlyAfterRuns(conn, `the keys ${target.table} is looked up by`, failures, undefined, async () => {
+  const rows = await readOnlyAfterRuns(conn, `the keys ${targets.map((t) => t.table).join(' and ')} are looked up by`, failures, undefined, async () => {
     const ask = async (text: string) => {
-      const [rows] = await conn.query({ sql: text, rowsAsArray: true });
-      return (rows as unknown[][]).slice(0, MAX_LOOKUP_KEYS + 1).map((r) => Number(r[0]));
+      const [result] = await conn.query({ sql: text, rowsAsArray: true });
+      return (result as unknown[][]).slice(0, MAX_LOOKUP_KEYS + 1).map((r) => r.map(Number));
     };
     const ordered = await ask(sql);
-    return unordered && ordered.length < target.rows ? ask(unordered) : ordered;
+    return unordered && ordered.length < targets[0].rows ? ask(unordered) : ordered;
   });
-  if (!keys || keys.length > MAX_LOOKUP_KEYS || !keys.every(Number.isSafeInteger)) return {};
-  return { [target.table]: keys };
+  if (!rows || rows.length > MAX_LOOKUP_KEYS) return {};
+  const out: Record<string, number[]> = {};
+  targets.forEach((t, k) => {
+    const keys = rows.map((r) => r[k]);
+    if (keys.every(Number.isSafeInteger)) out[t.table] = keys;
+  });
+  return out;
 }
