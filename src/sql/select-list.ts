@@ -64,3 +64,21 @@ function ungroupedRows(
   if (before.some((w) => refused.has(w.word) || w.word === 'LIMIT' || w.word === 'FETCH' || (w.word === 'ORDER' && w.depth === 0))) return undefined;
   return `SELECT ${expression} ${statement.slice(from, group.at).trimEnd()}`;
 }
+
+/**
+ * A single-table UPDATE or DELETE as the SELECT of the rows it changes, in the order it finds them:
+ * `UPDATE t [AS a] SET … WHERE …` and `DELETE FROM t WHERE …` become `SELECT * FROM t [AS a] WHERE …`, their
+ * ORDER BY and LIMIT kept. Undefined for any other shape (a multi-table write, a join, no WHERE).
+ */
+export function writeAsSelect(statement: string, dialect: Dialect): string | undefined {
+  const masked = maskSql(statement, dialect);
+  if (masked.includes('(')) return undefined;
+  const head = /^\s*UPDATE\s+(?!LOW_PRIORITY|IGNORE)([^,;]+?)\s+SET\s/di.exec(masked) ?? /^\s*DELETE\s+FROM\s+([^,;]+?)\s+(?=WHERE\s)/di.exec(masked);
+  if (!head?.indices?.[1] || /\b(JOIN|USING)\b/i.test(head[1])) return undefined;
+  const [tableStart, tableEnd] = head.indices[1];
+  const where = /\bWHERE\b/i.exec(masked.slice(tableEnd));
+  if (!where) return undefined;
+  const whereAt = tableEnd + where.index;
+  if (/\b(RETURNING|SELECT)\b/i.test(masked.slice(whereAt))) return undefined;
+  return `SELECT * FROM ${statement.slice(tableStart, tableEnd)} ${statement.slice(whereAt)}`;
+}

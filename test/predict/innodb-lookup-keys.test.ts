@@ -70,6 +70,18 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     );
   });
 
+  test('a cold rolled-back UPDATE through a secondary range finds its rows on the few leaves they share', async () => {
+    await server().restart();
+    const report = await measureLab(server(), "UPDATE s SET pad = 'x' WHERE k BETWEEN 60000 AND 60399", { runs: 2, cold: 'try' });
+    const [run1] = report.runs;
+    assert.ok(run1.cold, 'run 1 is cold');
+    assert.ok(pagesRead(run1.measured)! < 40, `the premise: the rows share few leaves (${pagesRead(run1.measured)} pages read)`);
+    assert.ok(
+      Math.abs(pagesRead(run1.measured)! - pagesRead(run1.predicted)!) <= Math.max(3, 0.1 * pagesRead(run1.measured)!),
+      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
+    );
+  });
+
   // ANALYZE samples the rows: on this table it said 98,712 most times and 96,175 now and then, and the
   // layout's check then failed and the lookups were drawn (280 pages read predicted where 14 were read).
   // The clustered key's ends, read after the runs, give the rows exactly.

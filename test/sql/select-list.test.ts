@@ -1,7 +1,7 @@
 // A statement asked again for the keys it looks up (pure text rewrite).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { replaceSelectList } from '../../src/sql/select-list';
+import { replaceSelectList, writeAsSelect } from '../../src/sql/select-list';
 
 const keysQuery = (sql: string, expression: string) => replaceSelectList(sql, expression, 'mysql');
 
@@ -74,4 +74,25 @@ test("ungrouped: a GROUP BY's rows as the join produced them, the GROUP BY and w
   assert.equal(replaceSelectList('SELECT DISTINCT k FROM t GROUP BY k', ids, 'mysql', { ungrouped: true }), undefined);
   assert.equal(replaceSelectList('SELECT k FROM t WHERE k > 1', ids, 'mysql', { ungrouped: true }), undefined, 'no GROUP BY to cut');
   assert.equal(replaceSelectList('SELECT k, count(*) FROM t GROUP BY k', ids, 'mysql'), undefined, 'refused unless asked');
+});
+
+test('a single-table UPDATE or DELETE as the SELECT of the rows it changes; other writes give none', () => {
+  assert.equal(
+    writeAsSelect('UPDATE orders SET amount = amount + 1 WHERE placed BETWEEN 73 AND 80', 'mysql'),
+    'SELECT * FROM orders WHERE placed BETWEEN 73 AND 80',
+  );
+  assert.equal(
+    writeAsSelect('DELETE FROM orders WHERE cust_id = 5 ORDER BY id LIMIT 3', 'mysql'),
+    'SELECT * FROM orders WHERE cust_id = 5 ORDER BY id LIMIT 3',
+  );
+  assert.equal(writeAsSelect("update `shop`.`orders` o set o.x = 'WHERE' where o.k > 1", 'mysql'), 'SELECT * FROM `shop`.`orders` o where o.k > 1');
+  for (const other of [
+    'UPDATE a JOIN b ON a.id = b.id SET a.x = 1 WHERE b.y = 2',
+    'UPDATE t, u SET t.x = 1 WHERE t.id = u.id',
+    'UPDATE t SET x = (SELECT 1) WHERE k = 1',
+    'UPDATE t SET x = 1',
+    'DELETE FROM t USING t, u WHERE t.id = u.id',
+    'INSERT INTO t SELECT * FROM u WHERE k = 1',
+  ])
+    assert.equal(writeAsSelect(other, 'mysql'), undefined, other);
 });

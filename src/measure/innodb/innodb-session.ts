@@ -35,6 +35,7 @@ import { readRowStorage } from './off-page';
 import { poolStillLoading } from './pool-load';
 import { explainAfterRuns } from './explain-after-runs';
 import { readLookupKeys } from './lookup-keys';
+import { writeAsSelect } from '../../sql/select-list';
 import { discardingQuery } from './discarding-query';
 import { innodbPredictionSettings } from './prediction-settings';
 import { autoIncrementWarnings, nonEmpty, prefixed, type InnodbPostRunObservations } from './post-run';
@@ -139,8 +140,9 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
       const accesses = this.accessesOf(plan);
       observed.keyRanges = await readKeyRanges(this.conn, accesses, this.indexFacts, this.afterRunsNotes);
       observed.rowStorage = await readRowStorage(this.conn, this.indexFacts, this.info.pageSize, this.afterRunsNotes);
-      if (this.kind === 'read' && !blocked)
-        observed.lookupKeys = await readLookupKeys(this.conn, this.statement, accesses, this.indexFacts, this.aliases, this.afterRunsNotes);
+      // A rolled-back write's rows are where they were: the SELECT of the rows it changes finds them in its order.
+      const asked = this.kind === 'read' ? this.statement : this.kind === 'dml' && !this.options.commit ? writeAsSelect(this.statement, 'mysql') : undefined;
+      if (asked && !blocked) observed.lookupKeys = await readLookupKeys(this.conn, asked, accesses, this.indexFacts, this.aliases, this.afterRunsNotes);
     }
     return observed;
   }
