@@ -4,6 +4,13 @@
 // relation that run 1 does not request, so the pool starts with as many pages of each relation as the
 // residency snapshot showed, and with the statement's among them.
 
+/**
+ * How many times the measured pool the probe replay gets. It only has to find the pages the model would
+ * read; a page it evicts and requests again is not counted twice (the log keeps first reads), so the size
+ * changes how few evictions there are, not what is found.
+ */
+export const PROBE_POOL_SCALE = 4;
+
 /** What a probe replay of run 1 requested, and which of its requests missed, in order. */
 export interface RequestLog {
   requested: Set<number>;

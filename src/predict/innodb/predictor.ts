@@ -15,7 +15,7 @@ import { calibrationNote } from './calibration';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { RunPrediction } from '../prediction';
 import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from '../what-if';
-import { cachedStatementAssumption, recordRequests, seedSwaps } from '../cached-statement';
+import { cachedStatementAssumption, PROBE_POOL_SCALE, recordRequests, seedSwaps } from '../cached-statement';
 
 /** A change-buffer record: space, marker, page, counter/type/flags and 6 bytes of type per field (ibuf_entry_build), in the redundant format. */
 const IBUF_RECORD_FIXED = 4 + 1 + 4 + 4 + 6; /* record header */
@@ -167,12 +167,12 @@ export class InnodbPredictor {
 
   /**
    * Run 1 finds every page it requests cached (an earlier measurement's last run read none, and nothing of
-   * the relations left the pool since): a probe replay of run 1 in a pool large enough to evict nothing
+   * the relations left the pool since): a probe replay of run 1 in a larger pool (PROBE_POOL_SCALE)
    * finds the pages the model would read, and the starting pool is rebuilt with them in the places of
    * cached pages of the same index that run 1 does not request.
    */
   assumeStatementCached(run: InnodbRunInput, why: string): void {
-    const probe = this.startingPool(this.settings.poolPages * 4, {});
+    const probe = this.startingPool(this.settings.poolPages * PROBE_POOL_SCALE, {});
     // The tablespace headers are assumed cached with the table (preloadSpaceHeaders): never a victim.
     const start = probe.cachedPages().filter((p) => p % SPACE > 2 || Math.floor(p / SPACE) >= this.facts.length);
     const startSet = new Set(start);

@@ -2,6 +2,7 @@
 // first column with: on an AUTO_INCREMENT clustered key filled in ascending order, where the key puts it;
 // on a secondary index, on the column's lowest and highest value (read after the runs), taking the values
 // as spread evenly. Undefined where neither holds: the lookup then draws its start. Pure.
+import { INNODB_CALIBRATION } from './calibration';
 import { constantBounds } from './key-bounds';
 import { ascendingKeyLayout, withKnownRows } from './key-position';
 import { keyRangeName, type InnodbIndexFacts } from './facts';
@@ -155,9 +156,6 @@ export function placeKeys(
   return known ? proportionalPlaces(clustered, keys, known) : undefined;
 }
 
-/** How far the ids between the key's ends may be from the rows counted for them to run densely. */
-const DENSE_KEYS = 0.1;
-
 /**
  * Keys that run densely between their ends (read after the runs) on leaves not filled as ascending
  * inserts fill them (a table reloaded, rows grown or deleted): each as far along the leaves as along the
@@ -170,7 +168,7 @@ function proportionalPlaces(
   [min, max]: [number, number],
 ): Array<{ leaf: number; slot: { slot: number; of: number } }> | undefined {
   const span = max - min + 1;
-  if (span <= 0 || clustered.leafPages < 2 || Math.abs(span - clustered.rows) > DENSE_KEYS * span) return undefined;
+  if (span <= 0 || clustered.leafPages < 2 || Math.abs(span - clustered.rows) > INNODB_CALIBRATION.denseIds * span) return undefined;
   const perLeaf = Math.max(1, Math.round(span / clustered.leafPages));
   return keys.map((k) => {
     const along = Math.min(span - 1, Math.max(0, k - min));

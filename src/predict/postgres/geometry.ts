@@ -1,4 +1,5 @@
 // Where a relation's blocks are in the PostgreSQL simulation, and the shape of a B-tree from its size.
+import { PG_CALIBRATION } from './calibration';
 import type { PgRelationFacts } from './facts';
 
 /** Page id of block b of relation number r. Relations up to 2^24 blocks (128 GiB) are told apart. */
@@ -36,7 +37,7 @@ function fullFanout(f: PgRelationFacts): number | undefined {
 function rootHoldsUpTo(f: PgRelationFacts, leafPages: number): number {
   const full = fullFanout(f);
   if (full === undefined || f.ascending || f.tuples <= 0) return 0;
-  return f.tuples / leafPages < 0.8 * full ? full : 0;
+  return f.tuples / leafPages < PG_CALIBRATION.randomInsertFill * full ? full : 0;
 }
 
 export interface IndexGeometry {

@@ -7,7 +7,7 @@ import { mebibytes, poolSizes, replayTotals, simulatedSize, whatIfSeries } from 
 import { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import { HEAP_BLOCKS_PER_VM_PAGE, PlanSimulator, pageId, relationOf, type PlanSimulationNotes, type PostRunObservations } from './plan-simulator';
 import type { PgPredictionSettings, PgRelationFacts } from './facts';
-import { cachedStatementAssumption, recordRequests, seedSwaps } from '../cached-statement';
+import { cachedStatementAssumption, PROBE_POOL_SCALE, recordRequests, seedSwaps } from '../cached-statement';
 
 export class PostgresPredictor {
   private pool: PostgresPool;
@@ -86,12 +86,12 @@ export class PostgresPredictor {
 
   /**
    * Run 1 finds every page it requests cached (an earlier measurement's last run read none, and nothing of
-   * the relations left shared buffers since): a probe replay of run 1 with buffers to spare finds the pages
+   * the relations left shared buffers since): a probe replay of run 1 with buffers to spare (PROBE_POOL_SCALE) finds the pages
    * the model would read, and the starting pool is rebuilt with them in the buffers of cached pages of the
    * same relation that run 1 does not request, those with the highest usage counts first.
    */
   assumeStatementCached(plan: PlanNode, why: string): void {
-    const probe = this.startingPool(this.settings.nbuffers * 4);
+    const probe = this.startingPool(this.settings.nbuffers * PROBE_POOL_SCALE);
     const start = probe
       .cachedPages()
       .map((p, k) => ({ p, k, u: probe.usageOf(p) }))

@@ -6,7 +6,10 @@ import { calibrationNote, INNODB_CALIBRATION_ENTRIES } from '../../../src/predic
 
 test('every InnoDB calibration entry names what it decides, its provenance and the server it was measured on', () => {
   for (const [name, e] of Object.entries(INNODB_CALIBRATION_ENTRIES)) {
-    assert.ok(Number.isInteger(e.value) && e.value > 0, name);
+    // A get count is a whole number measured; a share (a tolerance between mechanisms) is set by hand.
+    const count = Number.isInteger(e.value) && e.value > 0;
+    const share = e.value > 0 && e.value < 1 && /set by hand/.test(e.provenance);
+    assert.ok(count || share, name);
     assert.ok(e.what.length > 20, name);
     assert.match(e.provenance, /measured/, name);
     assert.match(e.versions, /MariaDB 10\.11/, name);
