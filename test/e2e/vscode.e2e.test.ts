@@ -15,7 +15,16 @@ import { createConnection } from 'mysql2/promise';
 import { mariadb, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
 import { chromiumAvailable, launch } from '../support/browser';
 import { codeServer, type CodeServer } from '../support/code-server';
-import { bufferlensCommand, filesNamed, findInFrames, openWorkspaceFile, packageExtension, startWorkbench, type Workbench } from '../support/workbench';
+import {
+  bufferlensCommand,
+  filesNamed,
+  findInFrames,
+  openWorkspaceFile,
+  packageExtension,
+  showBufferLensSideBar,
+  startWorkbench,
+  type Workbench,
+} from '../support/workbench';
 
 function all<A, B, C>(a: Availability<A>, b: Availability<B>, c: Availability<C>): Availability<[A, B, C]> {
   for (const x of [a, b, c]) if (!x.ok) return x as Availability<never>;
@@ -117,7 +126,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
     assert.match(await budgetLens.innerText(), new RegExp(`over budget: logical ${tableBlocks.toLocaleString('en-US')}, budget logical <= 10`));
     await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30_000 });
     // The report is in the history side view, and opens again from there.
-    await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
+    await showBufferLensSideBar(page);
     const item = page.locator('.monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' });
     await item.first().waitFor({ timeout: 30_000 });
     assert.match(await item.first().innerText(), /q\.sql/);
@@ -334,7 +343,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
         await page.keyboard.press('Space');
         assert.equal(await open(), before, 'Space toggles it back');
         // Export from the history view: the inline action, a format, the suggested name beside the file.
-        await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
+        await showBufferLensSideBar(page);
         const item = page.locator('.monaco-list-row', { hasText: 'SELECT count(*), max(note) FROM orders' }).first();
         await item.waitFor({ timeout: 30_000 });
         await item.hover();
@@ -481,7 +490,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
         await dialog.locator('.monaco-button', { hasText: 'Re-enter Password' }).click();
         await answer('Password for secure', 'right-one');
         // Saved once it connects, and listed in the Connections view; Test Connection runs on it.
-        await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
+        await showBufferLensSideBar(page);
         const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Connections' }) });
         await pane.locator('.monaco-list-row', { hasText: 'secure' }).first().waitFor({ timeout: 30_000 });
         await page
@@ -544,7 +553,7 @@ describe('BufferLens in a real VS Code', { ...skipUnless(availability), timeout:
         await picture(page.locator('.quick-input-widget', { hasText: 'Edit which field of pasted?' }), '3-edit-a-field');
         await page.keyboard.press('Enter');
         await answer('pasted: database', 'postgres');
-        await page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first().click();
+        await showBufferLensSideBar(page);
         const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Connections' }) });
         await pane.locator('.monaco-list-row', { hasText: 'pasted' }).first().waitFor({ timeout: 30_000 });
         await picture(pane, '4-connections-view');

@@ -7,11 +7,37 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { constantBounds } from '../../src/predict/innodb/key-bounds';
 import { ascendingKeyLayout } from '../../src/predict/innodb/key-position';
-import { placeKeys } from '../../src/predict/innodb/range-placement';
+import { placeKeys, spreadEvenly } from '../../src/predict/innodb/range-placement';
 import type { InnodbIndexFacts } from '../../src/predict/innodb/facts';
 import { mariadb, need, skipUnless } from '../support/engines';
 import { labServer, measureLab } from '../support/lab';
 import { mariadbQuery } from '../support/sql';
+
+describe("a composite key's rows by its first column", () => {
+  // 30 blocks of 1,000 customers, five neighbouring customers in each (a range of days that follows the
+  // customer's number within a block); and a skewed column, most rows on low ids, as one drawn from a
+  // uniform draw's own range (1 + a % (1 + b % n)).
+  const blocked = Array.from({ length: 30 }, (_, b) => [200, 201, 202, 203, 204].map((r) => 1 + b * 1000 + r)).flat();
+  const skewed = Array.from({ length: 2000 }, (_, i) => 1 + ((i * 7919) % (1 + ((i * 104729) % 30000))));
+
+  test('values spread evenly over the column pass, values crowded on low ids do not', () => {
+    assert.ok(spreadEvenly(blocked, 1, 30000));
+    assert.ok(!spreadEvenly(skewed, 1, 30000));
+    assert.ok(!spreadEvenly(blocked.slice(0, 40), 1, 30000), 'a few blocks are not the whole span');
+  });
+
+  test('each row as far along the leaves as its value along the column; skewed values stay drawn', () => {
+    const clustered = { table: 'o', clustered: true, keyColumns: ['cust_id', 'seq'], leafPages: 1000, rows: 100_000 } as InnodbIndexFacts;
+    const places = placeKeys(clustered, 16384, blocked, { 'o.cust_id': [1, 30000] });
+    assert.deepEqual(
+      places?.slice(0, 5).map((p) => p.leaf),
+      [6, 6, 6, 6, 6],
+    );
+    assert.equal(new Set(places?.map((p) => p.leaf)).size, 30, 'five neighbours share a leaf in every block');
+    assert.equal(placeKeys(clustered, 16384, skewed, { 'o.cust_id': [1, 30000] }), undefined);
+    assert.equal(placeKeys(clustered, 16384, blocked, {}), undefined, "without the column's ends, drawn");
+  });
+});
 
 describe('constant bounds of a statement', () => {
   test('BETWEEN, comparisons and equality on the column, through aliases', () => {

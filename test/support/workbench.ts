@@ -113,6 +113,22 @@ export async function bufferlensCommand(page: Page, title: string): Promise<void
   await page.keyboard.press('Enter');
 }
 
+/**
+ * The BufferLens side bar shown, whatever state the workbench restored: its activity-bar item toggles, and a
+ * page opened after another may come back with the side bar already showing, where one click would hide it.
+ * Clicked until the Connections view's header is visible.
+ */
+export async function showBufferLensSideBar(page: Page): Promise<void> {
+  const item = page.locator('.activitybar a[aria-label^="BufferLens"], .activitybar .action-item a[aria-label*="BufferLens"]').first();
+  const header = page.locator('.pane-header', { hasText: 'Connections' }).first();
+  await item.waitFor({ timeout: 30_000 });
+  for (const deadline = Date.now() + 30_000; !(await header.isVisible());) {
+    if (Date.now() > deadline) throw new Error('the BufferLens side bar does not show');
+    await item.click();
+    await header.waitFor({ timeout: 5_000 }).catch(() => undefined);
+  }
+}
+
 /** Every file under a folder whose name matches, however deep (the editor's log folders are dated). */
 export function filesNamed(folder: string, name: RegExp): string[] {
   return readdirSync(folder, { recursive: true, encoding: 'utf8' })

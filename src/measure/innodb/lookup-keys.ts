@@ -27,15 +27,16 @@ interface LookupTarget {
 
 /** Which tables' clustered indexes the keys go to, and the select-list expressions that give them. */
 function lookupTargets(accesses: TableAccess[], indexes: InnodbIndexFacts[], aliases: Map<string, string>): LookupTarget[] {
-  const keyOf = (table: string) => {
+  const keyOf = (table: string, leading = false) => {
     const c = indexes.find((f) => f.table === table && f.clustered);
-    return c?.keyColumns?.length === 1 ? c.keyColumns[0] : undefined;
+    return c?.keyColumns?.length === 1 || (leading && c?.keyColumns?.length) ? c.keyColumns[0] : undefined;
   };
   const [a, b] = accesses;
   // The outer table as the statement names it: by its one alias, or by the table.
   const names = [...aliases].filter(([, table]) => table === a.table).map(([alias]) => alias);
   const secondary = LOOKUP_ACCESS.has(a.accessType) && a.key !== undefined && a.key !== 'PRIMARY' && !a.usingIndex;
-  const own = secondary ? keyOf(a.table) : undefined;
+  // A composite key's first column places its rows (range-placement.ts): rows of one value lie together.
+  const own = secondary ? keyOf(a.table, true) : undefined;
   const outerLookups = (qualified: boolean): LookupTarget[] =>
     own ? [{ table: a.table, expression: qualified ? `${quote(names[0] ?? a.table)}.${quote(own)}` : quote(own), rows: a.rows * Math.max(1, a.loops) }] : [];
   if (accesses.length === 1) return outerLookups(false);
@@ -47,7 +48,8 @@ function lookupTargets(accesses: TableAccess[], indexes: InnodbIndexFacts[], ali
 }
 
 /**
- * The keys per table, for the two shapes above, on a table whose clustered key is one whole-number column.
+ * The keys per table, for the two shapes above, on a table whose clustered key is one whole-number column
+ * (or, for the first shape, whose composite key starts with one: that column's values).
  * A failure costs only this, and is named: the lookups stay drawn.
  */
 export async function readLookupKeys(

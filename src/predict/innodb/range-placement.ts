@@ -149,6 +149,7 @@ export function placeKeys(
   if (!keys || keys.length === 0) return undefined;
   const column = clustered.keyColumns?.[0];
   const known = column ? keyRanges[keyRangeName(clustered.table, column)] : undefined;
+  if ((clustered.keyColumns?.length ?? 0) > 1) return known ? leadingColumnPlaces(clustered, keys, known) : undefined;
   const layout = layoutOf(clustered, pageSize, known);
   // Ids counted from the lowest one there is, as a range's are.
   const shift = 1 - (known?.[0] ?? 1);
@@ -174,4 +175,44 @@ function proportionalPlaces(
     const along = Math.min(span - 1, Math.max(0, k - min));
     return { leaf: Math.min(clustered.leafPages - 1, Math.floor((along * clustered.leafPages) / span)), slot: { slot: along % perLeaf, of: perLeaf } };
   });
+}
+
+/**
+ * A composite clustered key's rows by its first column (the keys read are that column's values): each as
+ * far along the leaves as its value along the column's span, where the values read spread evenly over the
+ * span (a Kolmogorov-Smirnov distance from even under INNODB_CALIBRATION.evenKeys, or the 5 % test's bound
+ * for as many keys); else undefined, and the lookups are drawn. Rows of one value lie together, and values
+ * close together on nearby leaves, which a draw over the leaves does not give. Measured (MariaDB, key
+ * (cust_id, seq), 500 rows of a date range over 30 blocks of customers): 40 pages read cold, 407 drawn.
+ */
+function leadingColumnPlaces(
+  clustered: InnodbIndexFacts,
+  keys: number[],
+  [lo, hi]: [number, number],
+): Array<{ leaf: number; slot: { slot: number; of: number } }> | undefined {
+  const span = hi - lo + 1;
+  if (span <= 1 || clustered.leafPages < 2 || !spreadEvenly(keys, lo, span)) return undefined;
+  const perLeaf = Math.max(1, Math.round(clustered.rows / clustered.leafPages));
+  return keys.map((k) => {
+    const along = (Math.min(span - 1, Math.max(0, k - lo)) / span) * clustered.leafPages;
+    const leaf = Math.min(clustered.leafPages - 1, Math.floor(along));
+    return { leaf, slot: { slot: Math.min(perLeaf - 1, Math.floor((along - leaf) * perLeaf)), of: perLeaf } };
+  });
+}
+
+/** The values' largest distance from an even spread over [lo, lo + span), against the bound it may reach. */
+export function spreadEvenly(values: number[], lo: number, span: number): boolean {
+  const sorted = [...values].sort((a, b) => a - b);
+  let distance = 0;
+  sorted.forEach((v, i) => {
+    const even = Math.min(1, Math.max(0, (v - lo + 1) / span));
+    distance = Math.max(distance, Math.abs((i + 1) / sorted.length - even), Math.abs(i / sorted.length - even));
+  });
+  return distance <= Math.max(INNODB_CALIBRATION.evenKeys, 1.36 / Math.sqrt(sorted.length));
+}
+
+/** The assumption a composite key's lookups placed by their first column carry. */
+export function leadingColumnNote(clustered: InnodbIndexFacts, keys: number): string {
+  const [first, ...rest] = clustered.keyColumns ?? [];
+  return `${clustered.reportName}: the ${n(keys)} looked-up rows placed by ${first}, the first column of its key (${[first, ...rest].join(', ')}; read after the last run), each as far along the leaves as its value along the column's lowest to highest, the values read spreading evenly over them; rows of one ${first} lie together`;
 }

@@ -4,7 +4,7 @@ import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import type { IndexLayouts } from './index-layout';
 import { FRAGMENT_PAGES } from './index-layout';
 import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
-import { placeKeys, placeRange, placeValues } from './range-placement';
+import { leadingColumnNote, placeKeys, placeRange, placeValues } from './range-placement';
 import { inListValues } from './key-bounds';
 import type { InnodbIndexFacts, InnodbPredictionSettings } from './facts';
 import type { TableAccess } from './plan';
@@ -119,6 +119,7 @@ function replayLookupAccess(
   const placedKeys =
     c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(ctx.facts[c], ctx.settings.pageSize, lookupKeys[a.table], keyRanges) : undefined;
   const lookupLeaves = c !== i ? placedKeys?.map((p) => p.leaf) : undefined;
+  if (placedKeys && (ctx.facts[c].keyColumns?.length ?? 0) > 1) assumptions.add(leadingColumnNote(ctx.facts[c], placedKeys.length));
   // An IN list's values placed where the index holds them, on the draws that place by constants.
   const listed =
     list && ctx.draw % 2 === 0
