@@ -66,7 +66,7 @@ export async function readLookupKeys(
   // A GROUP BY over a join groups the rows the join produced: they are asked for without it.
   const sql =
     replaceSelectList(statement, expression, 'mysql') ??
-    (targets.length > 1 ? replaceSelectList(statement, expression, 'mysql', { ungrouped: true }) : undefined);
+    (accesses.length > 1 ? replaceSelectList(statement, expression, 'mysql', { ungrouped: true }) : undefined);
   if (!sql) return {};
   // An ORDER BY … LIMIT the index does not give sorts every row it read, each looked up first: where the
   // statement gives fewer rows than its access read, it is asked again without them, in the index's order.

@@ -116,8 +116,8 @@ function replayLookupAccess(
   }
   const at = placed?.at;
   // Keys read after the runs place a secondary index's lookups, or an eq_ref join's loops, in the clustered index.
-  const placedKeys =
-    c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(ctx.facts[c], ctx.settings.pageSize, lookupKeys[a.table], keyRanges) : undefined;
+  const looked = keptLookups(a, lookupKeys[a.table], assumptions);
+  const placedKeys = c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(ctx.facts[c], ctx.settings.pageSize, looked.keys, keyRanges) : undefined;
   const lookupLeaves = c !== i ? placedKeys?.map((p) => p.leaf) : undefined;
   if (placedKeys && (ctx.facts[c].keyColumns?.length ?? 0) > 1) assumptions.add(leadingColumnNote(ctx.facts[c], placedKeys.length));
   // An IN list's values placed where the index holds them, on the draws that place by constants.
@@ -133,7 +133,7 @@ function replayLookupAccess(
       table: a.table,
       accessType: a.accessType,
       rowsPerLoop: loops ? rows / loops.count : rows,
-      loops: loops ? loops.count : a.loops,
+      loops: loops ? loops.count : looked.loops,
       ...(loops ? { listed: true } : {}),
       usingIndex: a.usingIndex,
       ordered,
@@ -147,6 +147,23 @@ function replayLookupAccess(
     c >= 0 ? { f: ctx.facts[c], l: ctx.layouts.of(c) } : undefined,
     assumptions,
   );
+}
+
+/**
+ * An eq_ref loop whose key equals the previous loop's is not looked up again: the join keeps the row it
+ * found (MariaDB join_read_key, MySQL's EQRefIterator compare the key with the last one). Where the keys
+ * were read after the runs, in the join's order, the repeats are left out of the loops; elsewhere every
+ * loop looks up.
+ */
+function keptLookups(a: TableAccess, keys: number[] | undefined, assumptions: Set<string>): { keys: number[] | undefined; loops: number } {
+  if (a.accessType !== 'eq_ref' || !keys || keys.length < 2) return { keys, loops: a.loops };
+  const kept = keys.filter((k, j) => j === 0 || k !== keys[j - 1]);
+  if (kept.length === keys.length) return { keys, loops: a.loops };
+  const loops = Math.max(1, Math.round((a.loops * kept.length) / keys.length));
+  assumptions.add(
+    `${a.table}: ${(keys.length - kept.length).toLocaleString('en-US')} of the join's ${keys.length.toLocaleString('en-US')} eq_ref loops repeat the previous loop's key (read after the last run) and reuse its row without a lookup`,
+  );
+  return { keys: kept, loops };
 }
 
 function replayFullScan(ctx: InnodbReadContext, pool: InnodbPool, a: TableAccess, assumptions: Set<string>, unmodelled: Set<string>, limited: boolean): void {
