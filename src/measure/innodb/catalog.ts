@@ -19,7 +19,7 @@ export async function readInnodbFacts(
     `SELECT database_name AS s, table_name AS t, index_name AS i,
             MAX(CASE WHEN stat_name = 'n_leaf_pages' THEN stat_value END) AS leaf,
             MAX(CASE WHEN stat_name = 'size' THEN stat_value END) AS size,
-            MAX(CASE WHEN stat_name = 'n_diff_pfx01' THEN stat_value END) AS distinct1
+            MAX(CASE WHEN stat_name LIKE 'n_diff\\_pfx%' THEN stat_value END) AS keyRows
        FROM mysql.innodb_index_stats WHERE (database_name, table_name) IN (${tables.map(() => '(?, ?)').join(', ')})
       GROUP BY database_name, table_name, index_name`,
     tables.flat(),
@@ -32,7 +32,7 @@ export async function readInnodbFacts(
       if (isProcessDenied(err)) return [[]];
       throw err;
     });
-  const statRows = stats as Array<{ s: string; t: string; i: string; leaf: number; size: number; distinct1: number }>;
+  const statRows = stats as Array<{ s: string; t: string; i: string; leaf: number; size: number; keyRows: number }>;
   const spaceBytes = new Map((spaces as Array<{ name: string; bytes: number }>).map((r) => [r.name.split('/').map(fromFilename).join('/'), Number(r.bytes)]));
   const shapes = await readIndexShapes(conn, tables, info.product);
   return rels.map((r) => {
@@ -48,7 +48,8 @@ export async function readInnodbFacts(
       sizePages: Number(st?.size ?? r.pages),
       spacePages: Math.floor((spaceBytes.get(`${r.schema}/${r.table}`) ?? 0) / info.pageSize) || Number.MAX_SAFE_INTEGER,
       cachedBefore: residency.get(r.name)?.ranges ?? [],
-      rows: Number(clusteredStats?.distinct1 ?? 0),
+      // The whole key's distinct values: a composite key's first column alone counts its distinct values, not rows.
+      rows: Number(clusteredStats?.keyRows ?? 0),
       ...shape,
     };
   });
