@@ -44,7 +44,9 @@ export function lookupOrder(outer: PlanNode, inner: PlanNode, facts: PgRelationF
   const source = findNode(outer, (n) => SCANS.has(n.nodeType) && (n.alias ?? n.relation) === ref.alias);
   if (!source?.relation) return undefined;
   const table = facts.find((f) => f.kind === 'table' && f.planName === source.relation);
-  const innerTable = facts.find((f) => f.kind === 'table' && f.planName === inner.relation);
+  // A bitmap index scan names only its index: the table is the index's.
+  const innerRelation = inner.relation ?? facts.find((f) => f.kind === 'index' && f.planName === inner.index)?.table;
+  const innerTable = facts.find((f) => f.kind === 'table' && f.planName === innerRelation);
   const stride = table && innerTable && table.tuples > 0 ? Math.max(1, innerTable.tuples / table.tuples) : 1;
   const indexOn = (column: string) => facts.find((f) => f.kind === 'index' && f.table === source.relation && f.columns?.[0] === column);
   const col = `${ref.alias}.${ref.outerColumn}`;

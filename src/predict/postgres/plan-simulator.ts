@@ -71,7 +71,9 @@ export class PlanSimulator {
       if (n.nodeType === 'Nested Loop' && n.children.length === 2) {
         const inner = findNode(
           n.children[1],
-          (c) => (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan') && outerReference(c.indexCond) !== undefined,
+          (c) =>
+            (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan' || c.nodeType === 'Bitmap Index Scan') &&
+            outerReference(c.indexCond) !== undefined,
         );
         const ref = inner && outerReference(inner.indexCond);
         const source = ref && findNode(n.children[0], (c) => /Scan$/.test(c.nodeType) && (c.alias ?? c.relation) === ref.alias);
@@ -105,7 +107,8 @@ export class PlanSimulator {
     if (n.nodeType === 'Nested Loop' && n.children.length === 2) {
       const inner = findNode(
         n.children[1],
-        (c) => (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan') && outerReference(c.indexCond) !== undefined,
+        (c) =>
+          (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan' || c.nodeType === 'Bitmap Index Scan') && outerReference(c.indexCond) !== undefined,
       );
       const order = inner && lookupOrder(n.children[0], inner, sim.facts);
       if (inner && order) sim.lookupOrders.set(inner, order);
@@ -122,7 +125,7 @@ export class PlanSimulator {
         indexLeaves(sim, pool, n, notes, rnd, (n.actualRows ?? 0) * (n.actualLoops ?? 1));
         break;
       case 'Bitmap Heap Scan':
-        bitmapHeap(sim, pool, n, notes);
+        bitmapHeap(sim, pool, n, notes, rnd);
         break;
       case 'ModifyTable':
         modify(sim, pool, n, notes, rnd);

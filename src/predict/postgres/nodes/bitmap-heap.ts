@@ -7,20 +7,28 @@ import type { PostgresPool } from '../../../sim/policies/postgres-clock-sweep';
 import type { SimulationContext } from '../simulation-context';
 import type { PlanSimulationNotes } from '../simulation-notes';
 import { pageId } from '../geometry';
+import type { SeededRandom } from '../../../sim/random';
 
-export function bitmapHeap(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes): void {
+export function bitmapHeap(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
   const t = sim.relationIndex('table', n.relation);
   if (t === undefined) return void notes.unmodelled.add(`Bitmap Heap Scan on ${n.relation}: table facts missing`);
   const f = sim.facts[t];
   const executed = Math.min(f.pages, (n.exactHeapBlocks ?? 0) + (n.lossyHeapBlocks ?? 0));
   const known = n.relation ? sim.observed.bitmapBlocks[n.relation] : undefined;
-  const blocks = known ? withDeadOnly(known, executed, f.pages, earlierVersions(sim, t, n.actualRows ?? 0)) : evenly(executed, f.pages);
+  const loops = Math.max(1, n.actualLoops ?? 1);
+  const blocks = known
+    ? withDeadOnly(known, executed, f.pages, earlierVersions(sim, t, n.actualRows ?? 0))
+    : loops > 1
+      ? drawnPerLoop(executed, loops, f.pages, rnd)
+      : evenly(executed, f.pages);
   notes.assumptions.add(
     `${f.reportName}: bitmap heap scan of ${executed.toLocaleString('en-US')} heap blocks (as executed), in block order` +
       (known
         ? `: the ${known.length.toLocaleString('en-US')} blocks its rows are on (read after the last run)` +
           (executed > known.length ? ", the rest (dead versions only) where the earlier runs' rolled-back versions went, then evenly over the others" : '')
-        : ', spread evenly over the table'),
+        : loops > 1
+          ? `, over ${loops.toLocaleString('en-US')} loops, each loop's blocks drawn over the table (two loops may meet one block)`
+          : ', spread evenly over the table'),
   );
   for (const b of blocks) pool.access(pageId(t, b));
 }
@@ -28,6 +36,22 @@ export function bitmapHeap(sim: SimulationContext, pool: PostgresPool, n: PlanNo
 function evenly(count: number, pages: number): number[] {
   const stride = count > 0 ? pages / count : 1;
   return Array.from({ length: count }, (_, k) => Math.floor(k * stride));
+}
+
+/**
+ * A bitmap heap scan on a nested loop's inner side: the executed count sums its loops, each loop's bitmap
+ * its own blocks, in block order, anywhere in the table; a block two loops share is read once.
+ */
+function drawnPerLoop(count: number, loops: number, pages: number, rnd: SeededRandom): number[] {
+  const out: number[] = [];
+  let due = 0;
+  for (let l = 0; l < loops; l++) {
+    due += count / loops;
+    const mine: number[] = [];
+    for (; due >= 1; due--) mine.push(rnd.int(pages));
+    out.push(...mine.sort((a, b) => a - b));
+  }
+  return out;
 }
 
 /** The blocks where the two runs before this one put the new versions of their rows (a rolled-back write's). */

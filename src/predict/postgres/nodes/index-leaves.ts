@@ -13,7 +13,7 @@ import type { PlanSimulationNotes } from '../simulation-notes';
 import { guess } from '../guesses';
 import { PG_CALIBRATION } from '../calibration';
 import { ARRAY_KEYS_ON_LEAF_FROM } from '../layout-constants';
-import { startFractionKey } from '../facts';
+import { startFractionKey, type PgRelationFacts } from '../facts';
 
 /** Descent from the root and the leaf pages holding `tuples` index entries, per loop. Returns per-loop tuples. */
 export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom, totalTuples: number): void {
@@ -46,13 +46,43 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
   const fraction = loops === 1 && !placed ? startFraction(sim, i, n, notes) : undefined;
   const along = fraction !== undefined ? Math.min(g.leafPages - 1, Math.floor(fraction * g.leafPages)) : 0;
   const single = Math.max(0, Math.min(g.leafPages - leaves, n.backward ? along - leaves + 1 : along));
+  const loopStart = loops > 1 ? loopStarts(sim, n, f, g.leafPages, leaves, loops, rnd, notes) : undefined;
   for (let l = 0; l < loops; l++) {
-    const start = placed ? placed.start : loops === 1 ? single : rnd.int(Math.max(1, g.leafPages - leaves + 1));
+    const start = placed ? placed.start : loopStart ? loopStart() : single;
     for (const p of descentPages(i, g, start)) pool.access(p);
     for (let k = 0; k < leaves; k++) pool.access(pageId(i, leafBlock(g, start + k)));
     if (loops === 1) for (const k of leavesMarkedNow(sim, n, leaves, notes, f.reportName)) pool.access(pageId(i, leafBlock(g, start + k)));
     if (loops === 1) for (const p of splitByEarlier(sim, i, leaves, notes)) pool.access(p);
   }
+}
+
+/**
+ * Where each loop of a bitmap index scan on a nested loop's inner side starts: the keys follow the order the
+ * outer rows arrive in (lookup-order.ts), each after the previous one where they arrive in key order, else
+ * anywhere in the index. The first is drawn.
+ */
+function loopStarts(
+  sim: SimulationContext,
+  n: PlanNode,
+  f: PgRelationFacts,
+  leafPages: number,
+  leaves: number,
+  loops: number,
+  rnd: SeededRandom,
+  notes: PlanSimulationNotes,
+): () => number {
+  const order = sim.lookupOrders.get(n);
+  if (!order) return () => rnd.int(Math.max(1, leafPages - leaves + 1));
+  notes.assumptions.add(`${f.reportName}: ${loops.toLocaleString('en-US')} lookups, ${order.why}`);
+  const entries = Math.max(1, f.tuples);
+  const perLeaf = f.tuples > 0 ? f.tuples / leafPages : 1;
+  let pos = rnd.int(Math.max(1, entries - Math.ceil(loops * order.stride)));
+  let first = true;
+  return () => {
+    if (!first) pos = rnd.next() < order.ordered ? (pos + order.stride) % entries : rnd.int(entries);
+    first = false;
+    return Math.max(0, Math.min(leafPages - leaves, Math.floor(pos / perLeaf)));
+  };
 }
 
 /** A single scan over `= ANY (array)` of two keys or more, replayed (true) or not one (false). */
