@@ -7,10 +7,11 @@ import { codeOf, customerOf, drawSchema, rowHash, sqlHash, type SchemaSpec } fro
 import { schemaStatements, uuidOf } from './schemas/statements';
 import { loadStatements } from './schemas/load';
 import { poolSizes } from './schemas/run';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { FIT_SEEDS, HELD_OUT_SEEDS, schemaRecordings } from './schemas/recordings';
-import { unexplainedZeros } from './schemas/unexplained-zeros';
+import { replayCheck, SCHEMA_FLOOR_FILE, type ReplayCheck, type SchemaShares } from './schemas/replay-check';
 import { seeded } from './innodb-corpus';
 
 const SEEDS = Array.from({ length: 40 }, (_, k) => k + 1);
@@ -73,22 +74,35 @@ test('pools are set from the data: below it, about half of it, above all of it',
   assert.deepEqual(poolSizes(20, 8), [8, 10, 35]);
 });
 
-test('over every recorded run, a 0 predicted where pages were measured says what it does not model', async () => {
+test('over every recorded run, a 0 predicted where pages were measured says what it does not model, and no recording falls below its floor', async () => {
   const keys = schemaRecordings().map((r) => r.key);
   assert.ok(keys.length > 0, 'the schema corpus has recordings');
   // Half the recordings in a worker, half here: the replay is this test's whole cost.
   const half = keys.filter((_, k) => k % 2 === 1);
   // tsx's require hook in the worker: the replay is TypeScript, as the test is.
-  const file = join(process.cwd(), 'test/accuracy/schemas/unexplained-zeros.ts');
+  const file = join(process.cwd(), 'test/accuracy/schemas/replay-check.ts');
   const worker = new Worker(`require('tsx/cjs'); require(${JSON.stringify(file)});`, { eval: true, workerData: { keys: half } });
-  const fromWorker = new Promise<{ runs: number; zeros: string[] }>((resolve, reject) => {
+  const fromWorker = new Promise<ReplayCheck>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the replay worker exited with ${code}`)));
   });
-  const here = unexplainedZeros(keys.filter((_, k) => k % 2 === 0));
+  const here = replayCheck(keys.filter((_, k) => k % 2 === 0));
   const there = await fromWorker;
   await worker.terminate();
   assert.ok(here.runs > 0 && there.runs > 0, `runs replayed: ${here.runs} here, ${there.runs} in the worker`);
   assert.deepEqual([...here.zeros, ...there.zeros], []);
+  // The floor (npm run accuracy:floor records it): per recording, the runs within 5 % may not fall.
+  const floor = JSON.parse(readFileSync(SCHEMA_FLOOR_FILE, 'utf8')) as SchemaShares;
+  const now = { ...here.shares, ...there.shares };
+  assert.deepEqual(Object.keys(now).sort(), Object.keys(floor).sort(), 'every recording has a floor');
+  for (const [key, f] of Object.entries(floor)) {
+    for (const metric of ['logical', 'read'] as const) {
+      assert.equal(now[key][metric][0], f[metric][0], `${key} ${metric}: runs counted`);
+      assert.ok(
+        now[key][metric][1] >= f[metric][1],
+        `${key} ${metric}: ${now[key][metric][1]}/${now[key][metric][0]} within 5 %, the floor is ${f[metric][1]}`,
+      );
+    }
+  }
 });

@@ -12,11 +12,12 @@ export const SCHEMA_DIR = 'test/fixtures/corpus/schemas';
 
 /**
  * Seeds a session may study to find what the model misses. 101-103 were held out until their misses were
- * read (2026-12-05), so they count as studied from then on.
+ * read (2026-12-05), and 104-106 until theirs were (2026-12-05, the composite-key lookups): they count as
+ * studied from then on.
  */
-export const FIT_SEEDS: readonly number[] = [1, 2, 3, 101, 102, 103];
+export const FIT_SEEDS: readonly number[] = [1, 2, 3, 101, 102, 103, 104, 105, 106];
 /** Seeds nobody studies before their numbers are published: the model is judged on these. */
-export const HELD_OUT_SEEDS: readonly number[] = [104, 105, 106, 107, 108, 109];
+export const HELD_OUT_SEEDS: readonly number[] = [107, 108, 109, 110, 111, 112];
 
 export interface SchemaRecording {
   engine: string;
