@@ -14,7 +14,7 @@ export const SCHEMA_MISSES: Record<string, string> = {
     'PostgreSQL, grown state: the committed update that grew a third of the rows left dead versions on the pages of the others, and ' +
     'pruning them gives each updated row room on its own page (HOT: 3,009 logical measured, 18,278 predicted on seed 1); which pages hold ' +
     "dead versions no view shows, and taking the visibility map's share for it lowered the benchmark corpus's updated state, where the rows " +
-    "live on pages with none. MariaDB: a write's looked-up keys are not read after the runs, so its lookups are taken in random order.",
+    'live on pages with none. MariaDB: not yet explained.',
   'aggregate over the table':
     'MariaDB: a scan a little larger than the pool, cold, now reads as measured on runs 2–3 (seed 1 at 93 MiB: 2,865 and 2,747 read, ' +
     '2,851 and 2,755 predicted; 1,361 before the page cleaner was woken on demand). Warm and re-measured, the same scan reads about 2,800 ' +

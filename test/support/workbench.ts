@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { packageInCopy } from './package-copy';
 import type { Frame, Page } from 'playwright-core';
 import { freePort } from '../../src/local-server/free-port';
 import type { CodeServer } from './code-server';
@@ -16,11 +17,10 @@ export interface Workbench {
   stop(): void;
 }
 
-/** Packages the extension as a .vsix in `dir` (a production build), then restores the development build. */
+/** Packages the extension as a .vsix in `dir` (a production build, from a copy of the project). */
 export function packageExtension(dir: string): string {
   const vsix = join(dir, 'bufferlens.vsix');
-  execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix], { stdio: 'pipe' });
-  execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'pipe' });
+  packageInCopy(vsix);
   return vsix;
 }
 
