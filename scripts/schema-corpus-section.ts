@@ -33,8 +33,10 @@ function missRatio(r: ReplayedRun): number {
 /** Re-measured statements' run 1 (every page the first measurement read may still be cached): pages read as measured. */
 function remeasured(runs: ReplayedRun[]): string[] {
   const close = (r: ReplayedRun) => r.predictedRead !== null && Math.abs(r.predictedRead - r.measuredRead!) <= Math.max(2, 0.05 * r.measuredRead!);
-  return [true, false].map((heldOut) => {
+  // A kind of seed not recorded on this engine gets no line.
+  return [true, false].flatMap((heldOut) => {
     const firsts = runs.filter((r) => r.state === 're-measured' && r.run === 1 && r.measuredRead !== null && r.heldOut === heldOut);
+    if (firsts.length === 0) return [];
     const zero = firsts.filter((r) => r.measuredRead === 0);
     return (
       `- Re-measured, run 1 (${heldOut ? 'held-out' : 'studied'} seeds): pages read predicted as measured (within 5 % or 2 pages) in ` +
@@ -52,10 +54,14 @@ function engineSection(engine: string, runs: ReplayedRun[], schemas: string[]): 
     '',
     ...HEAD,
     shareRow('held-out seeds', held),
-    shareRow(
-      'studied seeds',
-      runs.filter((r) => !r.heldOut),
-    ),
+    ...(runs.some((r) => !r.heldOut)
+      ? [
+          shareRow(
+            'studied seeds',
+            runs.filter((r) => !r.heldOut),
+          ),
+        ]
+      : []),
   ];
   for (const state of [...new Set(held.map((r) => r.state))])
     lines.push(
