@@ -7,9 +7,27 @@ import { mariadb, need, skipUnless } from '../support/engines';
 import { labServer, measureLab } from '../support/lab';
 import { pagesRead } from '../accuracy/innodb-corpus';
 import { mariadbQuery } from '../support/sql';
+import type { Report } from '../../src/shared/report';
 
 const availability = mariadb();
 const within = (measured: number, predicted: number) => Math.abs(measured - predicted) <= Math.max(1, 0.05 * measured);
+type Run = Report['runs'][number];
+
+/** Run 1's pages read as predicted: within 5 % (a page), or within `share` of them and at least 3 pages. */
+function assertRun1Read(run1: Run, share?: number): void {
+  const [m, p] = [pagesRead(run1.measured)!, pagesRead(run1.predicted)!];
+  const ok = share === undefined ? within(m, p) : Math.abs(m - p) <= Math.max(3, share * m);
+  assert.ok(ok, `run 1 pages read: ${m} measured, ${p} predicted`);
+}
+
+/** Every run's logical reads within 5 % of the prediction. */
+function assertLogical(runs: Run[]): void {
+  for (const r of runs)
+    assert.ok(
+      within(r.measured.logicalReads!, r.predicted.logicalReads!),
+      `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`,
+    );
+}
 
 describe('MariaDB: lookups placed by their keys', skipUnless(availability), () => {
   const server = labServer(() => need(availability), '32M', { rows: 100_000, k: 'id', index: true }, [
@@ -29,15 +47,8 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     const [run1, run2] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
     assert.ok(pagesRead(run1.measured)! < 30, `the premise: the rows share few leaves (${pagesRead(run1.measured)} pages read)`);
-    assert.ok(
-      within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!),
-      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
-    );
-    for (const r of [run1, run2])
-      assert.ok(
-        within(r.measured.logicalReads!, r.predicted.logicalReads!),
-        `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`,
-      );
+    assertRun1Read(run1);
+    assertLogical([run1, run2]);
     assert.ok(
       run1.prediction?.assumptions.some((x) => x.includes('placed by its key')),
       'the assumptions say the lookups were placed',
@@ -51,15 +62,8 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     const [run1, run2] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
     assert.ok(pagesRead(run1.measured)! < 40, `the premise: the lookups share few leaves (${pagesRead(run1.measured)} pages read)`);
-    assert.ok(
-      within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!),
-      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
-    );
-    for (const r of [run1, run2])
-      assert.ok(
-        within(r.measured.logicalReads!, r.predicted.logicalReads!),
-        `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`,
-      );
+    assertRun1Read(run1);
+    assertLogical([run1, run2]);
   });
 
   test('a cold join through a secondary range, grouped: both tables looked up by the keys read, as measured', async () => {
@@ -69,10 +73,7 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     const [run1] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
     assert.ok(pagesRead(run1.measured)! < 40, `the premise: the rows share few leaves (${pagesRead(run1.measured)} pages read)`);
-    assert.ok(
-      within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!),
-      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
-    );
+    assertRun1Read(run1);
   });
 
   test('a cold rolled-back UPDATE through a secondary range finds its rows on the few leaves they share', async () => {
@@ -81,10 +82,7 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     const [run1] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
     assert.ok(pagesRead(run1.measured)! < 40, `the premise: the rows share few leaves (${pagesRead(run1.measured)} pages read)`);
-    assert.ok(
-      Math.abs(pagesRead(run1.measured)! - pagesRead(run1.predicted)!) <= Math.max(3, 0.1 * pagesRead(run1.measured)!),
-      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
-    );
+    assertRun1Read(run1, 0.1);
   });
 
   test("a cold range through a secondary index on a composite key: rows placed by the key's first column, as measured", async () => {
@@ -93,15 +91,8 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     const [run1, run2] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
     assert.ok(pagesRead(run1.measured)! < 150, `the premise: 500 rows on few leaves (${pagesRead(run1.measured)} pages read)`);
-    assert.ok(
-      Math.abs(pagesRead(run1.measured)! - pagesRead(run1.predicted)!) <= Math.max(3, 0.1 * pagesRead(run1.measured)!),
-      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
-    );
-    for (const r of [run1, run2])
-      assert.ok(
-        within(r.measured.logicalReads!, r.predicted.logicalReads!),
-        `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`,
-      );
+    assertRun1Read(run1, 0.1);
+    assertLogical([run1, run2]);
     assert.ok(
       run1.prediction?.assumptions.some((x) => x.includes('placed by cust_id, the first column of its key')),
       'the assumptions say how the lookups were placed',
@@ -126,11 +117,7 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     // o's rows come in (placed, cust_id, seq) order: a customer's orders one after another, t looked up once.
     const sql = 'SELECT LEFT(t.pad, 2), COUNT(*) FROM o JOIN t ON t.id = o.cust_id WHERE o.placed BETWEEN 300 AND 304 GROUP BY LEFT(t.pad, 2)';
     const report = await measureLab(server(), sql, { runs: 2, cold: 'try' });
-    for (const r of report.runs)
-      assert.ok(
-        within(r.measured.logicalReads!, r.predicted.logicalReads!),
-        `run ${r.run} logical: ${r.measured.logicalReads} measured, ${r.predicted.logicalReads} predicted`,
-      );
+    assertLogical(report.runs);
     assert.ok(
       report.runs[0].prediction?.assumptions.some((x) => /eq_ref loops repeat the previous loop's key/.test(x)),
       'the assumptions say the repeated keys reuse their row',
@@ -149,10 +136,7 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     const report = await measureLab(server(), 'SELECT c FROM s WHERE k BETWEEN 50000 AND 50399', { runs: 1, cold: 'try' });
     const [run1] = report.runs;
     assert.ok(run1.cold, 'run 1 is cold');
-    assert.ok(
-      within(pagesRead(run1.measured)!, pagesRead(run1.predicted)!),
-      `run 1 pages read: ${pagesRead(run1.measured)} measured, ${pagesRead(run1.predicted)} predicted`,
-    );
+    assertRun1Read(run1);
     assert.ok(
       run1.prediction?.assumptions.some((x) => x.includes('placed by its key')),
       'the assumptions say the lookups were placed',
