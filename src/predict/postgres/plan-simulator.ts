@@ -78,7 +78,8 @@ export class PlanSimulator {
         const ref = inner && outerReference(inner.indexCond);
         const source = ref && findNode(n.children[0], (c) => /Scan$/.test(c.nodeType) && (c.alias ?? c.relation) === ref.alias);
         if (inner && ref) {
-          probe(inner.relation, ref.column);
+          // A bitmap index scan names only its index: the table is the index's.
+          probe(inner.relation ?? this.sim.facts.find((f) => f.kind === 'index' && f.planName === inner.index)?.table, ref.column);
           if (source?.relation) probe(source.relation, ref.outerColumn);
         }
       }
