@@ -89,6 +89,7 @@ export class IndexLayouts {
         return x.map((from, j) => Array.from({ length: Math.max(0, y[j] - from - 1) }, (_, d) => nodes[firsts[j] + from + 1 + d]));
       },
       leaves: (k) => map[Math.min(Math.max(0, k), map.length - 1)],
+      offPage: (k) => offPagesAfter(layoutLeaf, k, leafCount, spread),
       lastLeaf: map[map.length - 1],
       newPages: base + NEW_PAGES,
     };
@@ -146,9 +147,21 @@ export class IndexLayouts {
   }
 }
 
-/** Pages of the leaf segment per leaf of rows: more than one where long values take pages between the leaves. */
+/**
+ * Pages of the leaf segment's extents per leaf of rows placed there: more than one where long values take
+ * pages between the leaves (all of them: the first leaves are the segment's fragment pages).
+ */
 function segmentPagesPerLeaf(f: InnodbIndexFacts): number {
-  return f.leafPages > 0 && (f.offPagePages ?? 0) > 0 ? (f.leafPages + f.offPagePages!) / f.leafPages : 1;
+  const inExtents = f.leafPages - FRAGMENT_PAGES;
+  return inExtents > 0 && (f.offPagePages ?? 0) > 0 ? (inExtents + f.offPagePages!) / inExtents : 1;
+}
+
+/** The pages between leaf k's place in the layout and the next leaf's (the last leaf: to the segment's end). */
+function offPagesAfter(layoutLeaf: (k: number) => number, k: number, leaves: number, spread: number): number[] {
+  if (spread <= 1 || k < FRAGMENT_PAGES || k >= leaves) return [];
+  const from = layoutLeaf(k) + 1;
+  const to = k + 1 < leaves ? layoutLeaf(k + 1) : layoutLeaf(k) + Math.round(spread);
+  return Array.from({ length: Math.max(0, to - from) }, (_, j) => from + j);
 }
 
 /**

@@ -12,6 +12,8 @@ export interface IndexPages {
   nodes: number[];
   /** Leaf k in key order (cached pages first take the places the modelled layout leaves uncached). */
   leaves: (k: number) => number;
+  /** The pages of long values stored off the rows' pages that the leaf segment holds after leaf k (key order). */
+  offPage: (k: number) => number[];
   /** The right-most leaf, where ascending keys are appended. */
   lastLeaf: number;
   /** Where pages the statement creates are numbered (past the end of the file). */

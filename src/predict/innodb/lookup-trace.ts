@@ -8,6 +8,7 @@ import { SeededRandom } from '../../sim/random';
 import { seedOf, type IndexPages } from './index-pages';
 import type { InnodbIndexFacts } from './facts';
 import { descend as descendIndex } from './row-costs';
+import { LongValueLookups } from './long-values';
 
 export interface IndexLookup {
   table: string;
@@ -46,6 +47,8 @@ export interface IndexLookup {
    * column, lookupKeys) and the index's layout places them; loops beyond them are drawn.
    */
   loopLeaves?: Array<{ leaf: number; slot?: { slot: number; of: number } }>;
+  /** Off-page pages each row fetched from the clustered index reads (long-values.ts); absent: none read. */
+  longValuesPerRow?: number;
 }
 
 /** btr_estimate_n_rows_in_range_on_level reads at most this many pages between the bounds' leaves. */
@@ -70,6 +73,8 @@ interface LookupTrace {
   firstStart: number;
   /** Rows looked up in the clustered index so far: rows per loop are an average, spread so that fractions add up. */
   rowsDone: number;
+  /** The long values the rows fetched from the clustered index read. */
+  longValues: LongValueLookups | undefined;
 }
 
 const count = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 });
@@ -106,7 +111,9 @@ export function replayLookup(
       ? Math.min(f.leafPages, Math.max(1, Math.ceil((a.dive.stoppedEarly ? a.dive.estimatedRows : rows) / perLeaf)))
       : 0;
   const firstStart = a.at ? a.at.first : a.dive && !a.ordered && rangeSpan > leavesPerLoop ? random.int(Math.max(1, f.leafPages - rangeSpan + 1)) : startOf(0);
-  const t: LookupTrace = { pool, a, f, l, clustered, perLeaf, rows, leavesPerLoop, lookups, pointSearch, random, startOf, firstStart, rowsDone: 0 };
+  const rowsAt = f.clustered ? l : clustered?.l;
+  const longValues = a.longValuesPerRow && rowsAt ? new LongValueLookups(rowsAt, a.longValuesPerRow) : undefined;
+  const t: LookupTrace = { pool, a, f, l, clustered, perLeaf, rows, leavesPerLoop, lookups, pointSearch, random, startOf, firstStart, rowsDone: 0, longValues };
   if (a.dive) replayDive(t, a.dive, rangeSpan, assumptions);
   for (let loop = 0; loop < loops; loop++) replayLoop(t, loop);
   assumptions.add(lookupAssumption(t, loops, spanned));
@@ -159,7 +166,11 @@ function replayLoop(t: LookupTrace, loop: number): void {
   const placedLoop = a.loopLeaves?.[loop];
   const start = placedLoop ? Math.min(placedLoop.leaf, Math.max(0, f.leafPages - leavesPerLoop)) : loop === 0 ? t.firstStart : t.startOf(loop);
   descendIndex(pool, l, start);
-  for (let k = 0; k < leavesPerLoop; k++) pool.access(l.leaves(start + k));
+  const access = (p: number) => pool.access(p);
+  for (let k = 0; k < leavesPerLoop; k++) {
+    pool.access(l.leaves(start + k));
+    if (f.clustered) t.longValues?.ofRows(access, start + k, Math.min(perLeaf, t.rows / leavesPerLoop));
+  }
   if (t.pointSearch) {
     // Which of its leaf's keys this one is: consecutive in ascending order, otherwise any.
     const known = placedLoop?.slot ?? a.at?.slot;
@@ -174,6 +185,7 @@ function replayLoop(t: LookupTrace, loop: number): void {
     const leaf = a.lookupLeaves?.[t.rowsDone] ?? random.int(Math.max(1, t.clustered.f.leafPages));
     descendIndex(pool, t.clustered.l, leaf);
     pool.access(t.clustered.l.leaves(leaf));
+    t.longValues?.ofRows(access, leaf);
   }
 }
 

@@ -11,6 +11,7 @@ import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
 import { IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { replayReads, type InnodbReadContext } from './read-replay';
+import { offPagesByLeaf, placeOffPages } from './long-values';
 import { calibrationNote } from './calibration';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { RunPrediction } from '../prediction';
@@ -112,6 +113,7 @@ export class InnodbPredictor {
       const other = this.facts.length * SPACE;
       for (let k = 0; k < length; k++) headToTail[k] = other + k;
       for (const [i, page, pos] of seed.pages) headToTail[pos] = i * SPACE + page;
+      placeOffPages(headToTail, (p) => p >= other, this.offPagesByLeaf());
       // The undo tablespace's cached pages take the place of other pages nearest the head: every write requests them.
       const undoPages = undo.cachedPages();
       for (let k = 0; k < length && undoPages.length; k++) if (headToTail[k] >= other) headToTail[k] = undoPages.shift()!;
@@ -130,11 +132,21 @@ export class InnodbPredictor {
     const put = (p: number) => pool.preload(this.swaps.get(p) ?? p);
     for (let k = undoPages.length; k < Math.min(this.settings.otherPagesUsed, frames); k++) put(other + k);
     for (const p of undoPages) put(p);
+    const offPages = this.offPagesByLeaf();
     this.facts.forEach((f, i) => {
-      for (const [s, e] of f.cachedBefore) for (let p = s; p <= e; p++) put(i * SPACE + p);
+      for (const [s, e] of f.cachedBefore) for (let p = s; p <= e; p++) for (const q of [i * SPACE + p, ...(offPages.get(i * SPACE + p) ?? [])]) put(q);
     });
     this.preloadSpaceHeaders(pool);
     return pool;
+  }
+
+  /** Every clustered index's off-page pages by the leaf they follow (long-values.ts). */
+  private offPagesByLeaf(): Map<number, number[]> {
+    const out = new Map<number, number[]>();
+    this.facts.forEach((f, i) => {
+      if (f.clustered && (f.offPagePages ?? 0) > 0) for (const [leaf, pages] of offPagesByLeaf(this.layouts.of(i), f.leafPages)) out.set(leaf, pages);
+    });
+    return out;
   }
 
   /**

@@ -12,6 +12,7 @@ import { SeededRandom } from '../../sim/random';
 import { seedOf } from './index-pages';
 import { descend } from './row-costs';
 import { replayRejectedDives } from './rejected-dives';
+import { LongValueLookups, longValuesAssumption, offPagePerRow, readsLongValues, scanLongValues } from './long-values';
 
 /** What the read replay reads of its predictor. */
 export interface InnodbReadContext {
@@ -127,6 +128,7 @@ function replayLookupAccess(
       : undefined;
   if (listed) ctx.placedByKey();
   const loopLeaves = listed ?? (c === i ? placedKeys : undefined);
+  const longValuesPerRow = lookupLongValues(ctx, a, c === i, c, assumptions);
   replayLookup(
     pool,
     {
@@ -142,11 +144,21 @@ function replayLookupAccess(
       ...(at ? { at } : {}),
       ...(lookupLeaves ? { lookupLeaves } : {}),
       ...(loopLeaves ? { loopLeaves } : {}),
+      ...(longValuesPerRow ? { longValuesPerRow } : {}),
     },
     { f: ctx.facts[i], l: ctx.layouts.of(i) },
     c >= 0 ? { f: ctx.facts[c], l: ctx.layouts.of(c) } : undefined,
     assumptions,
   );
+}
+
+/** Off-page pages per row a lookup access reads with the rows it fetches from the clustered index c, if any. */
+function lookupLongValues(ctx: InnodbReadContext, a: TableAccess, clustered: boolean, c: number, assumptions: Set<string>): number | undefined {
+  if (c < 0 || (!clustered && a.usingIndex)) return undefined;
+  const long = readsLongValues(ctx.statement, ctx.facts[c], ctx.settings.pageSize);
+  if (long.length === 0) return undefined;
+  assumptions.add(longValuesAssumption(ctx.facts[c], long, false));
+  return offPagePerRow(ctx.facts[c]);
 }
 
 /**
@@ -184,16 +196,24 @@ function replayFullScan(ctx: InnodbReadContext, pool: InnodbPool, a: TableAccess
   // each row is then looked up in the clustered index.
   const lookups = a.accessType === 'index' && !f.clustered && !a.usingIndex && c >= 0 && c !== i;
   const random = new SeededRandom(seedOf([a.table, f.index, 'index scan lookups', a.rows], ctx.draw));
+  const long = c >= 0 && (f.clustered || lookups) ? readsLongValues(ctx.statement, ctx.facts[c], ctx.settings.pageSize) : [];
+  if (long.length > 0) assumptions.add(longValuesAssumption(ctx.facts[c], long, f.clustered));
+  const access = (p: number) => pool.access(p);
   for (let loop = 0; loop < Math.max(1, a.loops); loop++) {
     pool.access(l.root);
     for (const p of l.internal) pool.access(p);
-    for (let k = 0; k < leaves; k++) pool.access(l.leaves(k));
+    for (let k = 0; k < leaves; k++) {
+      pool.access(l.leaves(k));
+      if (f.clustered && long.length > 0) scanLongValues(access, l, k);
+    }
     if (!lookups) continue;
     const cl = ctx.layouts.of(c);
+    const values = long.length > 0 ? new LongValueLookups(cl, offPagePerRow(ctx.facts[c])) : undefined;
     for (let r = 0; r < a.rows; r++) {
       const leaf = random.int(Math.max(1, ctx.facts[c].leafPages));
       descend(pool, cl, leaf);
       pool.access(cl.leaves(leaf));
+      values?.ofRows(access, leaf);
     }
   }
   if (lookups) {
