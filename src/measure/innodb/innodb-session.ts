@@ -30,12 +30,8 @@ import { maskSql } from '../../sql/mask';
 import { parseServerJson } from './server-json';
 import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
 import { PURGE_WAIT_MS, purgeWaitWarning, waitForPurge } from './purge';
-import { readKeyRanges } from './key-ranges';
-import { readRowStorage } from './off-page';
 import { poolStillLoading } from './pool-load';
-import { explainAfterRuns } from './explain-after-runs';
-import { readLookupKeys } from './lookup-keys';
-import { writeAsSelect } from '../../sql/select-list';
+import { readAfterRuns } from './after-runs-reads';
 import { discardingQuery } from './discarding-query';
 import { innodbPredictionSettings } from './prediction-settings';
 import { autoIncrementWarnings, nonEmpty, prefixed, type InnodbPostRunObservations } from './post-run';
@@ -129,28 +125,26 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     // The EXPLAIN and the lookup keys carry the statement's own text: the gate decides whether they are sent.
     const blocked = this.verdict && reaskBlocked(this.verdict);
     if (blocked) this.afterRunsNotes.push(blocked);
-    const explained = !this.needsExplain
-      ? {}
-      : blocked
-        ? { planMissing: 'no EXPLAIN after the runs: the statement reaches what a rollback cannot undo' }
-        : await explainAfterRuns(this.conn, this.statement);
-    const plan = this.lastPlan ?? explained.explainPlan;
-    const observed: InnodbPostRunObservations = { ...explained, keyRanges: {}, lookupKeys: {}, rowStorage: {} };
-    if (plan && this.indexFacts.length > 0) {
-      const accesses = this.accessesOf(plan);
-      observed.keyRanges = await readKeyRanges(this.conn, accesses, this.indexFacts, this.afterRunsNotes);
-      observed.rowStorage = await readRowStorage(this.conn, this.indexFacts, this.info.pageSize, this.afterRunsNotes);
-      // A rolled-back write's rows are where they were: the SELECT of the rows it changes finds them in its order.
-      const asked = this.kind === 'read' ? this.statement : this.kind === 'dml' && !this.options.commit ? writeAsSelect(this.statement, 'mysql') : undefined;
-      if (asked && !blocked) observed.lookupKeys = await readLookupKeys(this.conn, asked, accesses, this.indexFacts, this.aliases, this.afterRunsNotes);
-    }
-    return observed;
+    const { conn, statement, kind, aliases, insertedTable, needsExplain, lastPlan, indexFacts: indexes, afterRunsNotes: failures } = this;
+    return readAfterRuns({
+      conn,
+      statement,
+      kind,
+      aliases,
+      insertedTable,
+      needsExplain,
+      lastPlan,
+      indexes,
+      failures,
+      blocked,
+      commit: this.options.commit,
+      accessesOf: this.accessesOf,
+      pageSize: this.info.pageSize,
+    });
   }
 
   /** The plan's accesses with aliases resolved to their tables. */
-  private accessesOf(plan: unknown) {
-    return resolveAliases(parseInnodbPlan(plan).accesses, this.aliases);
-  }
+  private readonly accessesOf = (plan: unknown) => resolveAliases(parseInnodbPlan(plan).accesses, this.aliases);
 
   residencySkipped(limit: number): string {
     return `residency not read: the buffer pool holds ${this.info.poolPages.toLocaleString('en-US')} pages, above the limit of ${limit.toLocaleString('en-US')}; INNODB_BUFFER_PAGE_LRU walks the whole pool (--residency=always reads it anyway)`;
@@ -198,6 +192,8 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
   private openAtStart: Set<string> | undefined;
   /** Rows the runs inserted (and rolled back): each took an AUTO_INCREMENT value that is not given back. */
   private rowsInserted = 0;
+  /** The table the runs inserted into (an INSERT). */
+  private insertedTable: string | undefined;
 
   /** What the snapshots themselves cost, from an empty statement in the same bracket (minimum of a few passes). */
   async beforeRuns(): Promise<void> {
@@ -287,6 +283,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     else this.lastPlan = analyzed;
     const write = this.kind === 'dml' ? writeOfRun(this.statement, this.verb, delta, !this.options.commit) : {};
     this.rowsInserted += write.insert?.rows ?? 0;
+    if (write.insert) this.insertedTable = write.insert.table;
     warnings.push(...noiseWarnings(run, { before: othersBefore, after: othersAfter }, delta, engineStats, this.kind !== 'dml', this.info.product));
     return {
       elapsedMs,
@@ -298,6 +295,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
         accesses: this.accessesOf(analyzed ?? observed.explainPlan),
         ...(!analyzed && observed.planMissing ? { planMissing: observed.planMissing } : {}),
         ...write,
+        ...(write.insert && Object.keys(observed.insertEdges).length > 0 ? { insert: { ...write.insert, edges: observed.insertEdges } } : {}),
         ...(/\bLIMIT\b/i.test(maskSql(this.statement, 'mysql')) ? { limited: true } : {}),
         ...(measured.logicalReads !== null ? { pace: { elapsedMs, requests: measured.logicalReads } } : {}),
         ...nonEmpty({ keyRanges: observed.keyRanges, lookupKeys: observed.lookupKeys, rowStorage: observed.rowStorage }),

@@ -14,6 +14,8 @@ import { quoteMysqlName as quote } from '../../sql/quote';
 import { readOnlyAfterRuns } from './after-runs';
 import { columnBytes } from './catalog';
 
+/** Tables of up to this many rows (statistics) are counted: COUNT(*) reads the smallest index, a second or so. */
+const COUNT_ROWS_UP_TO = 5_000_000;
 /** Rows read for the sample: a few hundred leaves at most, and the long values they hold. */
 export const SAMPLE_ROWS = 10_000;
 /** A page's own header and trailer (FIL_PAGE_DATA, FIL_PAGE_DATA_END) and an off-page page's header (BTR_BLOB_HDR_SIZE). */
@@ -64,9 +66,17 @@ export async function readRowStorage(
       // where there are any (the leaves are the difference of two large numbers: the statistics' sampled row
       // count, a few per cent off, would move them by far more); COUNT(*) reads the smallest index, no values.
       const pages = Number(r?.pages ?? 0);
-      const counted = sampled < SAMPLE_ROWS || pages === 0 ? sampled : await countRows(conn, `${quote(schema)}.${quote(f.table)}`);
-      const scale = Math.max(1, counted / sampled);
-      return { offPagePages: Math.round(pages * scale), recordBytes: Math.round(Number(r?.bytes ?? 0)), sampled };
+      // The rows counted where the statistics' sample is a few per cent off and counting is cheap: how full
+      // the leaves are (a sorted build's full leaves against an insert-grown index's) rests on the count.
+      const whole = sampled < SAMPLE_ROWS;
+      const counted = whole ? sampled : pages > 0 || f.rows <= COUNT_ROWS_UP_TO ? await countRows(conn, `${quote(schema)}.${quote(f.table)}`) : undefined;
+      const scale = Math.max(1, (counted ?? sampled) / sampled);
+      return {
+        offPagePages: Math.round(pages * scale),
+        recordBytes: Math.round(Number(r?.bytes ?? 0)),
+        sampled,
+        ...(counted !== undefined ? { rows: counted } : {}),
+      };
     });
     if (read && Number.isSafeInteger(read.offPagePages) && read.recordBytes > 0) out[f.reportName] = read;
   }
@@ -83,6 +93,8 @@ export interface InnodbRowStorage {
   recordBytes: number;
   /** Rows the sample read. */
   sampled: number;
+  /** The table's rows, counted (absent for a table too large to count after every measurement). */
+  rows?: number;
 }
 
 const VARIABLE = /^(var(char|binary)|(tiny|medium|long)?(text|blob)|json)$/i;

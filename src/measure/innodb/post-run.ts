@@ -1,5 +1,6 @@
 // What an InnoDB measurement keeps beside the runs: what the queries after the last run observed, and
 // the calibration's numbers under their own names in a run's raw counters.
+import type { InsertEdge } from '../../predict/innodb/facts';
 
 /** What the queries after the last run observe, for the runs' prediction inputs. */
 export interface InnodbPostRunObservations {
@@ -10,7 +11,9 @@ export interface InnodbPostRunObservations {
   keyRanges: Record<string, [number, number]>;
   lookupKeys: Record<string, number[]>;
   /** Per clustered index: its records' bytes and the pages its long values take off the rows' pages (off-page.ts). */
-  rowStorage: Record<string, { offPagePages: number; recordBytes: number; sampled: number }>;
+  rowStorage: Record<string, { offPagePages: number; recordBytes: number; sampled: number; rows?: number }>;
+  /** A rolled-back INSERT … SELECT: where its keys fell in each index of its table (insert-edges.ts). */
+  insertEdges: Record<string, InsertEdge>;
 }
 
 /** The observations that hold something, for a run's prediction input. */

@@ -105,7 +105,14 @@ export interface InsertRun {
   /** The counter the rows came from. */
   rowsFrom: string;
   rolledBack: boolean;
+  /**
+   * Per index of the table (its name), where the rows' keys fell, read after the last run (a rolled-back
+   * INSERT … SELECT): all above the index's own keys, all below, or among them. Absent: among them.
+   */
+  edges?: Record<string, InsertEdge>;
 }
+
+export type InsertEdge = 'above' | 'below' | 'within';
 
 /** The rows an UPDATE or DELETE changed in one run. */
 export interface RowWrite {
@@ -160,7 +167,7 @@ export interface InnodbRunInput {
    * variable-length columns hold) and the pages its long values take off the rows' pages, which
    * n_leaf_pages counts with the leaves. Absent where not read.
    */
-  rowStorage?: Record<string, { offPagePages: number; recordBytes: number; sampled?: number }>;
+  rowStorage?: Record<string, { offPagePages: number; recordBytes: number; sampled?: number; rows?: number }>;
 }
 
 /** How keyRanges names a table's column. */

@@ -11,8 +11,8 @@ import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts, InsertRun } from './facts';
 import { fullLeafShare, leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
-import { LeafSplits } from './leaf-splits';
-import { FRESH_PAGE_ASSUMPTION, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, descend as descendIndex, mergeLeaf, splitLeaf } from './row-costs';
+import { LeafSplits, mergeLimit } from './leaf-splits';
+import { FRESH_PAGE_ASSUMPTION, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, descend as descendIndex, failedMerge, mergeLeaf, splitLeaf } from './row-costs';
 import { SPACE } from './index-layout';
 import type { UndoLogs } from './undo-log';
 
@@ -29,17 +29,60 @@ interface InsertTrace {
   c: InnodbIndexFacts;
   cl: IndexPages;
   secondary: Array<{ f: InnodbIndexFacts; i: number }>;
-  splits: LeafSplits[];
+  /** Each secondary index's entries, in the order of `secondary`. */
+  entries: IndexEntries[];
+  /** The clustered index's records where its key is not AUTO_INCREMENT (each into a random leaf). */
+  records: IndexEntries | undefined;
   perNewPage: number;
   perUndoPage: number;
   random: SeededRandom;
   log: ReturnType<UndoLogs['begin']>;
   spaceBase: number;
   clusteredLeaf: Int32Array;
-  secondaryLeaf: Int32Array[];
-  /** Per row and secondary index: the leaf's key order position when the entry split it, else -1. */
-  splitAt: Int32Array[];
   assumptions: Set<string>;
+}
+
+/** Where each row's entry of one index went: its leaf in key order, the page, and the page a split added (-1: none). */
+interface IndexEntries {
+  l: IndexPages;
+  splits: LeafSplits;
+  /** Where the keys all fall beyond one edge of the index (read after the runs): the edge leaf, in key order. */
+  edge?: number;
+  key: Int32Array;
+  page: Int32Array;
+  added: Int32Array;
+}
+
+/** A leaf split model of the index, its pages filled as its fill and build say. */
+function splitsArgs(
+  f: InnodbIndexFacts,
+  l: IndexPages,
+  run: InsertRun,
+  pageSize: number,
+  draw: number,
+  full?: number,
+): ConstructorParameters<typeof LeafSplits> {
+  return [
+    leafCapacity(f, pageSize),
+    leafFill(f, pageSize),
+    l.newPages,
+    l.leaves,
+    seedOf([f.reportName, run.rows], draw),
+    full,
+    mergeLimit(f.entryBytes, pageSize),
+  ];
+}
+
+/** A secondary index's entries: at a random leaf each, or at the edge all the new keys lie beyond (read after the runs). */
+function secondaryEntries(f: InnodbIndexFacts, l: IndexPages, run: InsertRun, pageSize: number, draw: number, c: InnodbIndexFacts): IndexEntries {
+  const e = indexEntries(l, new LeafSplits(...splitsArgs(f, l, run, pageSize, draw, fullLeafShare(f, pageSize, draw, c))), run.rows);
+  const edge = run.edges?.[f.index];
+  if (edge === 'above' || edge === 'below') e.edge = edge === 'above' ? Math.max(0, f.leafPages - 1) : 0;
+  return e;
+}
+
+function indexEntries(l: IndexPages, splits: LeafSplits, rows: number): IndexEntries {
+  return { l, splits, key: new Int32Array(rows), page: new Int32Array(rows), added: new Int32Array(rows).fill(-1) };
 }
 
 export function replayInsert(
@@ -67,29 +110,18 @@ export function replayInsert(
   const perUndoPage = Math.max(1, Math.floor(usableBytes(pageSize) / (UNDO_RECORD_OVERHEAD + c.keyBytes)));
   // The same rows each run (a statement inserts the same keys when it is run again).
   const random = new SeededRandom(seedOf([run.table, run.rows], draw));
-  const where = c.autoIncrementKey
+  // Keys all above the clustered index's last (read after the runs) are appended as AUTO_INCREMENT ones are.
+  const appends = c.autoIncrementKey || run.edges?.[c.index] === 'above';
+  const where = appends
     ? `appended at the right-most leaf, a new page created every ${perNewPage.toLocaleString('en-US')} rows`
-    : 'each into a random leaf (the key is not AUTO_INCREMENT)';
+    : 'each into a random leaf (the key is not AUTO_INCREMENT), split when full; the rollback tries to merge a page it leaves under half full';
   assumptions.add(
     `${c.reportName}: ${run.rows.toLocaleString('en-US')} rows inserted (${run.rowsFrom}); ${where}; an undo page per ${perUndoPage.toLocaleString('en-US')} rows`,
   );
-  for (const { f } of secondary) {
-    assumptions.add(
-      `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ` +
-        `${Math.round(leafFill(f, pageSize) * 100)} % full on average, split when full${f.unique ? '; UNIQUE, so never change-buffered' : ''}`,
-    );
-  }
-  const splits = secondary.map(
-    ({ f, i }) =>
-      new LeafSplits(
-        leafCapacity(f, pageSize),
-        leafFill(f, pageSize),
-        layout(i).newPages,
-        layout(i).leaves,
-        seedOf([f.reportName, run.rows], draw),
-        fullLeafShare(f, pageSize, draw, c),
-      ),
-  );
+  for (const { f } of secondary) assumptions.add(secondaryAssumption(f, run, pageSize));
+  const entries = secondary.map(({ f, i }) => secondaryEntries(f, layout(i), run, pageSize, draw, c));
+  // Rows filled the clustered leaves in random key order: each is drawn between half full and full around their average.
+  const records = appends ? undefined : indexEntries(cl, new LeafSplits(...splitsArgs(c, cl, run, pageSize, draw)), run.rows);
   const log = undo.begin(pool, draw);
   assumptions.add(undo.assumption());
   const trace: InsertTrace = {
@@ -99,15 +131,14 @@ export function replayInsert(
     c,
     cl,
     secondary,
-    splits,
+    entries,
+    records,
     perNewPage,
     perUndoPage,
     random,
     log,
     spaceBase: clustered.i * SPACE,
     clusteredLeaf: new Int32Array(run.rows),
-    secondaryLeaf: secondary.map(() => new Int32Array(run.rows)),
-    splitAt: secondary.map(() => new Int32Array(run.rows).fill(-1)),
     assumptions,
   };
   for (let r = 0; r < run.rows; r++) insertRow(trace, r);
@@ -118,18 +149,22 @@ export function replayInsert(
 function insertRow(t: InsertTrace, r: number): void {
   const { pool, cl, c, log, perNewPage, perUndoPage } = t;
   descendIndex(pool, cl);
-  if (c.autoIncrementKey && r === 0) {
+  if (!t.records && r === 0) {
     // The first row goes to the existing right-most leaf; the rows after it fill new pages.
     t.clusteredLeaf[r] = cl.lastLeaf;
     pool.modify(t.clusteredLeaf[r]);
-  } else if (c.autoIncrementKey) {
+  } else if (!t.records) {
     const page = cl.newPages + Math.floor((r - 1) / perNewPage);
     if ((r - 1) % perNewPage === 0) pool.create(page);
     else pool.modify(page);
     t.clusteredLeaf[r] = page;
   } else {
-    t.clusteredLeaf[r] = cl.leaves(t.random.int(Math.max(1, c.leafPages)));
-    pool.modify(t.clusteredLeaf[r]);
+    const e = t.records!;
+    const key = t.random.int(Math.max(1, c.leafPages));
+    t.clusteredLeaf[r] = e.page[r] = e.splits.pageFor(key);
+    e.key[r] = key;
+    pool.modify(e.page[r]);
+    write(t, e, r);
   }
   const undoPage = log.page(Math.floor(r / perUndoPage));
   // A created first page is in the pool already; a reused one is requested (read where not cached).
@@ -137,23 +172,50 @@ function insertRow(t: InsertTrace, r: number): void {
     if (log.reused) pool.modify(undoPage);
   } else if (r % perUndoPage === 0) pool.create(undoPage);
   else pool.modify(undoPage);
-  t.secondary.forEach(({ f, i }, k) => {
-    const l = t.layout(i);
-    descendIndex(pool, l);
-    const key = t.random.int(Math.max(1, f.leafPages));
-    const leaf = t.splits[k].pageFor(key);
-    t.secondaryLeaf[k][r] = leaf;
-    pool.modifySecondaryLeaf(leaf, !f.unique);
+  t.secondary.forEach(({ f }, k) => {
+    const e = t.entries[k];
+    descendIndex(pool, e.l);
+    const key = e.edge ?? t.random.int(Math.max(1, f.leafPages));
+    e.key[r] = key;
+    e.page[r] = e.splits.pageFor(key);
+    pool.modifySecondaryLeaf(e.page[r], !f.unique);
     // Written into the page (it was cached, or read): it may have to split. A buffered entry waits.
-    if (pool.contains(leaf)) {
-      const added = t.splits[k].apply(key, leaf);
-      if (added >= 0) {
-        splitLeaf(pool, l, leaf, key, added, t.spaceBase, true);
-        t.assumptions.add(FRESH_PAGE_ASSUMPTION);
-        t.splitAt[k][r] = key;
-      }
-    }
+    if (pool.contains(e.page[r])) write(t, e, r);
   });
+}
+
+function secondaryAssumption(f: InnodbIndexFacts, run: InsertRun, pageSize: number): string {
+  const edge = run.edges?.[f.index];
+  const buffered = f.unique ? '; UNIQUE, so never change-buffered' : '';
+  if (edge === 'above' || edge === 'below')
+    return (
+      `${f.reportName}: every new key ${edge === 'above' ? 'above its last' : 'below its first'} (read after the runs), so the entries go to the leaf at that edge ` +
+      `and the pages its splits add, in no order among themselves (each split in the middle); the rollback tries to merge a page it leaves under half full${buffered}`
+    );
+  return (
+    `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ` +
+    `${Math.round(leafFill(f, pageSize) * 100)} % full on average, split when full; the rollback tries to merge a page it leaves under half full${buffered}`
+  );
+}
+
+/** An entry written into its page, which splits when full. */
+function write(t: InsertTrace, e: IndexEntries, r: number): void {
+  const added = e.splits.apply(e.key[r], e.page[r]);
+  if (added < 0) return;
+  splitLeaf(t.pool, e.l, e.page[r], e.key[r], added, t.spaceBase, true);
+  t.assumptions.add(FRESH_PAGE_ASSUMPTION);
+  e.added[r] = added;
+}
+
+/**
+ * An entry removed again: the split it made merged back (its page's data fits one page again), or, where the
+ * removal leaves the page below the merge limit, a merge tried and given up.
+ */
+function unwrite(t: InsertTrace, e: IndexEntries, r: number): void {
+  if (e.added[r] >= 0) {
+    mergeLeaf(t.pool, e.l, e.page[r], e.key[r], t.spaceBase);
+    e.splits.merged(e.page[r], e.added[r]);
+  } else if (e.splits.removeBelowLimit(e.page[r])) failedMerge(t.pool, e.l, e.page[r], e.key[r]);
 }
 
 function rollBack(t: InsertTrace): void {
@@ -165,13 +227,14 @@ function rollBack(t: InsertTrace): void {
   pool.residentHits(ROLLBACK_GETS);
   for (let r = t.run.rows - 1; r >= 0; r--) {
     pool.modify(t.log.page(Math.floor(r / t.perUndoPage)));
-    t.secondary.forEach(({ i }, k) => {
-      descendIndex(pool, t.layout(i));
-      pool.removeSecondaryEntry(t.secondaryLeaf[k][r]);
-      if (t.splitAt[k][r] >= 0) mergeLeaf(pool, t.layout(i), t.secondaryLeaf[k][r], t.splitAt[k][r], t.spaceBase);
-    });
+    for (const e of t.entries) {
+      descendIndex(pool, e.l);
+      pool.removeSecondaryEntry(e.page[r]);
+      unwrite(t, e, r);
+    }
     descendIndex(pool, t.cl);
     pool.modify(t.clusteredLeaf[r]);
     pool.residentHits(INSERT_UNDO_CLUSTERED_GETS);
+    if (t.records) unwrite(t, t.records, r);
   }
 }

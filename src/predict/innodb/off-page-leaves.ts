@@ -4,11 +4,11 @@
 // pages (InnoDB allocates them from the leaf segment). Pure.
 import type { InnodbIndexFacts } from './facts';
 
-type RowStorage = Record<string, { offPagePages: number; recordBytes: number; sampled?: number }>;
+type RowStorage = Record<string, { offPagePages: number; recordBytes: number; sampled?: number; rows?: number }>;
 
 export function withOffPageLeaves(indexes: InnodbIndexFacts[], storage: RowStorage | undefined): { indexes: InnodbIndexFacts[]; notes: string[] } {
   const notes: string[] = [];
-  const out = indexes.map((f) => {
+  const out = withCountedRows(indexes, storage, notes).map((f) => {
     const s = f.clustered ? storage?.[f.reportName] : undefined;
     if (!s) return f;
     const withBytes = { ...f, entryBytes: s.recordBytes };
@@ -26,4 +26,22 @@ export function withOffPageLeaves(indexes: InnodbIndexFacts[], storage: RowStora
     return { ...withBytes, leafPages, sizePages: Math.max(leafPages, f.sizePages - off), offPagePages: off };
   });
   return { indexes: out, notes };
+}
+
+/**
+ * Every index of a table whose rows were counted after the runs takes that count for the statistics'
+ * estimate (a sample of leaf pages, a few per cent off): the leaves' fill is rows over leaves.
+ */
+function withCountedRows(indexes: InnodbIndexFacts[], storage: RowStorage | undefined, notes: string[]): InnodbIndexFacts[] {
+  const counted = new Map<string, number>();
+  for (const f of indexes) {
+    const rows = f.clustered ? storage?.[f.reportName]?.rows : undefined;
+    if (rows === undefined || rows <= 0) continue;
+    counted.set(f.table, rows);
+    if (rows !== f.rows)
+      notes.push(
+        `${f.reportName}: ${rows.toLocaleString('en-US')} rows counted after the last run (the statistics estimated ${f.rows.toLocaleString('en-US')})`,
+      );
+  }
+  return indexes.map((f) => (counted.has(f.table) ? { ...f, rows: counted.get(f.table)! } : f));
 }

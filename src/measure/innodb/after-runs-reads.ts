@@ -1,0 +1,54 @@
+// The facts read after the last run for the prediction, each read-only (after-runs.ts): the plan where the runs
+// gave none (EXPLAIN), the ranges' key ends,
+// the rows' stored lengths, the keys a statement looked up, and where a rolled-back INSERT … SELECT's keys fell.
+// The reads that carry the statement's own text are sent only where the gate lets it be re-asked.
+import type { Connection } from 'mysql2/promise';
+import type { InnodbIndexFacts } from '../../predict/innodb/facts';
+import type { TableAccess } from '../../predict/innodb/plan';
+import { writeAsSelect } from '../../sql/select-list';
+import { readKeyRanges } from './key-ranges';
+import { readRowStorage } from './off-page';
+import { readLookupKeys } from './lookup-keys';
+import { readInsertEdges } from './insert-edges';
+import { explainAfterRuns } from './explain-after-runs';
+import type { InnodbPostRunObservations } from './post-run';
+
+export interface AfterRunsReads {
+  conn: Connection;
+  statement: string;
+  kind: string;
+  commit: boolean;
+  /** Why the statement may not be re-asked, if it may not. */
+  blocked: string | undefined;
+  /** Whether the runs gave no plan, so EXPLAIN is asked for one; the last run's plan otherwise. */
+  needsExplain: boolean;
+  lastPlan: unknown;
+  accessesOf: (plan: unknown) => TableAccess[];
+  indexes: InnodbIndexFacts[];
+  aliases: Map<string, string>;
+  pageSize: number;
+  /** The table the runs inserted into (an INSERT). */
+  insertedTable: string | undefined;
+  failures: string[];
+}
+
+export async function readAfterRuns(o: AfterRunsReads): Promise<InnodbPostRunObservations> {
+  const explained = !o.needsExplain
+    ? {}
+    : o.blocked
+      ? { planMissing: 'no EXPLAIN after the runs: the statement reaches what a rollback cannot undo' }
+      : await explainAfterRuns(o.conn, o.statement);
+  const plan = o.lastPlan ?? explained.explainPlan;
+  const out: InnodbPostRunObservations = { ...explained, keyRanges: {}, lookupKeys: {}, rowStorage: {}, insertEdges: {} };
+  if (plan && o.indexes.length > 0) {
+    const accesses = o.accessesOf(plan);
+    out.keyRanges = await readKeyRanges(o.conn, accesses, o.indexes, o.failures);
+    out.rowStorage = await readRowStorage(o.conn, o.indexes, o.pageSize, o.failures);
+    // A rolled-back write's rows are where they were: the SELECT of the rows it changes finds them in its order.
+    const asked = o.kind === 'read' ? o.statement : o.kind === 'dml' && !o.commit ? writeAsSelect(o.statement, 'mysql') : undefined;
+    if (asked && !o.blocked) out.lookupKeys = await readLookupKeys(o.conn, asked, accesses, o.indexes, o.aliases, o.failures);
+  }
+  // The rolled-back rows are gone again: the index ends are the table's own, the SELECT gives the rows' keys.
+  if (o.insertedTable && !o.blocked && !o.commit) out.insertEdges = await readInsertEdges(o.conn, o.statement, o.insertedTable, o.indexes, o.failures);
+  return out;
+}
