@@ -1,11 +1,14 @@
 // The page requests of an INSERT on InnoDB, row by row, and of its rollback (row_ins_clust_index_entry,
 // row_ins_sec_index_entry, trx_undo_report_row_operation; row_undo_ins in reverse order):
-// - the clustered index: a descent, then the right-most leaf for an AUTO_INCREMENT key (a new page is
-//   created, not read, each time one fills) or a random leaf otherwise;
-// - each secondary index: a descent, then the leaf the key falls on, which the change buffer may take
-//   instead (non-unique index, page not cached); keys are taken as uncorrelated with the index order;
+// - the clustered index: a descent, then the right-most leaf for an AUTO_INCREMENT key or keys all above the
+//   index's last (a new page is created, not read, each time one fills), a random leaf otherwise, split when full;
+// - each secondary index: a descent, then the leaf the key falls on (a random one, or the edge leaf where every
+//   new key lies beyond that edge), which the change buffer may take instead (non-unique index, page not
+//   cached); a leaf written into splits when full;
 // - the undo log: one page per so many records, created as the log grows;
-// - a rollback reads every touched page again, newest row first, merging buffered entries on the way.
+// - a rollback reads every touched page again, newest row first, merging buffered entries on the way; a split
+//   merges back when its pair fits one page again, and each removal before that which leaves a page under
+//   half full is a merge tried and given up.
 // The keys are drawn with a seed from the table and the row count, so every run inserts the same ones.
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
