@@ -88,7 +88,8 @@ export function offPagesByLeaf(l: IndexPages, leafPages: number): Map<number, nu
 
 /**
  * The server's LRU order, head to tail, with each cached leaf's off-page pages in the places of the other
- * pages nearest after it; past the list's last other page, in the last ones left (nearest the tail).
+ * pages nearest after it; past the list's last other page, in the last ones left (nearest the tail). A page
+ * is never listed twice.
  */
 export function placeOffPages(headToTail: Int32Array, isOther: (page: number) => boolean, byLeaf: Map<number, number[]>): void {
   let cursor = 0;
@@ -98,8 +99,12 @@ export function placeOffPages(headToTail: Int32Array, isOther: (page: number) =>
     while (k < headToTail.length && !isOther(headToTail[k])) k++;
     return k;
   };
+  // A page the list holds already (a cached leaf the layout put where it places another leaf's long values) stays where it is.
+  const listed = new Set(headToTail);
   for (let pos = 0; pos < headToTail.length; pos++) {
     for (const p of byLeaf.get(headToTail[pos]) ?? []) {
+      if (listed.has(p)) continue;
+      listed.add(p);
       cursor = nextOther(Math.max(cursor, pos + 1));
       if (cursor < headToTail.length) {
         headToTail[cursor++] = p;

@@ -134,7 +134,8 @@ export class InnodbPredictor {
     for (const p of undoPages) put(p);
     const offPages = this.offPagesByLeaf();
     this.facts.forEach((f, i) => {
-      for (const [s, e] of f.cachedBefore) for (let p = s; p <= e; p++) for (const q of [i * SPACE + p, ...(offPages.get(i * SPACE + p) ?? [])]) put(q);
+      for (const [s, e] of f.cachedBefore)
+        for (let p = s; p <= e; p++) for (const q of [i * SPACE + p, ...(offPages.get(i * SPACE + p) ?? [])]) if (!pool.contains(q)) put(q);
     });
     this.preloadSpaceHeaders(pool);
     return pool;

@@ -62,3 +62,12 @@ describe('long values placed in the starting pool', () => {
     assert.deepEqual([...lru], [201, 100, 200]);
   });
 });
+
+describe('long values placed without doubling a page', () => {
+  test('a page the list holds already stays where it is', () => {
+    // Leaf 100's long values are laid out on 101, which the list holds as a leaf of its own.
+    const lru = Int32Array.from([100, 900, 101, 901]);
+    placeOffPages(lru, (p) => p >= 900, new Map([[100, [101, 102]]]));
+    assert.deepEqual([...lru], [100, 102, 101, 901]);
+  });
+});
