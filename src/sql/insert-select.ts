@@ -16,7 +16,7 @@ export interface InsertSelect {
  * no column list, VALUES, a WITH clause, DISTINCT, a set operation, ON DUPLICATE KEY UPDATE or RETURNING,
  * or as many expressions as columns not found.
  */
-export function insertSelect(statement: string): InsertSelect | undefined {
+export function insertSelectColumns(statement: string): InsertSelect | undefined {
   const masked = maskSql(statement, 'mysql');
   const head = /^\s*INSERT\s+(?:IGNORE\s+)?(?:INTO\s+)?([`\w$.]+)\s*\(([^()]*)\)\s*SELECT\s+/di.exec(masked);
   if (!head?.indices) return undefined;

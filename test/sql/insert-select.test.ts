@@ -1,11 +1,13 @@
 // INSERT … SELECT read as its columns' expressions and the query that gives its rows: pure.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { insertSelect } from '../../src/sql/insert-select';
+import { insertSelectColumns } from '../../src/sql/insert-select';
 
 describe('INSERT … SELECT parts', () => {
   test('each named column with its expression, commas inside calls and strings kept', () => {
-    const parts = insertSelect("INSERT INTO shop.orders (`id`, seq, note) SELECT MD5(CONCAT(seq, 'a,b')), seq + 10, 'x, y' FROM orders WHERE seq < 5 LIMIT 3;");
+    const parts = insertSelectColumns(
+      "INSERT INTO shop.orders (`id`, seq, note) SELECT MD5(CONCAT(seq, 'a,b')), seq + 10, 'x, y' FROM orders WHERE seq < 5 LIMIT 3;",
+    );
     assert.deepEqual(parts, {
       table: 'shop.orders',
       columns: [
@@ -17,7 +19,7 @@ describe('INSERT … SELECT parts', () => {
     });
   });
   test('IGNORE and no INTO are the same shape', () => {
-    assert.equal(insertSelect('INSERT IGNORE t (a) SELECT b FROM u')?.columns[0].expression, 'b');
+    assert.equal(insertSelectColumns('INSERT IGNORE t (a) SELECT b FROM u')?.columns[0].expression, 'b');
   });
   test('other shapes are not read', () => {
     for (const sql of [
@@ -29,6 +31,6 @@ describe('INSERT … SELECT parts', () => {
       'INSERT INTO t (a) SELECT b FROM u ON DUPLICATE KEY UPDATE a = 1',
       'UPDATE t SET a = 1',
     ])
-      assert.equal(insertSelect(sql), undefined, sql);
+      assert.equal(insertSelectColumns(sql), undefined, sql);
   });
 });

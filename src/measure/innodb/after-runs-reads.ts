@@ -12,14 +12,15 @@ import { readLookupKeys } from './lookup-keys';
 import { readInsertEdges } from './insert-edges';
 import { explainAfterRuns } from './explain-after-runs';
 import type { InnodbPostRunObservations } from './post-run';
+import { reaskBlocked, type RunVerdict } from '../gate';
 
 export interface AfterRunsReads {
   conn: Connection;
   statement: string;
   kind: string;
   commit: boolean;
-  /** Why the statement may not be re-asked, if it may not. */
-  blocked: string | undefined;
+  /** The gate's verdict on the runs, which decides whether the statement's own text may be re-asked. */
+  verdict: RunVerdict | undefined;
   /** Whether the runs gave no plan, so EXPLAIN is asked for one; the last run's plan otherwise. */
   needsExplain: boolean;
   lastPlan: unknown;
@@ -33,9 +34,12 @@ export interface AfterRunsReads {
 }
 
 export async function readAfterRuns(o: AfterRunsReads): Promise<InnodbPostRunObservations> {
+  // The EXPLAIN, the lookup keys and the inserted keys carry the statement's own text: the gate decides whether they are sent.
+  const blocked = o.verdict && reaskBlocked(o.verdict);
+  if (blocked) o.failures.push(blocked);
   const explained = !o.needsExplain
     ? {}
-    : o.blocked
+    : blocked
       ? { planMissing: 'no EXPLAIN after the runs: the statement reaches what a rollback cannot undo' }
       : await explainAfterRuns(o.conn, o.statement);
   const plan = o.lastPlan ?? explained.explainPlan;
@@ -46,9 +50,9 @@ export async function readAfterRuns(o: AfterRunsReads): Promise<InnodbPostRunObs
     out.rowStorage = await readRowStorage(o.conn, o.indexes, o.pageSize, o.failures);
     // A rolled-back write's rows are where they were: the SELECT of the rows it changes finds them in its order.
     const asked = o.kind === 'read' ? o.statement : o.kind === 'dml' && !o.commit ? writeAsSelect(o.statement, 'mysql') : undefined;
-    if (asked && !o.blocked) out.lookupKeys = await readLookupKeys(o.conn, asked, accesses, o.indexes, o.aliases, o.failures);
+    if (asked && !blocked) out.lookupKeys = await readLookupKeys(o.conn, asked, accesses, o.indexes, o.aliases, o.failures);
   }
   // The rolled-back rows are gone again: the index ends are the table's own, the SELECT gives the rows' keys.
-  if (o.insertedTable && !o.blocked && !o.commit) out.insertEdges = await readInsertEdges(o.conn, o.statement, o.insertedTable, o.indexes, o.failures);
+  if (o.insertedTable && !blocked && !o.commit) out.insertEdges = await readInsertEdges(o.conn, o.statement, o.insertedTable, o.indexes, o.failures);
   return out;
 }

@@ -25,7 +25,7 @@ import { openTables, poolFrames, poolPagesInUse, readInnodbFacts } from './catal
 import { writeOfRun } from './run-write';
 import { innodbError } from './errors';
 import { autoIncrementValues, findInnodbSideEffects, hasAllPrivileges, innodbReached } from './side-effects';
-import { decide, mustRun, reaskBlocked, type RunVerdict } from '../gate';
+import { decide, mustRun, type RunVerdict } from '../gate';
 import { maskSql } from '../../sql/mask';
 import { parseServerJson } from './server-json';
 import { engineStatsRaw, noiseWarnings, otherActiveSessions } from './noise';
@@ -122,10 +122,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
 
   /** What the queries after the last run observe: the plan where runs gave none, the ranges' key ends and a join's lookup keys. */
   async finishRuns(): Promise<InnodbPostRunObservations> {
-    // The EXPLAIN and the lookup keys carry the statement's own text: the gate decides whether they are sent.
-    const blocked = this.verdict && reaskBlocked(this.verdict);
-    if (blocked) this.afterRunsNotes.push(blocked);
-    const { conn, statement, kind, aliases, insertedTable, needsExplain, lastPlan, indexFacts: indexes, afterRunsNotes: failures } = this;
+    const { conn, statement, kind, aliases, insertedTable, needsExplain, lastPlan, verdict, indexFacts: indexes, afterRunsNotes: failures } = this;
     return readAfterRuns({
       conn,
       statement,
@@ -136,7 +133,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
       lastPlan,
       indexes,
       failures,
-      blocked,
+      verdict,
       commit: this.options.commit,
       accessesOf: this.accessesOf,
       pageSize: this.info.pageSize,

@@ -6,7 +6,7 @@
 // runs: the SELECT's scan would otherwise warm what run 1 reads.
 import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts, InsertEdge } from '../../predict/innodb/facts';
-import { insertSelect } from '../../sql/insert-select';
+import { insertSelectColumns } from '../../sql/insert-select';
 import { quoteMysqlName as quote } from '../../sql/quote';
 import { readOnlyAfterRuns } from './after-runs';
 
@@ -18,7 +18,7 @@ export async function readInsertEdges(
   indexes: InnodbIndexFacts[],
   failures: string[],
 ): Promise<Record<string, InsertEdge>> {
-  const parts = insertSelect(statement);
+  const parts = insertSelectColumns(statement);
   if (!parts) return {};
   const expressionOf = new Map(parts.columns.map((c) => [c.column.toLowerCase(), c.expression]));
   const asked = indexes
