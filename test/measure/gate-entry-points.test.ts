@@ -33,7 +33,8 @@ const GATE_CALL = /\b(?:decide|mustRun|gateWorkload)\s*\(/;
  * The statement's own text sent after the runs: a select list replaced, a plan's condition asked alone, an
  * INSERT's query asked again, or the statement EXPLAINed.
  */
-const REASKS = /\breplaceSelectList\s*\(|(?<!function )\b(?:asAlone|insertSelectParts|insertSelectColumns)\s*\(|EXPLAIN[^`]*\$\{(?:this\.)?statement\}/;
+const REASKS =
+  /\breplaceSelectList\s*\(|(?<!function )\b(?:asAlone|insertSelectParts|insertSelectColumns|writeScanConditions)\s*\(|EXPLAIN[^`]*\$\{(?:this\.)?statement\}/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {

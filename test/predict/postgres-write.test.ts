@@ -4,22 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PostgresPredictor } from '../../src/predict/postgres/predictor';
 import type { PgPredictionSettings, PgRelationFacts } from '../../src/predict/postgres/facts';
-import type { BufferCounters, PlanNode } from '../../src/shared/report';
+import type { PlanNode } from '../../src/shared/report';
+import { ZERO_COUNTERS } from '../support/plan-nodes';
 
-const zero: BufferCounters = {
-  sharedHit: 0,
-  sharedRead: 0,
-  sharedDirtied: 0,
-  sharedWritten: 0,
-  localHit: 0,
-  localRead: 0,
-  localDirtied: 0,
-  localWritten: 0,
-  tempRead: 0,
-  tempWritten: 0,
-  readTimeMs: null,
-  writeTimeMs: null,
-};
 const facts: PgRelationFacts[] = [
   { planName: 'ins', reportName: 'ins', kind: 'table', pages: 4425, tuples: 1_000_000, cachedBefore: [] },
   {
@@ -49,8 +36,8 @@ const settings: PgPredictionSettings = {
 };
 
 function modify(operation: string, rows: number): PlanNode {
-  const input: PlanNode = { nodeType: 'Function Scan', actualRows: rows, actualLoops: 1, total: zero, self: zero, children: [] };
-  return { nodeType: 'ModifyTable', operation, relation: 'ins', actualRows: 0, actualLoops: 1, total: zero, self: zero, children: [input] };
+  const input: PlanNode = { nodeType: 'Function Scan', actualRows: rows, actualLoops: 1, total: ZERO_COUNTERS, self: ZERO_COUNTERS, children: [] };
+  return { nodeType: 'ModifyTable', operation, relation: 'ins', actualRows: 0, actualLoops: 1, total: ZERO_COUNTERS, self: ZERO_COUNTERS, children: [input] };
 }
 
 test('an INSERT requests the heap, the sequence, the right-most leaf of an ascending key and a descent per random key', () => {
@@ -80,8 +67,26 @@ test('run 2 inserts the same keys: fewer reads, as the pool kept part of the ind
 });
 
 function updateOf(rows: number, scanIndex = 'ins_pkey'): PlanNode {
-  const scan: PlanNode = { nodeType: 'Index Scan', relation: 'ins', index: scanIndex, actualRows: rows, actualLoops: 1, total: zero, self: zero, children: [] };
-  return { nodeType: 'ModifyTable', operation: 'Update', relation: 'ins', actualRows: 0, actualLoops: 1, total: zero, self: zero, children: [scan] };
+  const scan: PlanNode = {
+    nodeType: 'Index Scan',
+    relation: 'ins',
+    index: scanIndex,
+    actualRows: rows,
+    actualLoops: 1,
+    total: ZERO_COUNTERS,
+    self: ZERO_COUNTERS,
+    children: [],
+  };
+  return {
+    nodeType: 'ModifyTable',
+    operation: 'Update',
+    relation: 'ins',
+    actualRows: 0,
+    actualLoops: 1,
+    total: ZERO_COUNTERS,
+    self: ZERO_COUNTERS,
+    children: [scan],
+  };
 }
 
 test('UPDATE of an unindexed column on full pages: a new block per page of rows and an entry in every index', () => {

@@ -68,3 +68,19 @@ export async function createPgAccounts(url: string, then: string[] = []): Promis
   ])
     await pgQuery(url, q);
 }
+
+/**
+ * docs on a private PostgreSQL: 100,000 rows (id, k = id % 1000, body), one in ten with 6 kB of hex digits
+ * (barely compressible: stored out of line, 4 chunks), vacuumed and analysed, then `then`, then checkpointed.
+ */
+export async function createPgDocs(url: string, then: string[] = []): Promise<void> {
+  for (const q of [
+    'CREATE EXTENSION IF NOT EXISTS pg_buffercache',
+    'CREATE TABLE docs (id int PRIMARY KEY, k int NOT NULL, body text)',
+    `INSERT INTO docs SELECT g, g % 1000, CASE WHEN g % 10 = 0 THEN (SELECT string_agg(md5(g::text || '-' || i), '') FROM generate_series(1, 188) i) ELSE 'short' END FROM generate_series(1, 100000) g`,
+    ...then,
+    'VACUUM ANALYZE docs',
+    'CHECKPOINT',
+  ])
+    await pgQuery(url, q);
+}

@@ -52,7 +52,7 @@ export async function readAppendedKeys(client: Client, statement: string, facts:
   );
 }
 
-async function tableColumns(client: Client, table: string): Promise<string[]> {
+export async function tableColumns(client: Client, table: string): Promise<string[]> {
   const res = await client.query<{ name: string }>(
     'SELECT attname AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum',
     [table],

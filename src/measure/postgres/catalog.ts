@@ -16,20 +16,24 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
                      LEFT JOIN pg_attribute att ON att.attrelid = i.indrelid AND att.attnum = u.k) AS columns,
                   (SELECT option_value::int FROM pg_options_to_table(c.reloptions) WHERE option_name = 'fillfactor') AS fillfactor,
                   (SELECT sum(s.avg_width)::int FROM pg_stats s WHERE s.schemaname = cn.nspname AND s.tablename = c.relname) AS row_bytes,
-                  CASE WHEN c.relkind IN ('r', 'm', 'p') THEN pg_relation_size(c.oid, 'fsm') / current_setting('block_size')::int END AS fsm_pages,
+                  CASE WHEN c.relkind IN ('r', 'm', 'p', 't') THEN pg_relation_size(c.oid, 'fsm') / current_setting('block_size')::int END AS fsm_pages,
                   c.relallvisible::float8 / nullif(c.relpages, 0) AS all_visible,
                   pg_stat_get_dead_tuples(c.oid)::float8 AS dead_tuples,
                   pg_stat_get_tuples_updated(c.oid)::float8 AS updated,
                   pg_stat_get_tuples_hot_updated(c.oid)::float8 AS hot_updated,
                   pg_stat_get_mod_since_analyze(c.oid)::float8 AS changed_since_analyze,
                   coalesce(i.indisunique, false) AS unique,
+                  i.indnkeyatts AS key_columns,
+                  pg_get_expr(i.indpred, i.indrelid) AS predicate,
                   (SELECT x.relname FROM pg_class x WHERE x.oid = c.reltoastrelid) AS toast_name,
                   CASE WHEN c.reltoastrelid <> 0 THEN
                     (SELECT array_agg(att.attname::text ORDER BY att.attnum) FROM pg_attribute att
                       WHERE att.attrelid = c.oid AND att.attnum > 0 AND NOT att.attisdropped AND att.attlen = -1 AND att.attstorage IN ('x', 'e'))
                   END AS toast_columns,
                   CASE WHEN i.indnatts = 1 AND i.indpred IS NULL THEN CASE a.atttypid WHEN 'int2'::regtype THEN 2 WHEN 'int4'::regtype THEN 4 WHEN 'int8'::regtype THEN 8 END END AS key_bytes,
-                  CASE WHEN i.indnkeyatts = 1 AND a.attlen > 0 THEN a.attlen END AS pivot_bytes
+                  CASE WHEN a.attlen > 0 THEN a.attlen END AS pivot_bytes,
+                  (SELECT CASE WHEN bool_and(att.attlen > 0) THEN sum(att.attlen + CASE att.attalign WHEN 'd' THEN (8 - att.attlen % 8) % 8 WHEN 'i' THEN (4 - att.attlen % 4) % 4 WHEN 's' THEN att.attlen % 2 ELSE 0 END) END
+                     FROM unnest(i.indkey::int2[]) AS u(k) LEFT JOIN pg_attribute att ON att.attrelid = i.indrelid AND att.attnum = u.k) AS leaf_bytes
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o
              LEFT JOIN pg_namespace cn ON cn.oid = c.relnamespace
@@ -72,6 +76,9 @@ function indexFacts(row: CatalogRow | undefined): Partial<PgRelationFacts> {
   };
   if (row?.key_bytes) facts.keyBytes = Number(row.key_bytes);
   if (row?.pivot_bytes) facts.pivotBytes = Number(row.pivot_bytes);
+  if (row?.leaf_bytes) facts.leafBytes = Number(row.leaf_bytes);
+  if (row?.key_columns) facts.keyColumns = Number(row.key_columns);
+  if (typeof row?.predicate === 'string') facts.predicate = row.predicate;
   // An expression column (attnum 0) has no name: any UPDATE may change it.
   if (Array.isArray(row?.columns)) facts.columns = (row.columns as Array<string | null>).map((c) => c ?? null);
   return facts;

@@ -5,17 +5,8 @@ import type { Client, QueryConfig } from 'pg';
 import { connectPostgres } from '../../db/postgres';
 import type { ConnectionTarget } from '../../db/connection-url';
 import type { PlanNode, Report } from '../../shared/report';
-import { readHeapBlocks } from './heap-blocks';
-import { readMovedRows } from './moved-rows';
-import { readBitmapBlocks } from './bitmap-blocks';
-import { readAppendedKeys } from './appended-keys';
-import { readDeadEntries } from './dead-entries';
-import { readStartFractions } from './key-fraction';
-import { readToastValues } from './toast-values';
-import { readKeyRanges } from './key-range';
 import { afterRunsFailures } from './after-runs';
-import { readLookupRows } from './lookup-rows';
-import { readIndexWindows } from './index-window';
+import { readAfterRuns } from './after-runs-reads';
 import { parseBlocks, type PgPostRunObservations, type PgPredictionInput } from '../../predict/postgres/facts';
 import type { EngineSession, ResidencySnapshot, RunOutcome } from '../engine-session';
 import type { MeasureOptions } from '../options';
@@ -31,7 +22,7 @@ import { postgresError } from './errors';
 import { findSideEffects, sequencePositions } from './side-effects';
 import { relationNames, statementTables, writtenNames } from './statement-relations';
 import { footprintWarning, readFootprint, type Footprint } from './leftovers';
-import { decide, mustRun, NOTHING_REACHED, reaskBlocked, type RunVerdict } from '../gate';
+import { decide, mustRun, NOTHING_REACHED, type RunVerdict } from '../gate';
 import { maskSql } from '../../sql/mask';
 
 export type PgFacts = Omit<PgPredictionInput, 'runs'>;
@@ -173,51 +164,21 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
   private facts: PgFacts | undefined;
   private lastPlan: PlanNode | undefined;
 
-  /** What the queries after the last run observe: rows' places, dead entries, moved rows, keys, values out of line (one module each). */
+  /** What the queries after the last run observe (after-runs-reads.ts). */
   async finishRuns(): Promise<PgPostRunObservations> {
-    const observed: PgPostRunObservations = {};
-    if (!this.facts || !this.lastPlan) return observed;
-    const [facts, plan, timeout] = [this.facts, this.lastPlan, this.options.timeoutMs];
-    const some = <T extends object>(o: T) => (Object.keys(o).length > 0 ? o : undefined);
-    // Each query below but the key ranges carries the statement's own conditions: the gate decides them.
-    const blocked = this.verdict && reaskBlocked(this.verdict);
-    if (blocked) {
-      this.reaskNote = blocked;
-      const keyRanges = await readKeyRanges(this.client, this.relations, facts.relations, timeout);
-      // The scans' first keys come from the plan and are compared in pg_stats only: no user code runs.
-      const startFractions = await readStartFractions(this.client, plan, this.relations, timeout);
-      return { ...(some(keyRanges) ? { keyRanges } : {}), ...(some(startFractions) ? { startFractions } : {}) };
-    }
-    // A write's runs were rolled back: its rows are as they were, and a read-only transaction asks about
-    // them as for a read. What rewrites the statement's select list asks only a SELECT.
-    if (!this.dataChanging) {
-      const heapBlocks = await readHeapBlocks(this.client, this.statement, plan, timeout);
-      const { lookups, outerBlocks } = await readLookupRows(this.client, this.statement, plan, timeout);
-      observed.heapBlocks = some({ ...outerBlocks, ...heapBlocks });
-      if (some(lookups)) observed.lookupRows = lookups;
-      const windows = await readIndexWindows(this.client, this.statement, plan, this.relations, facts.relations, facts.settings.blockSize, timeout);
-      if (some(windows)) observed.indexWindows = windows;
-    }
-    // Dead entries under the scan's keys: what every run of a SELECT met; under a rolled-back write's, an earlier
-    // write's and its own runs' together, the most run 1 can have met (the range takes them, the prediction none).
-    if (!this.dataChanging || !this.options.commit) {
-      const dead = await readDeadEntries(this.client, plan, this.relations, facts.relations, timeout);
-      if (some(dead)) observed[this.dataChanging ? 'writeDeadEntries' : 'deadEntries'] = dead;
-      observed.bitmapBlocks = some(await readBitmapBlocks(this.client, plan, facts.relations, timeout));
-      if (this.dataChanging) observed.appendedKeys = await readAppendedKeys(this.client, this.statement, facts.relations, timeout);
-    }
-    // Committed runs moved rows and may have stored other values: the rows now are not those run 1 met.
-    const committed = this.dataChanging && this.options.commit;
-    const moved = committed
-      ? {}
-      : await readMovedRows(this.client, this.dataChanging ? undefined : this.statement, plan, this.relations, facts.relations, timeout);
-    if (some(moved)) observed.movedRows = moved;
-    const keyRanges = await readKeyRanges(this.client, this.relations, facts.relations, timeout);
-    if (some(keyRanges)) observed.keyRanges = keyRanges;
-    const startFractions = await readStartFractions(this.client, plan, this.relations, timeout);
-    if (some(startFractions)) observed.startFractions = startFractions;
-    const toastValues = committed ? {} : await readToastValues(this.client, plan, facts.relations, facts.settings, timeout);
-    if (some(toastValues)) observed.toastValues = toastValues;
+    if (!this.facts || !this.lastPlan) return {};
+    const { observed, reaskNote } = await readAfterRuns({
+      client: this.client,
+      statement: this.statement,
+      plan: this.lastPlan,
+      relations: this.relations,
+      facts: this.facts,
+      timeoutMs: this.options.timeoutMs,
+      dataChanging: this.dataChanging,
+      commit: this.options.commit === true,
+      verdict: this.verdict,
+    });
+    if (reaskNote) this.reaskNote = reaskNote;
     return observed;
   }
 

@@ -43,8 +43,7 @@ export async function readToastValues(
         if (!from) continue;
         const ref = `${quotePostgresName(use.scan.alias ?? use.scan.relation!)}.${quotePostgresName(use.column)}`;
         const chunk = toastChunkBytes(settings.blockSize);
-        const outOfLine =
-          settings.major >= TOAST_CHUNK_ID_FROM_MAJOR ? `pg_column_toast_chunk_id(${ref}) IS NOT NULL` : `pg_column_size(${ref}) > ${chunk + 4}`;
+        const outOfLine = storedOutOfLine(ref, settings);
         // A later clause of a filter: the rows the clauses before it let through.
         const reached = use.before === undefined ? 'true' : namesOnly(use.before, use.scan.alias ?? use.scan.relation!) ? `(${use.before})` : undefined;
         if (!reached) continue;
@@ -62,6 +61,17 @@ export async function readToastValues(
     },
     'which rows hold values out of line (TOAST)',
   );
+}
+
+/**
+ * SQL that tells whether the value at `ref` is stored out of line: by its chunk id from PostgreSQL 17, before
+ * by a stored size beyond a chunk (a row with such a value inline would exceed the size at which PostgreSQL
+ * moves values out). Only the stored size or the pointer is read, never the value.
+ */
+export function storedOutOfLine(ref: string, settings: { major: number; blockSize: number }): string {
+  return settings.major >= TOAST_CHUNK_ID_FROM_MAJOR
+    ? `pg_column_toast_chunk_id(${ref}) IS NOT NULL`
+    : `pg_column_size(${ref}) > ${toastChunkBytes(settings.blockSize) + 4}`;
 }
 
 /** The scan's rows before its filter: its table under its alias, picked by its index condition. */

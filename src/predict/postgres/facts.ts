@@ -18,17 +18,26 @@ export interface PgRelationFacts {
   ascending?: boolean;
   /** For an index: UNIQUE (or a primary key). */
   unique?: boolean;
+  /** For a partial index: its WHERE clause as the catalog deparses it (pg_get_expr of pg_index.indpred); only rows satisfying it have entries. */
+  predicate?: string;
   /** For an index of one integer column: the key's bytes (2, 4 or 8). */
   keyBytes?: number;
   /**
-   * For an index of one fixed-width key column of any type (uuid, date, an integer…): the key's bytes
-   * (pg_attribute.attlen), which decide how many pivots an internal page holds.
+   * For an index whose first key column has a fixed width (uuid, date, an integer…): that column's bytes
+   * (pg_attribute.attlen), which decide how many pivots an internal page holds (suffix truncation leaves a
+   * pivot the columns that tell its two leaves apart: the first, where it has many distinct values).
    */
   pivotBytes?: number;
+  /** For an index of fixed-width columns only: a leaf entry's data bytes, every column (INCLUDE ones too) aligned. */
+  leafBytes?: number;
+  /** For a B-tree: its levels from root to leaf as a descent after the last run counted them (index-height.ts); else taken from its size. */
+  height?: number;
   /** For a unique index of one integer column: its smallest and largest key, read after the last run (key-range.ts). */
   keyRange?: { min: number; max: number };
-  /** For an index: its key columns, null for an expression (which any UPDATE may change). */
+  /** For an index: its columns, the INCLUDE ones last, null for an expression (which any UPDATE may change). */
   columns?: Array<string | null>;
+  /** For an index: how many of its columns are keys (pg_index.indnkeyatts); the rest are INCLUDE columns. */
+  keyColumns?: number;
   /** For a table: its fillfactor (100 unless set). */
   fillfactor?: number;
   /** For a table: a row's data bytes (pg_stats avg_width summed), for how many rows a full page holds. */
@@ -137,6 +146,27 @@ export interface PgPredictionSettings {
    * Absent where not read: reading them again is not modelled.
    */
   toastValues?: Record<string, PgToastValues>;
+  /**
+   * Per table an UPDATE or DELETE wrote (its plan name), the heap block of each row it wrote, in its scan's
+   * order, read after the last run (written-rows.ts). Absent where not read: the rows' pages are modelled
+   * from the scan (consecutive for a sequential or correlated one, random otherwise).
+   */
+  writtenBlocks?: Record<string, number[]>;
+  /**
+   * Per partial index (its plan name) of an INSERT … SELECT's target, how many of the inserted rows satisfy
+   * its predicate and so take an entry, read after the last run (partial-entries.ts).
+   */
+  partialEntries?: Record<string, number>;
+  /**
+   * Per table a DELETE wrote (its plan name), its rows that hold values out of line, as [the row's number in
+   * the scan's order, its values out of line, their chunks], read after the last run (written-rows.ts).
+   */
+  writtenOutOfLine?: Record<string, Array<[number, number, number]>>;
+  /**
+   * Per table an INSERT … SELECT writes (its plan name), its inserted rows and the values among them stored
+   * out of line, read after the last run (inserted-values.ts).
+   */
+  insertedOutOfLine?: Record<string, PgToastValues>;
 }
 
 /**
@@ -199,17 +229,24 @@ export type PgPostRunObservations = Pick<
   | 'deadEntries'
   | 'writeDeadEntries'
   | 'toastValues'
+  | 'writtenBlocks'
+  | 'partialEntries'
+  | 'writtenOutOfLine'
+  | 'insertedOutOfLine'
 > & {
   /** Per index (its report name), its smallest and largest key. */
   keyRanges?: Record<string, { min: number; max: number }>;
+  /** Per index (its report name), its levels from root to leaf as a descent counted them (index-height.ts). */
+  indexHeights?: Record<string, number>;
 };
 
 /** The facts read before run 1 completed with what was observed after the last run: a new value. */
 export function withObservations(facts: Omit<PgPredictionInput, 'runs'>, observed: PgPostRunObservations): Omit<PgPredictionInput, 'runs'> {
-  const { keyRanges, ...settings } = observed;
+  const { keyRanges, indexHeights, ...settings } = observed;
   const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+  const withHeight = (f: PgRelationFacts) => (indexHeights?.[f.reportName] ? { ...f, height: indexHeights[f.reportName] } : f);
   return {
-    relations: facts.relations.map((f) => (keyRanges?.[f.reportName] ? { ...f, keyRange: keyRanges[f.reportName] } : f)),
+    relations: facts.relations.map((f) => withHeight(keyRanges?.[f.reportName] ? { ...f, keyRange: keyRanges[f.reportName] } : f)),
     settings: { ...facts.settings, ...defined },
   };
 }

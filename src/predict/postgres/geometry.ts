@@ -26,7 +26,7 @@ function internalFanout(f: PgRelationFacts): number {
 /** Entries a full page of the index holds, where its key's width is known: a leaf's and a pivot's are alike. */
 function fullFanout(f: PgRelationFacts): number | undefined {
   const bytes = f.keyBytes ?? f.pivotBytes;
-  return bytes ? Math.floor(PAGE_SPACE / (Math.ceil((8 + bytes) / 8) * 8 + 4)) : undefined;
+  return bytes ? entriesPerPage(bytes) : undefined;
 }
 
 /**
@@ -37,8 +37,13 @@ function fullFanout(f: PgRelationFacts): number | undefined {
 function rootHoldsUpTo(f: PgRelationFacts, leafPages: number): number {
   const full = fullFanout(f);
   if (full === undefined || f.ascending || f.tuples <= 0) return 0;
-  return f.tuples / leafPages < PG_CALIBRATION.randomInsertFill * full ? full : 0;
+  // A leaf's entries carry every column (an INCLUDE one, a second key): its fill is of those, not of pivots.
+  const leafFull = f.leafBytes ? entriesPerPage(f.leafBytes) : full;
+  return f.tuples / leafPages < PG_CALIBRATION.randomInsertFill * leafFull ? full : 0;
 }
+
+/** Entries of `bytes` data bytes a full 8 kB B-tree page holds: each its header, MAXALIGNed, and a line pointer. */
+const entriesPerPage = (bytes: number): number => Math.floor(PAGE_SPACE / (Math.ceil((8 + bytes) / 8) * 8 + 4));
 
 export interface IndexGeometry {
   leafPages: number;
@@ -58,12 +63,22 @@ function internalLevels(leaves: number, fanout: number, unsplitUpTo = 0): number
 /** The shape of a B-tree from its size: the size less the metapage and the internal levels its leaves need. */
 export function indexGeometry(f: PgRelationFacts): IndexGeometry {
   const fanout = internalFanout(f);
+  // Levels a descent counted after the runs, where read; else as the size and the key's width give them.
+  const above = (leaves: number) =>
+    f.height !== undefined && f.height >= 1 ? levelsOfHeight(leaves, f.height - 1, fanout) : internalLevels(leaves, fanout, rootHoldsUpTo(f, leaves));
   let leafPages = Math.max(1, f.pages - 1);
-  for (let k = 0; k < 4; k++) leafPages = Math.max(1, f.pages - 1 - internalLevels(leafPages, fanout, rootHoldsUpTo(f, leafPages)).reduce((a, b) => a + b, 0));
-  const levels = internalLevels(leafPages, fanout, rootHoldsUpTo(f, leafPages))
+  for (let k = 0; k < 4; k++) leafPages = Math.max(1, f.pages - 1 - above(leafPages).reduce((a, b) => a + b, 0));
+  const levels = above(leafPages)
     .reverse()
     .map((pages) => ({ pages }));
   return { leafPages, height: 1 + levels.length, levels };
+}
+
+/** `n` internal levels above `leaves` leaves, from the level just above them up to the root (one page); each below the root has two pages at least. */
+function levelsOfHeight(leaves: number, n: number, fanout: number): number[] {
+  const out: number[] = [];
+  for (let k = 0, m = leaves; k < n; k++) out.push((m = k === n - 1 ? 1 : Math.max(2, Math.ceil(m / fanout))));
+  return out;
 }
 
 /**

@@ -45,6 +45,11 @@ export const PG_GUESSES = {
   ]),
   marksSkipped: twoWays('whether the dead entries a previous run met are already marked dead', 2, ['not marked', 'marked']),
   markedSinceUpdate: twoWays("whether a scan since a table-wide update marked the dead entries under a write's keys", 2, ['none marked', 'all marked']),
+  backwardWithinKey: twoWays(
+    "whether a backward scan whose every row lies among the versions a table-wide update appended stayed within its first key's entries",
+    0,
+    ["within it: the key's lower heap positions, its rows' dead versions there, never reached", "across keys: each row's dead version met"],
+  ),
   leavesMarkedBefore: twoWays("whether a scan before run 1 already marked the moved rows' old entries", 2, ['run 1 is the first', 'an earlier scan was']),
   updatedEarlierMarked: twoWays("whether a scan marked a row's dead entry before the table-wide update's leaf filled", 1, [
     'the share the count asks for keeps no posting list',
@@ -92,7 +97,7 @@ export type PgGuessName = keyof typeof PG_GUESSES;
 
 /** Guesses that move together across the band, declared: one dimension each, to be separated. */
 export const SHARED_DIMENSIONS: Record<Guess['dimension'], PgGuessName[]> = {
-  0: ['earlierPlacement', 'filterReach'],
+  0: ['earlierPlacement', 'filterReach', 'backwardWithinKey'],
   1: ['lateWorkers', 'dirtiedAtEnd', 'updatedEarlierMarked', 'deadPerKey', 'earlierWriteEntries', 'earlierBetweenBlocks'],
   2: ['marksSkipped', 'markedSinceUpdate', 'leavesMarkedBefore'],
   4: ['prunedBefore', 'roomFromPruning', 'deadSpread'],

@@ -28,3 +28,12 @@ export const READ_STREAM_SEQ_SCAN_FROM = 18;
 export const FORK_SPACE = { vm: 1, fsm: 2, sequence: 3 } as const;
 /** From PostgreSQL 17, pg_column_toast_chunk_id tells whether a value is stored out of line (before: told by its size). */
 export const TOAST_CHUNK_ID_FROM_MAJOR = 17;
+
+/** Levels of a free-space map that fsm_search walks from its root to the leaf (three for any table below 2^32 blocks). */
+export const FSM_LEVELS = 3;
+
+/**
+ * Levels a B-tree needs, the leaves counted, before an insert caches its right-most leaf (nbtinsert.c:
+ * BTREE_FASTPATH_MIN_LEVEL 2, levels counted from the leaves at 0).
+ */
+export const FASTPATH_MIN_HEIGHT = 3;

@@ -34,6 +34,19 @@ export class PlanSimulator {
   }
 
   /**
+   * What an earlier measurement of the same write left that no statistic shows: the all-visible bits its
+   * rolled-back runs cleared (a rollback sets none again), as that measurement's replay `earlier` left them.
+   */
+  inheritClearedPages(earlier: PlanSimulator): number {
+    let pages = 0;
+    for (const [t, cleared] of earlier.sim.history.clearedPages) {
+      this.sim.history.clearedPages.set(t, new Set(cleared));
+      pages += cleared.size;
+    }
+    return pages;
+  }
+
+  /**
    * What planning the statement requests before it runs (counted apart from the run: EXPLAIN reports it as
    * planning's own buffers). A join on two columns has its selectivity estimated from each side's actual
    * lowest and highest value where an index leads with the column (get_actual_variable_range): a descent to

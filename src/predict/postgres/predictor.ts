@@ -105,6 +105,7 @@ export class PostgresPredictor {
     simulator.run(probe, plan, notes);
     const measuredRelation = (p: number) => (relationOf(p) < this.facts.length ? relationOf(p) : -1);
     this.swaps = seedSwaps(start, log, measuredRelation, (p) => startSet.has(p));
+    this.simulator.inheritClearedPages(simulator);
     this.pool = this.startingPool(this.settings.nbuffers);
     this.cachedNote = cachedStatementAssumption(why);
   }
@@ -242,8 +243,25 @@ function hasGather(n: PlanNode): boolean {
   return n.nodeType === 'Gather' || n.nodeType === 'Gather Merge' || n.children.some(hasGather);
 }
 
+/** The settings' fields that hold what a measurement read after its last run (facts.ts PgPostRunObservations). */
+const OBSERVED_KEYS = [
+  'heapBlocks',
+  'bitmapBlocks',
+  'appendedKeys',
+  'lookupRows',
+  'indexWindows',
+  'startFractions',
+  'movedRows',
+  'deadEntries',
+  'writeDeadEntries',
+  'toastValues',
+  'writtenBlocks',
+  'partialEntries',
+  'writtenOutOfLine',
+  'insertedOutOfLine',
+] as const satisfies ReadonlyArray<keyof PostRunObservations & keyof PgPredictionSettings>;
+
 /** The facts a measurement read after its last run, apart from the engine's settings. */
 function observationsOf(s: PgPredictionSettings): Partial<PostRunObservations> {
-  const { heapBlocks, bitmapBlocks, appendedKeys, lookupRows, indexWindows, startFractions, movedRows, deadEntries, writeDeadEntries, toastValues } = s;
-  return { heapBlocks, bitmapBlocks, appendedKeys, lookupRows, indexWindows, startFractions, movedRows, deadEntries, writeDeadEntries, toastValues };
+  return Object.fromEntries(OBSERVED_KEYS.map((k) => [k, s[k]])) as Partial<PostRunObservations>;
 }

@@ -40,6 +40,14 @@ export interface PostRunObservations {
   writeDeadEntries: Record<string, PgDeadEntries>;
   /** Which of a scan's rows hold a column out of line, per scan and column (toast-values.ts). */
   toastValues: Record<string, PgToastValues>;
+  /** The heap block of each row an UPDATE or DELETE wrote, in its scan's order, per table (written-rows.ts). */
+  writtenBlocks: Record<string, number[]>;
+  /** The rows of an INSERT … SELECT that satisfy each partial index's predicate, per index (partial-entries.ts). */
+  partialEntries: Record<string, number>;
+  /** A DELETE's rows holding values out of line, as [row, values, chunks], per table (written-rows.ts). */
+  writtenOutOfLine: Record<string, Array<[number, number, number]>>;
+  /** An INSERT … SELECT's rows and their values stored out of line, per table (inserted-values.ts). */
+  insertedOutOfLine: Record<string, PgToastValues>;
 }
 
 export interface PlanSimulatorOptions {
@@ -78,6 +86,11 @@ export class RunHistory {
   readonly clearedPages = new Map<number, Set<number>>();
   /** Per table: the moved rows' rank marks, the same every run. */
   readonly movedRankMarks = new Map<string, Uint8Array>();
+  /**
+   * Per table: the heap pages this run's write changes, which the scan below it dirties as it returns their
+   * rows (the write runs before its scan in the replay, so the scan reads them from here).
+   */
+  readonly writtenPages = new Map<number, Set<number>>();
   /** Tables whose pages of dead versions a replayed scan has pruned. */
   readonly pruned = new Set<number>();
 }
@@ -114,6 +127,10 @@ export class SimulationContext {
       deadEntries: o.deadEntries ?? {},
       writeDeadEntries: o.writeDeadEntries ?? {},
       toastValues: o.toastValues ?? {},
+      writtenBlocks: o.writtenBlocks ?? {},
+      partialEntries: o.partialEntries ?? {},
+      writtenOutOfLine: o.writtenOutOfLine ?? {},
+      insertedOutOfLine: o.insertedOutOfLine ?? {},
     };
     this.facts.forEach((f, i) => this.byName.set(`${f.kind}:${f.planName}`, i));
     for (const [r, block] of options.dirtyBlocks ?? []) {

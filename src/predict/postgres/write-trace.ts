@@ -16,13 +16,15 @@
 // clears the page's bit; the entry goes into the scan's own index at the leaf it holds,
 // any other at a random leaf; a unique index whose key did not change finds the old version's entry and
 // checks its tuple on the old page (_bt_check_unique), another hit.
-// DELETE (heap_delete): the old tuple's page, pinned, and nothing else.
+// DELETE: delete-trace.ts.
 // A rollback touches no data page (the aborted tuples stay until VACUUM), so nothing more follows.
 import type { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import type { SeededRandom } from '../../sim/random';
 import type { PgRelationFacts } from './facts';
 import { descentPages, indexGeometry, leafBlock, orderedShare, pageId } from './geometry';
 import { PG_CALIBRATION } from './calibration';
+import { FreeSpaceTarget, HeapTarget } from './heap-targets';
+import { FASTPATH_MIN_HEIGHT, FSM_LEVELS } from './layout-constants';
 import type { PlanSimulationNotes } from './simulation-notes';
 
 /** Heap tuples a new block takes when the table has no statistics: a small row. */
@@ -44,62 +46,9 @@ export interface WriteContext {
 /** Spreads a share of pages evenly over page numbers (the golden ratio's fractional multiples). */
 const GOLDEN = 0.6180339887498949;
 
-/** Levels of a free-space map that fsm_search walks from its root to the leaf (three for any table below 2^32 blocks). */
-const FSM_LEVELS = 3;
-
 /** Tuples per heap block as the table holds them now (its statistics), which new blocks fill to as well. */
 export function tuplesPerBlock(f: PgRelationFacts): number {
   return f.tuples > 0 && f.pages > 0 ? Math.max(1, Math.round(f.tuples / f.pages)) : DEFAULT_TUPLES_PER_BLOCK;
-}
-
-/**
- * The heap's target block for new tuples: its last block, then a block added by extension each time the
- * target has taken a block's worth. `lastIsFull`: the first tuple already needs a new block.
- */
-class HeapTarget {
-  private block: number;
-  private placed = 0;
-
-  constructor(
-    private readonly pool: PostgresPool,
-    private readonly relation: number,
-    pages: number,
-    private readonly perBlock: number,
-    private readonly lastIsFull: boolean,
-  ) {
-    // An empty heap has no last block: its first tuple extends it to block 0 (written, not read).
-    this.block = pages - 1;
-  }
-
-  put(): void {
-    const needsBlock = this.placed > 0 || this.lastIsFull || this.block < 0;
-    if (this.placed % this.perBlock === 0 && needsBlock) this.pool.extend(pageId(this.relation, ++this.block));
-    else this.pool.readBuffer(pageId(this.relation, this.block), -1, true);
-    this.placed++;
-  }
-}
-
-/**
- * New versions placed where the free-space map offers room: the pages a VACUUM emptied, read into the pool
- * (they are not extended), each filled with `perBlock` versions, one after the other.
- */
-class FreeSpaceTarget {
-  private placed = 0;
-  used = 0;
-  private block = -1;
-
-  constructor(
-    private readonly pool: PostgresPool,
-    private readonly relation: number,
-    private readonly perBlock: number,
-    private readonly blocks: (k: number) => number,
-  ) {}
-
-  put(): void {
-    if (this.placed % this.perBlock === 0) this.block = this.blocks(this.used++);
-    this.pool.readBuffer(pageId(this.relation, this.block), -1, true);
-    this.placed++;
-  }
 }
 
 /**
@@ -108,9 +57,12 @@ class FreeSpaceTarget {
  * right-most leaf as an ascending key does, with no sequence to draw from.
  */
 export function replayInsert(
-  { pool, heap, indexes, rows, rnd, notes }: WriteContext,
+  { pool, heap, indexes, rows, rnd, notes, fsmPage }: WriteContext,
   sequencePage: number,
-  { appended, runsBefore }: { appended: Set<string>; runsBefore: number } = { appended: new Set(), runsBefore: 0 },
+  { appended, runsBefore, partialEntries = {} }: { appended: Set<string>; runsBefore: number; partialEntries?: Record<string, number> } = {
+    appended: new Set(),
+    runsBefore: 0,
+  },
 ): void {
   if (rows <= 0) return;
   const { t, f } = heap;
@@ -131,15 +83,30 @@ export function replayInsert(
           : `${x.reportName}: each entry descends ${g.height} level(s) to a random one of ${g.leafPages.toLocaleString('en-US')} leaves (keys uncorrelated with the index order)`,
     );
     // Appended keys that do not come in the index's order (a date plus a constant, of rows in heap order)
-    // miss the right-most leaf's fast path once it has split: each entry descends from the root.
-    const inOrder = x.ascending === true || orderedShare(x.correlation) > PG_CALIBRATION.blockOrder;
-    return { x, i, g, perLeaf, atEnd: x.ascending === true || appended.has(x.planName), inOrder };
+    // miss the right-most leaf's fast path once it has split: each entry descends from the root. Nor does a
+    // tree under three levels cache its right-most leaf at all (BTREE_FASTPATH_MIN_LEVEL: its root's level
+    // must be 2): each entry descends its root (measured: a two-level key 2 requests an entry, its TOAST index too).
+    const ordered = x.ascending === true || orderedShare(x.correlation) > PG_CALIBRATION.blockOrder;
+    const inOrder = ordered && g.height >= FASTPATH_MIN_HEIGHT;
+    return {
+      x,
+      i,
+      g,
+      perLeaf,
+      atEnd: x.ascending === true || appended.has(x.planName),
+      inOrder,
+      share: partialShare(x, f, rows, partialEntries, notes),
+      placed: 0,
+    };
   });
   // An identity or serial column draws its value from a sequence: nextval() reads the sequence's page.
   const drawsSequence = shapes.some((s) => s.x.ascending);
   if (drawsSequence) notes.assumptions.add("the ascending key takes its default: nextval() requests its sequence's page once per row");
   notes.assumptions.add('page splits and the free-space and visibility maps are not modelled; a rollback reads nothing');
-  const target = new HeapTarget(pool, t, f.pages, perBlock, false);
+  // Each block after the first: the free-space map's leaf updated and searched, then its root, which finds
+  // no room (a bulk insert keeps its target block pinned: no failed try of it is requested).
+  const fsmSearch = (f.fsmPages ?? 0) > 0 ? () => [0, FSM_LEVELS - 1].forEach((l) => pool.access(fsmPage(l))) : undefined;
+  const target = new HeapTarget(pool, t, f.pages, perBlock, false, fsmSearch);
   // Keys given by the statement (not drawn from a sequence) are the same in every run: a unique index's
   // check finds the previous run's rolled-back version under each and visits it, on the blocks that run appended.
   const rechecked = runsBefore > 0 ? shapes.filter((s) => s.x.unique === true && !s.x.ascending).length : 0;
@@ -152,12 +119,15 @@ export function replayInsert(
     target.put();
     for (let k = 0; k < rechecked; k++) pool.access(pageId(t, f.pages + Math.floor(r / perBlock)));
     for (const s of shapes) {
+      // A partial index takes the rows that satisfy its predicate, spread evenly over the inserted rows.
+      if (Math.floor((r + 1) * s.share) === Math.floor(r * s.share)) continue;
+      const e = s.placed++;
       if (s.atEnd) {
         // The rightmost leaf, then the pages the appends add past the index's end.
-        const added = Math.floor(r / s.perLeaf);
+        const added = Math.floor(e / s.perLeaf);
         const leaf = added === 0 ? leafBlock(s.g, s.g.leafPages - 1) : s.x.pages - 1 + added;
-        if (r === 0 || !s.inOrder) for (const p of descentPages(s.i, s.g, s.g.leafPages - 1)) pool.access(p);
-        if (r > 0 && r % s.perLeaf === 0) pool.extend(pageId(s.i, leaf));
+        if (e === 0 || !s.inOrder) for (const p of descentPages(s.i, s.g, s.g.leafPages - 1)) pool.access(p);
+        if (e > 0 && e % s.perLeaf === 0) pool.extend(pageId(s.i, leaf));
         else pool.readBuffer(pageId(s.i, leaf), -1, true);
       } else {
         const leaf = rnd.int(s.g.leafPages);
@@ -166,6 +136,44 @@ export function replayInsert(
       }
     }
   }
+}
+
+/**
+ * The share of the inserted rows a partial index takes an entry for: as counted after the runs where it
+ * was, else its share of the table's rows (its entries over the table's, from the statistics); 1 for an
+ * index of every row.
+ */
+export function partialShare(
+  x: PgRelationFacts,
+  f: PgRelationFacts,
+  rows: number,
+  counted: Record<string, number>,
+  notes: PlanSimulationNotes,
+  what = 'inserted',
+): number {
+  if (!x.predicate) return 1;
+  const n = counted[x.planName];
+  if (n !== undefined) {
+    notes.assumptions.add(
+      `${x.reportName}: partial (${x.predicate}): ${n.toLocaleString('en-US')} of the ${rows.toLocaleString('en-US')} ${what} rows satisfy it (read after the runs)`,
+    );
+    return Math.min(1, Math.max(0, n / Math.max(1, rows)));
+  }
+  const share = f.tuples > 0 ? Math.min(1, x.tuples / f.tuples) : 1;
+  notes.assumptions.add(
+    `${x.reportName}: partial (${x.predicate}): the ${what} rows taken to satisfy it as the table's rows do (${Math.round(share * 100)} %, its entries over the table's rows)`,
+  );
+  return share;
+}
+
+/** Whether a partial index's predicate names one of the columns (as the catalog deparses it: bare or quoted). */
+export function predicateNames(predicate: string, columns: readonly string[]): boolean {
+  const bare = predicate.replace(/'(?:[^']|'')*'/g, "''");
+  return columns.some((c) =>
+    new RegExp(`(^|[^\\w$"])(${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|"${c.replace(/"/g, '""').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}")([^\\w$"]|$)`).test(
+      bare,
+    ),
+  );
 }
 
 /** Bytes of a heap page after its header (8 kB blocks: the tuple sizes derived from it are relative anyway). */
@@ -201,6 +209,10 @@ export interface UpdateShape {
   roomFromPruning?: boolean;
   /** Rows a clustered scan returns per heap page, where the plan says (a bitmap heap scan's rows over its blocks). */
   rowsPerPage?: number;
+  /** Each written row's heap block in the scan's order, where read after the runs: in place of the scan's model. */
+  rowBlocks?: number[];
+  /** Per partial index, how many of the written rows satisfy its predicate (read after the runs). */
+  partialEntries?: Record<string, number>;
 }
 
 /**
@@ -214,7 +226,7 @@ interface UpdateRules {
   roomLeft: boolean;
   hotRoom: number;
   hotEligible: boolean;
-  entries: Array<{ i: number; g: ReturnType<typeof indexGeometry>; checksOldVersion: boolean }>;
+  entries: Array<{ i: number; g: ReturnType<typeof indexGeometry>; checksOldVersion: boolean; share: number }>;
   target: FreeSpaceTarget | HeapTarget;
   allVisible: (page: number) => boolean;
   visibleShare: number;
@@ -230,12 +242,13 @@ interface UpdateProgress {
   deadChecks: number;
 }
 
-export function replayUpdate(context: WriteContext, shape: UpdateShape): { moved: number; freeBlocks: number; deadChecks: number } {
-  if (context.rows <= 0) return { moved: 0, freeBlocks: 0, deadChecks: 0 };
+export function replayUpdate(context: WriteContext, shape: UpdateShape): { moved: number; freeBlocks: number; deadChecks: number; pages: Set<number> } {
+  if (context.rows <= 0) return { moved: 0, freeBlocks: 0, deadChecks: 0, pages: new Set() };
   const rules = updateRules(context, shape);
   const progress: UpdateProgress = { onPage: new Map(), placed: 0, earlierMet: 0, deadChecks: 0 };
   for (let r = 0; r < context.rows; r++) updateRow(context, shape, rules, progress, r);
-  return { moved: progress.placed, freeBlocks: rules.target instanceof FreeSpaceTarget ? rules.target.used : 0, deadChecks: progress.deadChecks };
+  const freeBlocks = rules.target instanceof FreeSpaceTarget ? rules.target.used : 0;
+  return { moved: progress.placed, freeBlocks, deadChecks: progress.deadChecks, pages: new Set(progress.onPage.keys()) };
 }
 
 function updateRules({ pool, heap, indexes, rows, notes }: WriteContext, shape: UpdateShape): UpdateRules {
@@ -246,7 +259,14 @@ function updateRules({ pool, heap, indexes, rows, notes }: WriteContext, shape: 
   // What a page holds beyond its tuples: the fillfactor's reserve, which only same-page updates may use.
   const hotPerPage = Math.max(0, Math.floor((PAGE_BODY - perBlock * tupleBytes) / tupleBytes));
   const changed = shape.updatedColumns;
-  const indexed = indexes.some(({ f: x }) => x.columns === undefined || changed === undefined || x.columns.some((c) => c === null || changed.includes(c)));
+  // A column a partial index's predicate names blocks HOT as its key columns do.
+  const indexed = indexes.some(
+    ({ f: x }) =>
+      x.columns === undefined ||
+      changed === undefined ||
+      x.columns.some((c) => c === null || changed.includes(c)) ||
+      (!!x.predicate && predicateNames(x.predicate, changed)),
+  );
   // A full page may still have room for one version where pruning removed a dead one that an earlier write
   // left (a committed update's old version, a deleted row): which pages do, no view shows before run 1.
   const roomLeft = !indexed && hotPerPage === 0 && (f.deadTuples ?? 0) > 0 && shape.roomFromPruning === true;
@@ -268,7 +288,9 @@ function updateRules({ pool, heap, indexes, rows, notes }: WriteContext, shape: 
   const entries = indexes.map(({ f: x, i }) => {
     const g = indexGeometry(x);
     const keyKept = changed !== undefined && x.columns !== undefined && x.columns.every((c) => c !== null && !changed.includes(c));
-    return { i, g, checksOldVersion: x.unique === true && keyKept };
+    // A new version takes an entry in a partial index only where it satisfies the predicate.
+    const share = partialShare(x, f, rows, shape.partialEntries ?? {}, notes, 'updated');
+    return { i, g, checksOldVersion: x.unique === true && keyKept, share };
   });
   // Loaded pages have no room beyond the reserve: the first version that leaves its page needs a new block.
   const target = shape.freeSpace
@@ -284,14 +306,22 @@ function updateRules({ pool, heap, indexes, rows, notes }: WriteContext, shape: 
   // first update of each such page pins it (measured: 34 map requests for 2,001 rows on 34 pages), and no
   // later run finds the bit set again. Which pages are all-visible pg_class.relallvisible tells as of the
   // last VACUUM or ANALYZE: taken as that share of the pages, spread evenly.
-  const visibleShare = Math.min(1, Math.max(0, f.allVisible ?? 0));
   const cleared = shape.cleared ?? new Set<number>();
-  const allVisible = (page: number) => !cleared.has(page) && (visibleShare >= 1 || (page * GOLDEN) % 1 < visibleShare);
+  const { visibleShare, allVisible } = visibility(f, cleared);
   const fsm = (f.fsmPages ?? 0) > 0;
   if (visibleShare > 0 || fsm) noteMaps(notes, f, visibleShare);
   if (shape.refetchesOld)
     notes.assumptions.add(`${f.reportName}: each row's old version is fetched again to form the new one, a request on the page the scan holds`);
   return { perBlock, roomLeft, hotRoom, hotEligible: !indexed && hotRoom > 0, entries, target, allVisible, visibleShare, cleared, fsm };
+}
+
+/**
+ * Which pages are all-visible: pg_class.relallvisible tells the share as of the last VACUUM or ANALYZE,
+ * taken spread evenly over the pages, less those an earlier run's write cleared (a rollback sets no bit again).
+ */
+export function visibility(f: PgRelationFacts, cleared: Set<number>): { visibleShare: number; allVisible: (page: number) => boolean } {
+  const visibleShare = Math.min(1, Math.max(0, f.allVisible ?? 0));
+  return { visibleShare, allVisible: (page) => !cleared.has(page) && (visibleShare >= 1 || (page * GOLDEN) % 1 < visibleShare) };
 }
 
 function noteMaps(notes: WriteContext['notes'], f: WriteContext['heap']['f'], visibleShare: number): void {
@@ -311,7 +341,8 @@ function updateRow(context: WriteContext, shape: UpdateShape, rules: UpdateRules
   const { perBlock } = rules;
   pool.repin();
   if (shape.refetchesOld) pool.repin();
-  const page = shape.clustered ? Math.floor(r / (shape.rowsPerPage ?? perBlock)) : rnd.int(Math.max(1, f.pages));
+  const page = shape.rowBlocks?.[r] ?? (shape.clustered ? Math.floor(r / (shape.rowsPerPage ?? perBlock)) : rnd.int(Math.max(1, f.pages)));
+  pool.markDirty(pageId(t, page));
   const n = progress.onPage.get(page) ?? 0;
   progress.onPage.set(page, n + 1);
   // A page pruning left room on was written since the last VACUUM: not all-visible.
@@ -328,9 +359,9 @@ function updateRow(context: WriteContext, shape: UpdateShape, rules: UpdateRules
     const appended = f.rowsUpdated ? f.rowsUpdated.all - f.rowsUpdated.hot : 0;
     if (rules.visibleShare >= 0.5 && appended === 0) pool.access(vmPage(f.pages - 1));
   }
-  progress.placed++;
+  const e = progress.placed++;
   rules.target.put();
-  for (const s of rules.entries) indexEntry(context, shape, rules, progress, s, r);
+  for (const s of rules.entries) if (s.share >= 1 || Math.floor((e + 1) * s.share) > Math.floor(e * s.share)) indexEntry(context, shape, rules, progress, s, r);
 }
 
 /** The new version's entry in one index, and the uniqueness check of the versions under its key. */
@@ -361,12 +392,4 @@ function indexEntry(
     pool.access(pageId(t, e.block(progress.earlierMet)));
     if (e.olderAt) pool.access(pageId(t, e.olderAt(r)));
   }
-}
-
-export function replayDelete({ pool, heap, rows, notes }: WriteContext): void {
-  if (rows <= 0) return;
-  notes.assumptions.add(
-    `${heap.f.reportName}: ${rows.toLocaleString('en-US')} rows deleted, each on the page the scan below holds pinned; index entries stay until VACUUM`,
-  );
-  for (let r = 0; r < rows; r++) pool.repin();
 }

@@ -151,6 +151,18 @@ export class PostgresPool implements BufferPoolModel {
   }
 
   /**
+   * A write to a page this process holds pinned (heap_update and heap_delete set the old version's xmax):
+   * no request, but the buffer is dirty from now on, so a BULKREAD ring that reaches it rejects it.
+   */
+  markDirty(page: number): void {
+    const b = this.table.get(page);
+    if (b < 0) return;
+    if (!this.dirty[b]) this.sharedDirtied++;
+    this.dirty[b] = 1;
+    this.dirtiedAt[b] = ++this.walInserted;
+  }
+
+  /**
    * A relation extended by one block: a buffer is taken and zeroed, not read. EXPLAIN counts it as a block
    * written (ReadBuffer_common's isExtend; PostgreSQL 16+ ExtendBufferedRel), pg_stat_io as an extend.
    */

@@ -63,7 +63,11 @@ function scanBase(sim: SimulationContext, n: PlanNode, notes: PlanSimulationNote
   const start = kills ? first?.key : undefined;
   // An index-only scan whose every row went to the heap (no page all-visible) visits the rows' blocks too.
   const visitsRows = n.nodeType === 'Index Scan' || (indexOnly && heapTuples >= tuples);
-  const known = visitsRows && n.relation ? sim.observed.heapBlocks[n.relation] : undefined;
+  // A write's rows are its live ones: where the scan also meets dead versions (counted, or counted under its
+  // keys after the runs), the dead-version model walks them instead.
+  const deadUnder = n.relation !== undefined && (sim.observed.writeDeadEntries[n.relation]?.dead ?? 0) > 0;
+  const written = dead || deadUnder ? undefined : writtenInScanOrder(sim, n);
+  const known = visitsRows && n.relation ? (sim.observed.heapBlocks[n.relation] ?? written) : undefined;
   if (kills && start !== undefined && !n.backward) {
     // Which rows an update moved before the table-wide one: from the rows' heap blocks where an index scan's
     // are read, else from the rows an index-only scan's heap fetches moved (read after the last run too).
@@ -103,4 +107,14 @@ function loadOrderOf(b: Omit<ScanBase, 'loadOrder'>, keyMin: number | undefined,
     );
   }
   return loadOrder;
+}
+
+/**
+ * The blocks of the rows a write's index scan returned, read after the runs in the scan's order: they are
+ * the rows it visited where no filter dropped any (written-rows.ts).
+ */
+function writtenInScanOrder(sim: SimulationContext, n: PlanNode): number[] | undefined {
+  const blocks = n.relation ? sim.observed.writtenBlocks[n.relation] : undefined;
+  const rows = (n.actualRows ?? 0) * Math.max(1, n.actualLoops ?? 1);
+  return blocks && n.nodeType === 'Index Scan' && (n.rowsRemovedByFilter ?? 0) === 0 && blocks.length === rows ? blocks : undefined;
 }

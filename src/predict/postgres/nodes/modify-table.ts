@@ -2,15 +2,19 @@
 import type { PlanNode } from '../../../shared/report';
 import type { PostgresPool } from '../../../sim/policies/postgres-clock-sweep';
 import type { SimulationContext } from '../simulation-context';
+import type { PgRelationFacts } from '../facts';
 import type { PlanSimulationNotes } from '../simulation-notes';
 import type { SeededRandom } from '../../../sim/random';
 import { orderedShare, pageId } from '../geometry';
-import { replayDelete, replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from '../write-trace';
+import { replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from '../write-trace';
+import { replayDelete } from '../delete-trace';
 import { clearedOf, deadMetByWrite, freeSpaceOf, leftoversOf } from '../history/dead-versions';
 import { earlierBlocks, earlierUnderTableWide, earlierUnderWrite } from '../history/earlier-writes';
 import { PG_CALIBRATION } from '../calibration';
 import { REFETCHES_OLD_VERSION_FROM } from '../layout-constants';
 import { guess } from '../guesses';
+import { deleteOutOfLine } from './toast-delete';
+import { insertOutOfLine } from './toast-insert';
 
 /**
  * An UPDATE's uniqueness checks go to each dead version under the row's key, where the scan below met it
@@ -38,66 +42,96 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
   const fsmPage = (level: number) => sim.fsmPageOf(t, level);
   const context: WriteContext = { pool, heap, indexes, rows, rnd, notes, vmPage, fsmPage };
   switch (n.operation) {
-    case 'Insert':
-      return replayInsert(context, sim.sequencePage(), { appended: new Set(sim.observed.appendedKeys), runsBefore: sim.history.runsDone });
-    case 'Update': {
-      const scan = input ? scanOf(input, heap.f.planName) : undefined;
-      const scanIndex = scan?.index === undefined ? undefined : sim.relationIndex('index', scan.index);
-      const correlation = scanIndex === undefined ? null : (sim.facts[scanIndex].correlation ?? null);
-      const rowsPerPage = bitmapRowsPerPage(scan);
-      const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= PG_CALIBRATION.clusteredWrite);
-      const leftoverPerRow = leftoversOf(sim, t);
-      const leftoverAt = sim.history.leftoverPlace.get(t);
-      // Run 1's _bt_check_unique marks each dead version it visits (ItemIdMarkDead, under the leaf's lock):
-      // later runs check the previous run's aborted versions alone (measured after a table-wide update:
-      // 7.87 requests a row on run 1, 7.86-7.94 on runs 2-3, as on a cold table's runs 2-3).
-      const deadPerRow = sim.history.runsDone > 0 ? 0 : deadMetByWrite(sim, t, notes);
-      const freeSpace = freeSpaceOf(sim, t);
-      // _bt_check_unique visits the versions an earlier write left under each row's key too (the range's run 1).
-      const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > PG_CALIBRATION.blockOrder ? earlierUnderWrite(sim, t) : undefined;
-      // Run 1's scan goes out to them and back (indexScan). A later run's scan passes them on its way to the
-      // previous run's version under the same key, so only the uniqueness check adds a request each; from run
-      // 3 it also checks the version the run before the previous one left there, which joined their posting
-      // list when the leaf deduplicated (the pgbench check, warm, after one earlier measurement: 0.9 a
-      // version on run 2, 1.4-2.2 more on run 3; cold, with no such list, 0.25 a row more on run 3).
-      const olderAt = sim.history.runsDone >= 2 ? sim.history.olderLeftoverPlace.get(t) : undefined;
-      const earlier =
-        left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: earlierBlocks(sim, heap.f, left), ...(olderAt ? { olderAt } : {}) } : undefined;
-      const { moved, freeBlocks, deadChecks } = replayUpdate(context, {
-        ...(scanIndex === undefined ? {} : { scanIndex }),
-        clustered,
-        leftoverPerRow,
-        ...(leftoverAt ? { leftoverAt } : {}),
-        deadPerRow,
-        ...(earlier ? { earlier } : {}),
-        ...(freeSpace ? { freeSpace } : {}),
-        firstWrite: sim.history.runsDone === 0,
-        cleared: clearedOf(sim, t),
-        refetchesOld: sim.engine.major >= REFETCHES_OLD_VERSION_FROM,
-        roomFromPruning: guess(sim.draw, 'roomFromPruning') === 1,
-        ...(rowsPerPage ? { rowsPerPage } : {}),
-        ...(sim.updatedColumns ? { updatedColumns: sim.updatedColumns } : {}),
+    case 'Insert': {
+      replayInsert(context, sim.sequencePage(), {
+        appended: new Set(sim.observed.appendedKeys),
+        runsBefore: sim.history.runsDone,
+        partialEntries: sim.observed.partialEntries,
       });
-      sim.history.freeUsed.set(t, (sim.history.freeUsed.get(t) ?? 0) + freeBlocks);
-      for (const b of earlierUnderTableWide(sim, heap.f, rows, notes)) pool.access(pageId(t, b));
-      sim.history.deadChecks = deadChecks > 0 ? { t, count: deadChecks } : undefined;
-      // Where this run's versions went, for the next run to meet them there.
-      const appendedPerBlock = tuplesPerBlock(heap.f);
-      if (leftoverAt) sim.history.olderLeftoverPlace.set(t, leftoverAt);
-      sim.history.leftoverPlace.set(
-        t,
-        freeSpace ? (r) => freeSpace.block(Math.floor(r / freeSpace.perBlock)) : (r) => heap.f.pages + Math.floor(r / appendedPerBlock),
-      );
-      // Rolled back, each moved row leaves its new version dead, with an entry in every index, for the next
-      // run's scan. (An INSERT's aborted rows are dead too, but the same INSERT run again does not read them.)
-      if (rows > 0) sim.history.leftovers.set(t, moved / rows);
+      const values = sim.observed.insertedOutOfLine[heap.f.planName];
+      if (values) insertOutOfLine(sim, pool, t, values, rows, notes);
       return;
     }
-    case 'Delete':
-      return replayDelete(context);
+    case 'Update':
+      return modifyUpdate(sim, context, input);
+    case 'Delete': {
+      const rowBlocks = writtenRows(sim, heap.f, rows);
+      sim.history.writtenPages.set(t, replayDelete(context, rowBlocks, clearedOf(sim, t)));
+      deleteOutOfLine(sim, pool, t, sim.observed.writtenOutOfLine[heap.f.planName] ?? [], rowBlocks, notes);
+      return;
+    }
     default:
       notes.unmodelled.add(`ModifyTable (${n.operation ?? 'unknown'}): the pages it writes are left out; the reads below it are modelled`);
   }
+}
+
+/** An UPDATE replayed row by row (write-trace.ts), with what the runs before it left and what it leaves the next. */
+function modifyUpdate(sim: SimulationContext, context: WriteContext, input: PlanNode | undefined): void {
+  const { pool, heap, rows, notes } = context;
+  const t = heap.t;
+  const scan = input ? scanOf(input, heap.f.planName) : undefined;
+  const scanIndex = scan?.index === undefined ? undefined : sim.relationIndex('index', scan.index);
+  const correlation = scanIndex === undefined ? null : (sim.facts[scanIndex].correlation ?? null);
+  const rowsPerPage = bitmapRowsPerPage(scan);
+  // Where each written row is, read after the runs: its page decides whether its new version fits there (HOT).
+  const rowBlocks = writtenRows(sim, heap.f, rows);
+  if (rowBlocks)
+    notes.assumptions.add(`${heap.f.reportName}: the written rows' pages as read after the runs (${new Set(rowBlocks).size.toLocaleString('en-US')} pages)`);
+  const clustered = scan?.nodeType === 'Seq Scan' || (correlation !== null && Math.abs(correlation) >= PG_CALIBRATION.clusteredWrite);
+  const leftoverPerRow = leftoversOf(sim, t);
+  const leftoverAt = sim.history.leftoverPlace.get(t);
+  // Run 1's _bt_check_unique marks each dead version it visits (ItemIdMarkDead, under the leaf's lock):
+  // later runs check the previous run's aborted versions alone (measured after a table-wide update:
+  // 7.87 requests a row on run 1, 7.86-7.94 on runs 2-3, as on a cold table's runs 2-3).
+  const deadPerRow = sim.history.runsDone > 0 ? 0 : deadMetByWrite(sim, t, notes);
+  const freeSpace = freeSpaceOf(sim, t);
+  // _bt_check_unique visits the versions an earlier write left under each row's key too (the range's run 1).
+  const left = rows > 0 && scan?.index !== undefined && orderedShare(correlation) > PG_CALIBRATION.blockOrder ? earlierUnderWrite(sim, t) : undefined;
+  // Run 1's scan goes out to them and back (indexScan). A later run's scan passes them on its way to the
+  // previous run's version under the same key, so only the uniqueness check adds a request each; from run
+  // 3 it also checks the version the run before the previous one left there, which joined their posting
+  // list when the leaf deduplicated (the pgbench check, warm, after one earlier measurement: 0.9 a
+  // version on run 2, 1.4-2.2 more on run 3; cold, with no such list, 0.25 a row more on run 3).
+  const olderAt = sim.history.runsDone >= 2 ? sim.history.olderLeftoverPlace.get(t) : undefined;
+  const earlier =
+    left && left.farBlocks > 0 ? { perRow: left.dead / rows, block: earlierBlocks(sim, heap.f, left), ...(olderAt ? { olderAt } : {}) } : undefined;
+  const { moved, freeBlocks, deadChecks, pages } = replayUpdate(context, {
+    ...(scanIndex === undefined ? {} : { scanIndex }),
+    clustered,
+    leftoverPerRow,
+    ...(leftoverAt ? { leftoverAt } : {}),
+    deadPerRow,
+    ...(earlier ? { earlier } : {}),
+    ...(freeSpace ? { freeSpace } : {}),
+    firstWrite: sim.history.runsDone === 0,
+    cleared: clearedOf(sim, t),
+    refetchesOld: sim.engine.major >= REFETCHES_OLD_VERSION_FROM,
+    roomFromPruning: guess(sim.draw, 'roomFromPruning') === 1,
+    ...(rowsPerPage ? { rowsPerPage } : {}),
+    ...(rowBlocks ? { rowBlocks } : {}),
+    partialEntries: sim.observed.partialEntries,
+    ...(sim.updatedColumns ? { updatedColumns: sim.updatedColumns } : {}),
+  });
+  sim.history.freeUsed.set(t, (sim.history.freeUsed.get(t) ?? 0) + freeBlocks);
+  sim.history.writtenPages.set(t, pages);
+  for (const b of earlierUnderTableWide(sim, heap.f, rows, notes)) pool.access(pageId(t, b));
+  sim.history.deadChecks = deadChecks > 0 ? { t, count: deadChecks } : undefined;
+  // Where this run's versions went, for the next run to meet them there.
+  const appendedPerBlock = tuplesPerBlock(heap.f);
+  if (leftoverAt) sim.history.olderLeftoverPlace.set(t, leftoverAt);
+  sim.history.leftoverPlace.set(
+    t,
+    freeSpace ? (r) => freeSpace.block(Math.floor(r / freeSpace.perBlock)) : (r) => heap.f.pages + Math.floor(r / appendedPerBlock),
+  );
+  // Rolled back, each moved row leaves its new version dead, with an entry in every index, for the next
+  // run's scan. (An INSERT's aborted rows are dead too, but the same INSERT run again does not read them.)
+  if (rows > 0) sim.history.leftovers.set(t, moved / rows);
+}
+
+/** Each written row's heap block, read after the runs, where it was read for as many rows as the write's input produced. */
+function writtenRows(sim: SimulationContext, f: PgRelationFacts, rows: number): number[] | undefined {
+  const written = sim.observed.writtenBlocks[f.planName];
+  return written && written.length === rows ? written : undefined;
 }
 
 /** A bitmap heap scan's rows over its heap blocks, as executed: how many of a page's rows the write changes. */
