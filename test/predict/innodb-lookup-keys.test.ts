@@ -55,6 +55,22 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     );
   });
 
+  // ORDER BY k DESC LIMIT scans k's index backward from its end and fetches each row by its id: the latest
+  // keys' rows lie on the clustered index's last few leaves (drawn, each lookup had been a leaf of its own).
+  test('a cold ORDER BY … DESC LIMIT through a secondary index looks up the rows on the few leaves they share', async () => {
+    await server().restart();
+    const report = await measureLab(server(), 'SELECT c FROM s ORDER BY k DESC LIMIT 302', { runs: 2, cold: 'try' });
+    const [run1, run2] = report.runs;
+    assert.ok(run1.cold, 'run 1 is cold');
+    assert.ok(pagesRead(run1.measured)! < 30, `the premise: the rows share few leaves (${pagesRead(run1.measured)} pages read)`);
+    assertRun1Read(run1);
+    assertLogical([run1, run2]);
+    assert.ok(
+      run1.prediction?.assumptions.some((x) => x.includes('its leaf placed by its key') && x.includes("InnoDB's prefetch")),
+      `the assumptions say the lookups were placed, the prefetched rows with them: ${run1.prediction?.assumptions.join(' / ')}`,
+    );
+  });
+
   test('a cold join through k looks up the consecutive ids k holds: the leaves they share, as measured', async () => {
     await server().restart();
     const sql = 'SELECT COUNT(b.pad) FROM s AS a JOIN t AS b ON b.id = a.k WHERE a.id BETWEEN 50000 AND 50299';

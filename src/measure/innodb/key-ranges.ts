@@ -42,9 +42,11 @@ function indexesRead(accesses: TableAccess[], indexes: InnodbIndexFacts[]): Inno
     indexes.find((g) => g.table === table && (key === undefined || key === 'PRIMARY' ? g.clustered : g.index === key));
   return accesses.flatMap((a) => {
     const possible = (a.possibleKeys ?? []).map((k) => named(a.table, k));
-    if (a.accessType !== 'range' && a.accessType !== 'ref' && a.accessType !== 'const' && a.accessType !== 'eq_ref')
-      return possible.filter((f): f is InnodbIndexFacts => f !== undefined);
     const read = named(a.table, a.key);
+    // A scan of a secondary index in its order (ORDER BY … LIMIT) looks its rows up by their keys, placed from the key's ends.
+    const scanned = a.accessType === 'index' && read && !read.clustered && !a.usingIndex;
+    if (a.accessType !== 'range' && a.accessType !== 'ref' && a.accessType !== 'const' && a.accessType !== 'eq_ref' && !scanned)
+      return possible.filter((f): f is InnodbIndexFacts => f !== undefined);
     const clustered = read && !read.clustered && !a.usingIndex ? indexes.find((g) => g.table === a.table && g.clustered) : undefined;
     return [read, clustered, ...possible].filter((f): f is InnodbIndexFacts => f !== undefined);
   });

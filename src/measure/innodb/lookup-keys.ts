@@ -34,7 +34,8 @@ function lookupTargets(accesses: TableAccess[], indexes: InnodbIndexFacts[], ali
   const [a, b] = accesses;
   // The outer table as the statement names it: by its one alias, or by the table.
   const names = [...aliases].filter(([, table]) => table === a.table).map(([alias]) => alias);
-  const secondary = LOOKUP_ACCESS.has(a.accessType) && a.key !== undefined && a.key !== 'PRIMARY' && !a.usingIndex;
+  // A range or lookup through it, or a scan of it in its order that a LIMIT stops (ORDER BY … LIMIT).
+  const secondary = (LOOKUP_ACCESS.has(a.accessType) || a.accessType === 'index') && a.key !== undefined && a.key !== 'PRIMARY' && !a.usingIndex;
   // A composite key's first column places its rows (range-placement.ts): rows of one value lie together.
   const own = secondary ? keyOf(a.table, true) : undefined;
   const outerLookups = (qualified: boolean): LookupTarget[] =>
@@ -68,6 +69,8 @@ export async function readLookupKeys(
     replaceSelectList(statement, expression, 'mysql') ??
     (accesses.length > 1 ? replaceSelectList(statement, expression, 'mysql', { ungrouped: true }) : undefined);
   if (!sql) return {};
+  // A scan a LIMIT stopped fetched up to 7 rows more (InnoDB's prefetch, read-context.ts): their keys too.
+  const past = accesses.length === 1 ? withPrefetchedRows(sql) : sql;
   // An ORDER BY … LIMIT the index does not give sorts every row it read, each looked up first: where the
   // statement gives fewer rows than its access read, it is asked again without them, in the index's order.
   const unordered = replaceSelectList(statement, expression, 'mysql', { unordered: true });
@@ -77,7 +80,7 @@ export async function readLookupKeys(
       const [result] = await conn.query({ sql: text, rowsAsArray: true });
       return (result as unknown[][]).slice(0, MAX_LOOKUP_KEYS + 1).map((r) => r.map(Number));
     };
-    const ordered = await ask(sql);
+    const ordered = await ask(past);
     return unordered && ordered.length < targets[0].rows ? ask(unordered) : ordered;
   });
   if (!rows || rows.length > MAX_LOOKUP_KEYS) return {};
@@ -87,4 +90,9 @@ export async function readLookupKeys(
     if (keys.every(Number.isSafeInteger)) out[t.table] = keys;
   });
   return out;
+}
+
+/** The statement with a closing `LIMIT n` raised by the 7 rows InnoDB's prefetch may fetch past it; else as it is. */
+export function withPrefetchedRows(sql: string): string {
+  return sql.replace(/\bLIMIT\s+(\d+)(\s*;?\s*)$/i, (_, limit: string, end: string) => `LIMIT ${Number(limit) + 7}${end}`);
 }

@@ -62,6 +62,20 @@ export const INNODB_CALIBRATION_ENTRIES = {
       'a tolerance set by hand, not fitted: values that follow a pattern of their own (a date range over customers numbered in blocks) stay a block apart from even; a skewed column (most rows on low ids) is a quarter or more away; measured (test/predict/innodb-lookup-keys.test.ts: 500 rows of five days over 30 blocks of customers): 40 pages read cold, 43 predicted so, 407 drawn',
     versions: MEASURED_ON,
   },
+  randomFillFrom: {
+    value: 0.6,
+    what: "an index whose leaves average at least this fill (and under randomFillTo) is taken as grown by inserts in random key order: each page's fill drawn as 2^u / 2, from half a page to a full one",
+    provenance:
+      'a gate set by hand around ln 2 ≈ 0.69, the average fill random inserts leave (Yao), not fitted; measured (test/predict/innodb-insert-rollback.test.ts: a UUID key of 35 rows a page, 550 random inserts): 23 splits, 1.44/35 of the inserts',
+    versions: MEASURED_ON,
+  },
+  randomFillTo: {
+    value: 0.8,
+    what: 'the fill from which an index is taken as built sorted or grown in key order, its pages about equally full (see randomFillFrom)',
+    provenance:
+      'a gate set by hand between ln 2 and the 15/16 a sorted build leaves (innodb_fill_factor 100 keeps 1/16 free), not fitted; the UUID key measured for randomFillFrom (fill 0.69) lies inside',
+    versions: MEASURED_ON,
+  },
 } satisfies Record<string, CalibrationEntry>;
 
 export const INNODB_CALIBRATION = values(INNODB_CALIBRATION_ENTRIES);

@@ -3,6 +3,7 @@
 // with the free room of a page at a fill drawn around the index's average, as pages filled in random key
 // order range from half full to full; a key of a split leaf's range then lands on either half.
 import { SeededRandom } from '../../sim/random';
+import { INNODB_CALIBRATION } from './calibration';
 
 /**
  * Entries of `entryBytes` a page holds at the merge limit: half the page's size in record data
@@ -10,13 +11,13 @@ import { SeededRandom } from '../../sim/random';
  * not the page's header or directory). A page split in two from full holds a little less in each half.
  */
 /**
- * Average fills that come from inserts in random key order (ln 2 ≈ 0.69, Yao's analysis): such a tree's pages
- * hold from half a page to a full one, a page of n records being as many as the inserts that grew it from
- * n/2 allow, so their number falls as 1/n (each record's page is entered in proportion to its records): a
- * page's fill is drawn as 2^u / 2, and an insert meets a full page once in about 1.44/capacity. Measured on
- * MariaDB 10.11 (a UUID key of 35 rows a page, 550 random inserts): 23 splits, 1.44/35 of them 23.
+ * Average fills that come from inserts in random key order (ln 2 ≈ 0.69, Yao's analysis; the gate's ends are
+ * in the calibration file): such a tree's pages hold from half a page to a full one, a page of n records
+ * being as many as the inserts that grew it from n/2 allow, so their number falls as 1/n (each record's page
+ * is entered in proportion to its records): a page's fill is drawn as 2^u / 2, and an insert meets a full page
+ * once in about 1.44/capacity.
  */
-const RANDOM_FILL: [number, number] = [0.6, 0.8];
+const RANDOM_FILL: [number, number] = [INNODB_CALIBRATION.randomFillFrom, INNODB_CALIBRATION.randomFillTo];
 
 export function mergeLimit(entryBytes: number, pageSize: number): number {
   return pageSize / 2 / Math.max(1, entryBytes);

@@ -3,6 +3,7 @@
 import { asPredictedRun, centralDraw, DRAWS, withRanges, type PredictOptions, type ReportPrediction } from '../prediction';
 import type { InnodbPredictionInput } from './facts';
 import { InnodbPredictor } from './predictor';
+import { IndexLayouts } from './index-layout';
 import { withExactRows } from './key-position';
 import { withOffPageLeaves } from './off-page-leaves';
 
@@ -20,7 +21,8 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
   );
   // Every draw of what the model guesses (where ranges start, lookup orders, which leaves are full) is
   // equally likely: the central one is shown, the others give the band, and the what-if follows the one shown.
-  const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(indexes, input.settings, d, options.statement));
+  const layouts = new IndexLayouts(indexes, input.settings.pageSize);
+  const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(indexes, input.settings, d, options.statement, layouts));
   const cached = options.statementCached;
   if (cached && input.runs.length > 0) for (const p of predictors) p.assumeStatementCached(input.runs[0], cached);
   const draws = predictors.map((p) => input.runs.map((r) => asPredictedRun(p.predictRun(r))));

@@ -49,8 +49,10 @@ export class InnodbPredictor {
     private readonly draw = 0,
     /** The statement's text, for the constants a range starts from. */
     statement?: string,
+    /** The indexes' page layout, which no draw changes: shared by a prediction's draws. */
+    layouts = new IndexLayouts(facts, settings.pageSize),
   ) {
-    this.layouts = new IndexLayouts(facts, settings.pageSize);
+    this.layouts = layouts;
     this.readContext = {
       facts,
       settings,
@@ -143,11 +145,13 @@ export class InnodbPredictor {
 
   /** Every clustered index's off-page pages by the leaf they follow (long-values.ts). */
   private offPagesByLeaf(): Map<number, number[]> {
-    const out = new Map<number, number[]>();
-    this.facts.forEach((f, i) => {
-      if (f.clustered && (f.offPagePages ?? 0) > 0) for (const [leaf, pages] of offPagesByLeaf(this.layouts.of(i), f.leafPages)) out.set(leaf, pages);
+    return this.layouts.memo('offPagesByLeaf', () => {
+      const out = new Map<number, number[]>();
+      this.facts.forEach((f, i) => {
+        if (f.clustered && (f.offPagePages ?? 0) > 0) for (const [leaf, pages] of offPagesByLeaf(this.layouts.of(i), f.leafPages)) out.set(leaf, pages);
+      });
+      return out;
     });
-    return out;
   }
 
   /**

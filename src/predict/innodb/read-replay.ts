@@ -1,41 +1,17 @@
 // The reads of a statement's table accesses as executed: index lookups and ranges (lookup-trace.ts), placed
-// by their constants or the keys read after the runs, and full scans of an index's leaves.
+// by their constants or the keys read after the runs, and full scans of an index's leaves (full-scan.ts).
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
-import type { IndexLayouts } from './index-layout';
-import { FRAGMENT_PAGES } from './index-layout';
 import { LOOKUP_ACCESS, replayLookup, type IndexLookup } from './lookup-trace';
 import { leadingColumnNote, placeKeys, placeRange, placeValues } from './range-placement';
 import { inListValues } from './key-bounds';
-import type { InnodbIndexFacts, InnodbPredictionSettings } from './facts';
+import type { InnodbIndexFacts } from './facts';
 import type { TableAccess } from './plan';
-import { SeededRandom } from '../../sim/random';
-import { seedOf } from './index-pages';
-import { descend } from './row-costs';
 import { replayRejectedDives } from './rejected-dives';
-import { LongValueLookups, longValuesAssumption, offPagePerRow, readsLongValues, scanLongValues } from './long-values';
+import { longValuesAssumption, offPagePerRow, readsLongValues } from './long-values';
+import { prefetchedRows, type InnodbReadContext, type ReadRun } from './read-context';
+import { replayFullScan } from './full-scan';
 
-/** What the read replay reads of its predictor. */
-export interface InnodbReadContext {
-  facts: InnodbIndexFacts[];
-  settings: InnodbPredictionSettings;
-  layouts: IndexLayouts;
-  draw: number;
-  statement: string | undefined;
-  indexOf(table: string, key: string | undefined): number;
-  /** Called when a range was placed where its key puts it, rather than its start drawn. */
-  placedByKey(): void;
-}
-
-/**
- * Rows InnoDB fetched for a scan the LIMIT stopped: after 4 single fetches a consistent read fills its
- * prefetch cache 8 rows at a time (MYSQL_FETCH_CACHE_THRESHOLD, MYSQL_FETCH_CACHE_SIZE), so up to 7 rows
- * past the limit are read, each with its clustered lookup (measured: LIMIT 5 and 12 fetched 12 rows, LIMIT
- * 50 fetched 52). A scan that ran to its range's end (rows as estimated) fetched no more.
- */
-function prefetchedRows(a: TableAccess): number {
-  if (!a.executed || a.loops > 1 || a.rows <= 4 || a.estimatedRows === undefined || a.rows >= a.estimatedRows) return a.rows;
-  return Math.min(a.estimatedRows, 4 + 8 * Math.ceil((a.rows - 4) / 8));
-}
+export type { InnodbReadContext } from './read-context';
 
 /**
  * Whether a lookup's keys arrive in ascending order: its one ref is the clustered key's first column of
@@ -48,13 +24,6 @@ function followsOuterOrder(ctx: InnodbReadContext, a: TableAccess, outer: TableA
   if (!['range', 'ALL', 'index'].includes(outer.accessType) || (outer.key !== undefined && outer.key !== 'PRIMARY')) return false;
   const c = ctx.indexOf(outer.table, undefined);
   return c >= 0 && ctx.facts[c].keyColumns?.[0] === m[2];
-}
-
-/** What a run's accesses are replayed with: whether a LIMIT stopped them, and the keys read after the runs. */
-export interface ReadRun {
-  limited: boolean;
-  keyRanges: Record<string, [number, number]>;
-  lookupKeys: Record<string, number[]>;
 }
 
 export function replayReads(
@@ -71,7 +40,7 @@ export function replayReads(
     const full = a.accessType === 'ALL' || a.accessType === 'index';
     if (!full && LOOKUP_ACCESS.has(a.accessType)) replayLookupAccess(ctx, pool, a, accesses[position - 1], assumptions, unmodelled, run);
     else if (!full) unmodelled.add(`${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: its page requests are left out`);
-    else replayFullScan(ctx, pool, a, assumptions, unmodelled, run.limited);
+    else replayFullScan(ctx, pool, a, assumptions, unmodelled, run);
   }
 }
 
@@ -178,51 +147,6 @@ function keptLookups(a: TableAccess, keys: number[] | undefined, assumptions: Se
   return { keys: kept, loops };
 }
 
-function replayFullScan(ctx: InnodbReadContext, pool: InnodbPool, a: TableAccess, assumptions: Set<string>, unmodelled: Set<string>, limited: boolean): void {
-  const i = ctx.indexOf(a.table, a.accessType === 'ALL' ? undefined : a.key);
-  if (i < 0) {
-    unmodelled.add(`${a.table}: no InnoDB index statistics (mysql.innodb_index_stats; not an InnoDB table, or never analysed), so its scan is left out`);
-    return;
-  }
-  const f = ctx.facts[i];
-  const l = ctx.layouts.of(i);
-  assumptions.add(
-    `${f.reportName}: full scan of ${f.leafPages.toLocaleString('en-US')} leaf pages in key order (statistics), the first ${FRAGMENT_PAGES} as fragment pages of extent 0, ` +
-      `the rest in whole extents; tablespace ${f.spacePages.toLocaleString('en-US')} pages`,
-  );
-  const leaves = mayStopEarly(ctx.statement, limited) ? scannedLeaves(f, a, assumptions) : f.leafPages;
-  const c = ctx.indexOf(a.table, undefined);
-  // A secondary index read in key order for rows it does not cover (ORDER BY … LIMIT through the index):
-  // each row is then looked up in the clustered index.
-  const lookups = a.accessType === 'index' && !f.clustered && !a.usingIndex && c >= 0 && c !== i;
-  const random = new SeededRandom(seedOf([a.table, f.index, 'index scan lookups', a.rows], ctx.draw));
-  const long = c >= 0 && (f.clustered || lookups) ? readsLongValues(ctx.statement, ctx.facts[c], ctx.settings.pageSize) : [];
-  if (long.length > 0) assumptions.add(longValuesAssumption(ctx.facts[c], long, f.clustered));
-  const access = (p: number) => pool.access(p);
-  for (let loop = 0; loop < Math.max(1, a.loops); loop++) {
-    pool.access(l.root);
-    for (const p of l.internal) pool.access(p);
-    for (let k = 0; k < leaves; k++) {
-      pool.access(l.leaves(k));
-      if (f.clustered && long.length > 0) scanLongValues(access, l, k);
-    }
-    if (!lookups) continue;
-    const cl = ctx.layouts.of(c);
-    const values = long.length > 0 ? new LongValueLookups(cl, offPagePerRow(ctx.facts[c])) : undefined;
-    for (let r = 0; r < a.rows; r++) {
-      const leaf = random.int(Math.max(1, ctx.facts[c].leafPages));
-      descend(pool, cl, leaf);
-      pool.access(cl.leaves(leaf));
-      values?.ofRows(access, leaf);
-    }
-  }
-  if (lookups) {
-    assumptions.add(
-      `${f.reportName}: not covering: each of the ${a.rows.toLocaleString('en-US')} rows read is looked up in ${ctx.facts[c].reportName}, in random order (a descent and its leaf)`,
-    );
-  }
-}
-
 /**
  * The ranges an IN list's values searched and the rows fetched: all of them, or, where a LIMIT stopped the
  * scan, as many ranges as its rows reached at the rows per value the optimizer estimated (the one it
@@ -286,30 +210,4 @@ function diveOf(ctx: InnodbReadContext, a: TableAccess, limited: boolean): Index
     times: limited ? 2 : 1,
     stoppedEarly: limited && a.executed === true && a.rows < estimatedRows,
   };
-}
-
-/**
- * Whether anything in the statement can stop a scan before its index's end: a LIMIT, or an EXISTS (a
- * semi-join's first match). Without one, a scan that read fewer rows than the statistics count still read
- * every leaf: the statistics sample the rows (a 60,000-row table's full scan read all of its 3,720 leaves
- * where they said 68,262 rows).
- */
-function mayStopEarly(statement: string | undefined, limited: boolean): boolean {
-  return limited || statement === undefined || /\bexists\b/i.test(statement);
-}
-
-/**
- * Leaves a scan that may stop early reads: all of them, unless the executed plan shows it stopped early:
- * then as many as hold the rows it read, at the index's rows per leaf.
- */
-function scannedLeaves(f: InnodbIndexFacts, a: TableAccess, assumptions: Set<string>): number {
-  if (!a.executed || f.rows <= 0 || f.leafPages <= 0) return f.leafPages;
-  const perLeaf = f.rows / f.leafPages;
-  const leaves = Math.min(f.leafPages, Math.max(1, Math.ceil(a.rows / perLeaf)));
-  if (leaves < f.leafPages) {
-    assumptions.add(
-      `${f.reportName}: the scan stopped after ${a.rows.toLocaleString('en-US')} rows (as executed), about ${leaves.toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')} leaves at ${Math.round(perLeaf).toLocaleString('en-US')} rows per leaf`,
-    );
-  }
-  return leaves;
 }
