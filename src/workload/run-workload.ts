@@ -211,6 +211,22 @@ async function drive(
   return { transactions: done, errors, seconds: (performance.now() - t0) / 1000, ...(firstError ? { firstError } : {}) };
 }
 
+/** The measured phase, between two settled readings of the server's counters by one reader. */
+async function countedRun(w: CompiledWorkload, target: ConnectionTarget, o: RunWorkloadOptions, modes: RunMode[], seed: number, runLog: TransactionLog) {
+  const counters = await openCounterReader(target);
+  try {
+    const before = await settledCounters(counters, target.engine, o.signal);
+    if (o.signal?.aborted) throw new WorkloadInputError('cancelled');
+    const cpuBefore = process.cpuUsage();
+    const run = await drive(w, target, o, modes, { seconds: o.seconds, transactions: o.transactions }, seed, runLog);
+    const cpu = process.cpuUsage(cpuBefore);
+    if (o.signal?.aborted) throw new WorkloadInputError('cancelled');
+    return { before, run, cpu, after: await settledCounters(counters, target.engine, o.signal) };
+  } finally {
+    await counters.close().catch(() => undefined);
+  }
+}
+
 export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget, o: RunWorkloadOptions): Promise<WorkloadMeasurement> {
   const gate = await gateWorkload(
     w.scripts.map((s) => s.script),
@@ -225,13 +241,7 @@ export async function runWorkload(w: CompiledWorkload, target: ConnectionTarget,
   const runLog: TransactionLog = [];
   const warm = await drive(w, target, o, gate.modes, { seconds: o.warmupSeconds, transactions: o.warmupTransactions }, seed, []);
   stopIfCancelled();
-  const before = await settledCounters(target, o.signal);
-  stopIfCancelled();
-  const cpuBefore = process.cpuUsage();
-  const run = await drive(w, target, o, gate.modes, { seconds: o.seconds, transactions: o.transactions }, seed + 1, runLog);
-  const cpu = process.cpuUsage(cpuBefore);
-  stopIfCancelled();
-  const after = await settledCounters(target, o.signal);
+  const { before, run, cpu, after } = await countedRun(w, target, o, gate.modes, seed + 1, runLog);
   stopIfCancelled();
   if (run.transactions === 0) {
     throw new WorkloadInputError(
