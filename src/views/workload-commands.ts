@@ -80,7 +80,9 @@ export class WorkloadCommands implements vscode.Disposable {
         {
           modal: true,
           detail:
-            'Then up to 5 s of transactions run twice each, to tell what a page read costs (for transactions per second by pool size). Reads run in read-only transactions; a script that writes runs in transactions that are rolled back (on PostgreSQL each leaves dead row versions until VACUUM). The load is real: prefer a test server.',
+            'Then up to 5 s of transactions run twice each, to tell what a page read costs (for transactions per second by pool size). Reads run in ' +
+            'read-only transactions; a script that writes runs in transactions that are rolled back (on PostgreSQL each leaves dead row versions ' +
+            'until VACUUM). The load is real: prefer a test server.',
         },
         'Run Workload',
       );

@@ -135,3 +135,42 @@ export function filesNamed(folder: string, name: RegExp): string[] {
     .filter((f) => name.test(f))
     .map((f) => join(folder, f));
 }
+
+/**
+ * What the workbench shows, for a failure message: a modal dialog, an open quick input, the notifications and
+ * the side bar's panes with their rows. A wait that times out then says what stood in its way, not only what
+ * it waited for (CI keeps the message, not the screenshot).
+ */
+export async function workbenchState(page: Page): Promise<string> {
+  const texts = async (selector: string) =>
+    (
+      await page
+        .locator(selector)
+        .allInnerTexts()
+        .catch(() => [] as string[])
+    )
+      .map((t) => t.replace(/\s+/g, ' ').trim())
+      .filter(Boolean);
+  const parts = [
+    ['dialog', await texts('.monaco-dialog-box')],
+    ['quick input', await texts('.quick-input-widget:visible')],
+    ['notifications', await texts('.notifications-toasts .notification-toast')],
+    ['side bar panes', await texts('.sidebar .pane')],
+  ] as const;
+  return parts.map(([what, t]) => `${what}: ${t.length ? t.join(' | ') : '(none)'}`).join('\n');
+}
+
+/** Waits for a locator to be visible; on timeout fails with what the workbench shows instead. */
+export async function waitShowing(page: Page, what: { waitFor(o: { timeout: number }): Promise<void> }, name: string, ms: number): Promise<void> {
+  try {
+    await what.waitFor({ timeout: ms });
+  } catch (err) {
+    await page.screenshot({ path: join('test-output', `e2e-not-showing-${name.replace(/\W+/g, '-')}.png`) }).catch(() => undefined);
+    throw new Error(
+      `${name} did not show within ${ms / 1000} s (${(err as Error).message.split('\n')[0]}); the workbench showed:\n${await workbenchState(page)}`,
+      {
+        cause: err,
+      },
+    );
+  }
+}
