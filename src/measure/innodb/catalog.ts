@@ -141,7 +141,15 @@ export function shapeOf(
   table: string,
   index: string,
   clustered: boolean,
-): { unique: boolean; keyBytes: number; entryBytes: number; autoIncrementKey: boolean; keyColumns: string[]; columnBytes?: Record<string, number> } {
+): {
+  unique: boolean;
+  keyBytes: number;
+  entryBytes: number;
+  autoIncrementKey: boolean;
+  keyColumns: string[];
+  columnBytes?: Record<string, number>;
+  blobColumns?: string[];
+} {
   const cols = shapes.columns.filter((c) => c.s === schema && c.t === table);
   const bytesOf = (name: string) => {
     const c = cols.find((x) => x.c === name);
@@ -162,6 +170,8 @@ export function shapeOf(
       autoIncrementKey: primary.length === 0 || (first !== undefined && /auto_increment/i.test(first.extra ?? '')),
       keyColumns: primary,
       columnBytes: Object.fromEntries(cols.map((c) => [c.c, columnBytes(c.type, c.octets, c.precision)])),
+      // What InnoDB's row template takes as a BLOB (DATA_BLOB: every BLOB and TEXT type, JSON in MariaDB).
+      blobColumns: cols.filter((c) => /blob|text|^json$/i.test(c.type)).map((c) => c.c),
     };
   }
   const keyBytes = own.reduce((a, c) => a + bytesOf(c), 0) + primary.filter((c) => !own.includes(c)).reduce((a, c) => a + bytesOf(c), 0);

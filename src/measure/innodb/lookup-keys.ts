@@ -69,7 +69,7 @@ export async function readLookupKeys(
     replaceSelectList(statement, expression, 'mysql') ??
     (accesses.length > 1 ? replaceSelectList(statement, expression, 'mysql', { ungrouped: true }) : undefined);
   if (!sql) return {};
-  // A scan a LIMIT stopped fetched up to 7 rows more (InnoDB's prefetch, read-context.ts): their keys too.
+  // A scan a LIMIT stopped fetched up to 8 rows more (InnoDB's prefetch, read-context.ts): their keys too.
   const past = accesses.length === 1 ? withPrefetchedRows(sql) : sql;
   // An ORDER BY … LIMIT the index does not give sorts every row it read, each looked up first: where the
   // statement gives fewer rows than its access read, it is asked again without them, in the index's order.
@@ -92,7 +92,7 @@ export async function readLookupKeys(
   return out;
 }
 
-/** The statement with a closing `LIMIT n` raised by the 7 rows InnoDB's prefetch may fetch past it; else as it is. */
+/** The statement with a closing `LIMIT n` raised by the 8 rows InnoDB's prefetch may fetch past it; else as it is. */
 export function withPrefetchedRows(sql: string): string {
-  return sql.replace(/\bLIMIT\s+(\d+)(\s*;?\s*)$/i, (_, limit: string, end: string) => `LIMIT ${Number(limit) + 7}${end}`);
+  return sql.replace(/\bLIMIT\s+(\d+)(\s*;?\s*)$/i, (_, limit: string, end: string) => `LIMIT ${Number(limit) + 8}${end}`);
 }

@@ -29,6 +29,8 @@ export interface InnodbIndexFacts {
   keyColumns?: string[];
   /** The clustered index: each column's bytes in a record (what an UPDATE's undo record keeps of it). */
   columnBytes?: Record<string, number>;
+  /** The clustered index: its BLOB and TEXT columns (absent in fixtures recorded before they were read). */
+  blobColumns?: string[];
   /** The clustered index: pages of its leaf segment that hold long values, not rows (set from offPagePages). */
   offPagePages?: number;
 }

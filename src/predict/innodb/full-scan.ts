@@ -10,8 +10,8 @@ import { SeededRandom } from '../../sim/random';
 import { seedOf } from './index-pages';
 import { descend } from './row-costs';
 import { placeKeys } from './range-placement';
-import { LongValueLookups, longValuesAssumption, offPagePerRow, readsLongValues, scanLongValues } from './long-values';
-import { prefetchedRows, type InnodbReadContext, type ReadRun } from './read-context';
+import { LongValueLookups, longValuesAssumption, offPagePerRow, prefetchReader, readsLongValues, scanLongValues } from './long-values';
+import { prefetchFill, prefetchedRows, type InnodbReadContext, type ReadRun } from './read-context';
 
 const n = (x: number) => x.toLocaleString('en-US');
 const descending = (sql: string | undefined) => sql !== undefined && /\border\s+by\b[^;]*\bdesc\b/i.test(sql);
@@ -73,10 +73,10 @@ export function replayFullScan(
  */
 function clusteredLookups(ctx: InnodbReadContext, a: TableAccess, index: string, c: number, run: ReadRun, assumptions: Set<string>) {
   const cf = ctx.facts[c];
-  const rows = run.limited ? prefetchedRows(a) : a.rows;
+  const rows = run.limited ? prefetchedRows(a, prefetchReader(ctx.statement, cf, ctx.settings.pageSize)) : a.rows;
   const placed = placeKeys(cf, ctx.settings.pageSize, run.lookupKeys[a.table], run.keyRanges);
   const random = new SeededRandom(seedOf([a.table, index, 'index scan lookups', a.rows], ctx.draw));
-  const prefetch = rows > a.rows ? ` (${n(rows - a.rows)} past the LIMIT: InnoDB's prefetch of 8 rows at a time)` : '';
+  const prefetch = rows > a.rows ? ` (${n(rows - a.rows)} past the LIMIT: InnoDB's prefetch, ${prefetchFill(a)} rows a fill)` : '';
   assumptions.add(
     placed
       ? `${a.table} via ${a.key}: not covering: each of the ${n(rows)} rows read${prefetch} is looked up in ${cf.reportName}, ` +

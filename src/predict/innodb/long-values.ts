@@ -8,6 +8,7 @@
 // and INSERT … SELECT naming the column 2,595-2,608; LOCK IN SHARE MODE 1,398. Pure.
 import type { InnodbIndexFacts } from './facts';
 import { usableBytes, type IndexPages } from './index-pages';
+import type { PrefetchReader } from './read-context';
 
 /** Columns a record may store off its page: declared longer than half a page can hold (DYNAMIC rows). */
 export function longColumns(f: InnodbIndexFacts, pageSize: number): string[] {
@@ -26,10 +27,26 @@ const ALL_COLUMNS = /(\bselect\s+(all\s+|distinct\s+)?|,\s*|[\w`]\.)\*/i;
  * table's column of the same name) is counted as read.
  */
 export function readsLongValues(statement: string | undefined, f: InnodbIndexFacts, pageSize: number): string[] {
-  const long = longColumns(f, pageSize);
-  if (long.length === 0 || statement === undefined || (f.offPagePages ?? 0) <= 0) return [];
-  if (EXCLUSIVE_READ.test(statement) || ALL_COLUMNS.test(statement)) return long;
-  return long.filter((c) => new RegExp(`(^|[^\\w$])\`?${c.replace(/[^\w$]/g, '')}\`?([^\\w$]|$)`, 'i').test(statement));
+  if ((f.offPagePages ?? 0) <= 0) return [];
+  return columnsRead(statement, longColumns(f, pageSize));
+}
+
+/** Of `columns`, those the statement reads: all where it locks rows exclusively or selects `*`, else those it names. */
+function columnsRead(statement: string | undefined, columns: string[]): string[] {
+  if (columns.length === 0 || statement === undefined) return [];
+  if (EXCLUSIVE_READ.test(statement) || ALL_COLUMNS.test(statement)) return columns;
+  return columns.filter((c) => new RegExp(`(^|[^\\w$])\`?${c.replace(/[^\w$]/g, '')}\`?([^\\w$]|$)`, 'i').test(statement));
+}
+
+const LOCKING_READ = /^\s*(update|delete)\b|\bfor\s+(update|share)\b|\block\s+in\s+share\s+mode\b/i;
+
+/**
+ * How the statement reads the clustered index `f`'s rows, for InnoDB's row prefetch: locking, or handing up
+ * a BLOB or TEXT column (its BLOB and TEXT columns where the catalog named them, else its long columns).
+ */
+export function prefetchReader(statement: string | undefined, f: InnodbIndexFacts | undefined, pageSize: number): PrefetchReader {
+  const blobs = f ? (f.blobColumns ?? longColumns(f, pageSize)) : [];
+  return { locking: statement !== undefined && LOCKING_READ.test(statement), readsBlob: columnsRead(statement, blobs).length > 0 };
 }
 
 /** A full scan reading long values: each leaf's rows and then the off-page pages the layout puts after it. */

@@ -22,6 +22,8 @@ export interface TableAccess {
   ref?: string[];
   /** The indexes the optimizer considered (and estimated ranges on) before choosing `key`. */
   possibleKeys?: string[];
+  /** A condition was pushed down to the index (index_condition); absent in plans recorded before it was read. */
+  indexCondition?: boolean;
 }
 
 export interface TableEngineStats {
@@ -65,6 +67,7 @@ export function parseInnodbPlan(json: unknown): InnodbPlan {
         ...(o.r_rows !== undefined && o.rows !== undefined ? { estimatedRows: Number(o.rows) } : {}),
         ...(Array.isArray(o.ref) ? { ref: o.ref.map(String) } : {}),
         ...(Array.isArray(o.possible_keys) ? { possibleKeys: o.possible_keys.map(String) } : {}),
+        indexCondition: o.index_condition !== undefined,
       });
     }
     const stats = o.r_engine_stats as Record<string, number> | undefined;

@@ -7,7 +7,7 @@ import { inListValues } from './key-bounds';
 import type { InnodbIndexFacts } from './facts';
 import type { TableAccess } from './plan';
 import { replayRejectedDives } from './rejected-dives';
-import { longValuesAssumption, offPagePerRow, readsLongValues } from './long-values';
+import { longValuesAssumption, offPagePerRow, prefetchReader, readsLongValues } from './long-values';
 import { prefetchedRows, type InnodbReadContext, type ReadRun } from './read-context';
 import { replayFullScan } from './full-scan';
 
@@ -65,7 +65,7 @@ function replayLookupAccess(
   const ordered = followsOuterOrder(ctx, a, outer);
   const list = listedRanges(ctx, a, ctx.facts[i]);
   const loops = list ? listLoops(a, list.values.length, limited) : undefined;
-  const rows = loops ? loops.fetched : limited ? prefetchedRows(a) : a.rows;
+  const rows = loops ? loops.fetched : limited ? prefetchedRows(a, prefetchReader(ctx.statement, ctx.facts[c], ctx.settings.pageSize)) : a.rows;
   if (list) assumptions.add(list.assumption);
   const dive = list ? list.dive(diveOf(ctx, a, limited)) : diveOf(ctx, a, limited);
   // Half the draws place a range by its constants; the other half draw its start (ids with gaps, skewed values).
