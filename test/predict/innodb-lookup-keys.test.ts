@@ -7,7 +7,7 @@ import { mariadb, need, skipUnless } from '../support/engines';
 import { labServer, measureLab } from '../support/lab';
 import { pagesRead } from '../accuracy/innodb-corpus';
 import { mariadbQuery } from '../support/sql';
-import type { Report } from '../../src/shared/report';
+import type { Report, RunReport } from '../../src/shared/report';
 
 const availability = mariadb();
 const within = (measured: number, predicted: number) => Math.abs(measured - predicted) <= Math.max(1, 0.05 * measured);
@@ -41,14 +41,19 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
     'ANALYZE TABLE lab.o',
   ]);
 
-  test('a cold secondary range on a key that follows the primary key reads the few clustered leaves its rows share', async () => {
+  /** Measured cold after a restart, two runs: the rows share fewer than 30 leaves, run 1's reads and both runs' logical reads as predicted. */
+  async function coldRunsOnFewLeaves(sql: string): Promise<RunReport> {
     await server().restart();
-    const report = await measureLab(server(), 'SELECT c FROM s WHERE k BETWEEN 50000 AND 50399', { runs: 2, cold: 'try' });
-    const [run1, run2] = report.runs;
+    const [run1, run2] = (await measureLab(server(), sql, { runs: 2, cold: 'try' })).runs;
     assert.ok(run1.cold, 'run 1 is cold');
     assert.ok(pagesRead(run1.measured)! < 30, `the premise: the rows share few leaves (${pagesRead(run1.measured)} pages read)`);
     assertRun1Read(run1);
     assertLogical([run1, run2]);
+    return run1;
+  }
+
+  test('a cold secondary range on a key that follows the primary key reads the few clustered leaves its rows share', async () => {
+    const run1 = await coldRunsOnFewLeaves('SELECT c FROM s WHERE k BETWEEN 50000 AND 50399');
     assert.ok(
       run1.prediction?.assumptions.some((x) => x.includes('placed by its key')),
       'the assumptions say the lookups were placed',
@@ -58,13 +63,7 @@ describe('MariaDB: lookups placed by their keys', skipUnless(availability), () =
   // ORDER BY k DESC LIMIT scans k's index backward from its end and fetches each row by its id: the latest
   // keys' rows lie on the clustered index's last few leaves (drawn, each lookup had been a leaf of its own).
   test('a cold ORDER BY … DESC LIMIT through a secondary index looks up the rows on the few leaves they share', async () => {
-    await server().restart();
-    const report = await measureLab(server(), 'SELECT c FROM s ORDER BY k DESC LIMIT 302', { runs: 2, cold: 'try' });
-    const [run1, run2] = report.runs;
-    assert.ok(run1.cold, 'run 1 is cold');
-    assert.ok(pagesRead(run1.measured)! < 30, `the premise: the rows share few leaves (${pagesRead(run1.measured)} pages read)`);
-    assertRun1Read(run1);
-    assertLogical([run1, run2]);
+    const run1 = await coldRunsOnFewLeaves('SELECT c FROM s ORDER BY k DESC LIMIT 302');
     assert.ok(
       run1.prediction?.assumptions.some((x) => x.includes('its leaf placed by its key') && x.includes("InnoDB's prefetch")),
       `the assumptions say the lookups were placed, the prefetched rows with them: ${run1.prediction?.assumptions.join(' / ')}`,
