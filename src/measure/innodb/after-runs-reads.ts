@@ -1,6 +1,7 @@
 // The facts read after the last run for the prediction, each read-only (after-runs.ts): the plan where the runs
 // gave none (EXPLAIN), the ranges' key ends,
-// the rows' stored lengths, the keys a statement looked up, and where a rolled-back INSERT … SELECT's keys fell.
+// the rows' stored lengths, the keys a statement looked up, the secondary keys of the rows a rolled-back UPDATE
+// or DELETE changed, and where a rolled-back INSERT … SELECT's keys fell.
 // The reads that carry the statement's own text are sent only where the gate lets it be re-asked.
 import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
@@ -10,6 +11,8 @@ import { readKeyRanges } from './key-ranges';
 import { readRowStorage } from './off-page';
 import { readLookupKeys } from './lookup-keys';
 import { readInsertEdges } from './insert-edges';
+import { readWrittenKeys } from './written-keys';
+import { writtenTables } from '../../sql/classify/classify';
 import { explainAfterRuns } from './explain-after-runs';
 import type { InnodbPostRunObservations } from './post-run';
 import { reaskBlocked, type RunVerdict } from '../gate';
@@ -43,7 +46,7 @@ export async function readAfterRuns(o: AfterRunsReads): Promise<InnodbPostRunObs
       ? { planMissing: 'no EXPLAIN after the runs: the statement reaches what a rollback cannot undo' }
       : await explainAfterRuns(o.conn, o.statement);
   const plan = o.lastPlan ?? explained.explainPlan;
-  const out: InnodbPostRunObservations = { ...explained, keyRanges: {}, lookupKeys: {}, rowStorage: {}, insertEdges: {} };
+  const out: InnodbPostRunObservations = { ...explained, keyRanges: {}, lookupKeys: {}, rowStorage: {}, insertEdges: {}, writtenKeys: {} };
   if (plan && o.indexes.length > 0) {
     const accesses = o.accessesOf(plan);
     out.keyRanges = await readKeyRanges(o.conn, accesses, o.indexes, o.failures);
@@ -51,6 +54,12 @@ export async function readAfterRuns(o: AfterRunsReads): Promise<InnodbPostRunObs
     // A rolled-back write's rows are where they were: the SELECT of the rows it changes finds them in its order.
     const asked = o.kind === 'read' ? o.statement : o.kind === 'dml' && !o.commit ? writeAsSelect(o.statement, 'mysql') : undefined;
     if (asked && !blocked) out.lookupKeys = await readLookupKeys(o.conn, asked, accesses, o.indexes, o.aliases, o.failures);
+    const table = writtenTables(o.statement, 'mysql')[0]?.split('.').pop();
+    if (asked && !blocked && o.kind === 'dml' && table) {
+      const written = await readWrittenKeys(o.conn, asked, o.statement, table, o.indexes, o.failures);
+      out.writtenKeys = written.keys;
+      out.keyRanges = { ...written.ranges, ...out.keyRanges };
+    }
   }
   // The rolled-back rows are gone again: the index ends are the table's own, the SELECT gives the rows' keys.
   if (o.insertedTable && !blocked && !o.commit) out.insertEdges = await readInsertEdges(o.conn, o.statement, o.insertedTable, o.indexes, o.failures);

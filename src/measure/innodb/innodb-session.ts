@@ -295,7 +295,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
         ...(write.insert && Object.keys(observed.insertEdges).length > 0 ? { insert: { ...write.insert, edges: observed.insertEdges } } : {}),
         ...(/\bLIMIT\b/i.test(maskSql(this.statement, 'mysql')) ? { limited: true } : {}),
         ...(measured.logicalReads !== null ? { pace: { elapsedMs, requests: measured.logicalReads } } : {}),
-        ...nonEmpty({ keyRanges: observed.keyRanges, lookupKeys: observed.lookupKeys, rowStorage: observed.rowStorage }),
+        ...nonEmpty({ keyRanges: observed.keyRanges, lookupKeys: observed.lookupKeys, rowStorage: observed.rowStorage, writtenKeys: observed.writtenKeys }),
       }),
       warnings,
     };

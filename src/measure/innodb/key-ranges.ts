@@ -20,17 +20,27 @@ export async function readKeyRanges(
   for (const f of indexesRead(accesses, indexes)) {
     const column = f.keyColumns?.[0];
     if (!column || out[keyRangeName(f.table, column)]) continue;
-    const schema = f.reportName.split('.')[0];
-    const range = await readOnlyAfterRuns(conn, `the key range of ${f.table}.${column}`, failures, undefined, async () => {
-      const [rows] = await conn.query(`SELECT MIN(${quote(column)}) AS lo, MAX(${quote(column)}) AS hi FROM ${quote(schema)}.${quote(f.table)}`);
-      return (rows as Array<{ lo: unknown; hi: unknown }>)[0];
-    });
-    const { lo, hi } = range ?? {};
-    // Only whole numbers place a range; other types leave it drawn.
-    if (Number.isSafeInteger(Number(lo)) && Number.isSafeInteger(Number(hi)) && lo !== null && hi !== null && lo !== undefined && hi !== undefined)
-      out[keyRangeName(f.table, column)] = [Number(lo), Number(hi)];
+    const range = await readColumnRange(conn, f.reportName.split('.')[0], f.table, column, failures);
+    if (range) out[keyRangeName(f.table, column)] = range;
   }
   return out;
+}
+
+/** A column's lowest and highest value, where both are whole numbers (other types leave a range drawn). */
+export async function readColumnRange(
+  conn: Connection,
+  schema: string,
+  table: string,
+  column: string,
+  failures: string[],
+): Promise<[number, number] | undefined> {
+  const range = await readOnlyAfterRuns(conn, `the key range of ${table}.${column}`, failures, undefined, async () => {
+    const [rows] = await conn.query(`SELECT MIN(${quote(column)}) AS lo, MAX(${quote(column)}) AS hi FROM ${quote(schema)}.${quote(table)}`);
+    return (rows as Array<{ lo: unknown; hi: unknown }>)[0];
+  });
+  const { lo, hi } = range ?? {};
+  if (lo === null || hi === null || lo === undefined || hi === undefined) return undefined;
+  return Number.isSafeInteger(Number(lo)) && Number.isSafeInteger(Number(hi)) ? [Number(lo), Number(hi)] : undefined;
 }
 
 /**

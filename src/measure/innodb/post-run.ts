@@ -14,6 +14,8 @@ export interface InnodbPostRunObservations {
   rowStorage: Record<string, { offPagePages: number; recordBytes: number; sampled: number; rows?: number }>;
   /** A rolled-back INSERT … SELECT: where its keys fell in each index of its table (insert-edges.ts). */
   insertEdges: Record<string, InsertEdge>;
+  /** A rolled-back UPDATE or DELETE: its rows' values of each changed secondary index's first column (written-keys.ts). */
+  writtenKeys: Record<string, number[]>;
 }
 
 /** The observations that hold something, for a run's prediction input. */

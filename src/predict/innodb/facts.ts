@@ -165,6 +165,12 @@ export interface InnodbRunInput {
    */
   lookupKeys?: Record<string, number[]>;
   /**
+   * A rolled-back UPDATE or DELETE: per column (keyRangeName), the values its rows hold in the first key
+   * column of each secondary index whose entries it changes, read after the last run. Absent where not read:
+   * the entries' leaves are then drawn.
+   */
+  writtenKeys?: Record<string, number[]>;
+  /**
    * Per clustered index (its report name), read after the last run: its records' average bytes (what
    * variable-length columns hold) and the pages its long values take off the rows' pages, which
    * n_leaf_pages counts with the leaves. Absent where not read.

@@ -6,6 +6,7 @@ import type { WhatIf, WhatIfSeries } from '../../shared/report';
 import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lru';
 import { replayInsert } from './insert-trace';
 import { replayRowWrite } from './write-trace';
+import { readRunOf } from './read-context';
 import { openGets, openTable } from './row-costs';
 import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
@@ -225,11 +226,7 @@ export class InnodbPredictor {
         `the page cleaner evicts from the LRU tail once fewer than ${Math.floor(s.lruScanDepth / 2).toLocaleString('en-US')} pages are free, until ${s.lruScanDepth.toLocaleString('en-US')} are (innodb_lru_scan_depth) or the LRU is down to 5 % of the pool, woken by the reading thread that finds too few: those pages hold no data`,
       );
     }
-    replayReads(this.readContext, pool, run.accesses, assumptions, unmodelled, {
-      limited: run.limited === true,
-      keyRanges: run.keyRanges ?? {},
-      lookupKeys: run.lookupKeys ?? {},
-    });
+    replayReads(this.readContext, pool, run.accesses, assumptions, unmodelled, readRunOf(run));
     const w = run.otherWrite;
     if (w && w.rows !== undefined && w.rows > 0) {
       const self = new Set((w.selfRelative ?? []).map((c) => c.toLowerCase()));
@@ -244,6 +241,7 @@ export class InnodbPredictor {
         this.settings.pageSize,
         assumptions,
         this.draw,
+        { keys: run.writtenKeys ?? {}, ranges: run.keyRanges ?? {} },
       );
       if (!modelled) unmodelled.add(`the ${w.statement} on ${w.table}: no index statistics for it (mysql.innodb_index_stats), so its changes are left out`);
     } else if (w && w.rows === undefined) {

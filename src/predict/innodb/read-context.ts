@@ -1,7 +1,7 @@
 // What the replay of a statement's reads needs from its predictor and from the run, shared by the lookups
 // (read-replay.ts) and the full scans (full-scan.ts), and the rows a LIMIT leaves InnoDB fetching. Pure.
 import type { IndexLayouts } from './index-layout';
-import type { InnodbIndexFacts, InnodbPredictionSettings } from './facts';
+import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { TableAccess } from './plan';
 
 /** What the read replay reads of its predictor. */
@@ -21,6 +21,19 @@ export interface ReadRun {
   limited: boolean;
   keyRanges: Record<string, [number, number]>;
   lookupKeys: Record<string, number[]>;
+  /** A DELETE's table and the rows it deleted: those found through a secondary index are searched for again. */
+  deleted?: { table: string; rows: number };
+}
+
+/** What a run's accesses are replayed with, from the run as measured. */
+export function readRunOf(run: InnodbRunInput): ReadRun {
+  const w = run.otherWrite;
+  return {
+    limited: run.limited === true,
+    keyRanges: run.keyRanges ?? {},
+    lookupKeys: run.lookupKeys ?? {},
+    ...(w?.statement === 'DELETE' && w.rows ? { deleted: { table: w.table, rows: w.rows } } : {}),
+  };
 }
 
 /** How the statement reads its rows, for InnoDB's row prefetch (row_search_mvcc). */

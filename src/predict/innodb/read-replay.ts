@@ -98,6 +98,7 @@ function replayLookupAccess(
   if (listed) ctx.placedByKey();
   const loopLeaves = listed ?? (c === i ? placedKeys : undefined);
   const longValuesPerRow = lookupLongValues(ctx, a, c === i, c, assumptions);
+  const searchedAgain = rowsSearchedAgain(a, c !== i, run);
   replayLookup(
     pool,
     {
@@ -114,11 +115,17 @@ function replayLookupAccess(
       ...(lookupLeaves ? { lookupLeaves } : {}),
       ...(loopLeaves ? { loopLeaves } : {}),
       ...(longValuesPerRow ? { longValuesPerRow } : {}),
+      ...(searchedAgain > 0 ? { searchedAgain } : {}),
     },
     { f: ctx.facts[i], l: ctx.layouts.of(i) },
     c >= 0 ? { f: ctx.facts[c], l: ctx.layouts.of(c) } : undefined,
     assumptions,
   );
+}
+
+/** The rows a DELETE found through a secondary index and looked up, each searched for again before it is delete-marked. */
+function rowsSearchedAgain(a: TableAccess, secondary: boolean, run: ReadRun): number {
+  return run.deleted?.table === a.table && secondary && !a.usingIndex ? run.deleted.rows : 0;
 }
 
 /** Off-page pages per row a lookup access reads with the rows it fetches from the clustered index c, if any. */

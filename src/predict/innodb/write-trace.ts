@@ -9,7 +9,7 @@
 // Which rows (so which secondary leaves) are drawn with a seed from the table and the row count.
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
-import type { InnodbIndexFacts, RowWrite } from './facts';
+import { keyRangeName, type InnodbIndexFacts, type RowWrite } from './facts';
 import { fullLeafShare, leafCapacity, leafFill, seedOf, type IndexPages } from './index-pages';
 import { LeafSplits } from './leaf-splits';
 import { ROLLBACK_GETS, UNDO_PAGE_BACK_GETS, descend, mergeLeaf, splitLeaf, undoPageBytes } from './row-costs';
@@ -20,6 +20,14 @@ interface Changed {
   l: IndexPages;
   /** The new key lands next to the old one (`SET k = k + 1`). */
   nearOld: boolean;
+  /** The rows' values of the index's first column, read after the runs (writtenKeys), with the column's ends. */
+  placed?: { values: number[]; lo: number; hi: number };
+}
+
+/** The rows' secondary keys as read after the runs, and their columns' ends, by keyRangeName. */
+export interface WrittenKeyPlaces {
+  keys: Record<string, number[]>;
+  ranges: Record<string, [number, number]>;
 }
 
 /**
@@ -60,11 +68,12 @@ export function replayRowWrite(
   pageSize: number,
   assumptions: Set<string>,
   draw = 0,
+  written: WrittenKeyPlaces = { keys: {}, ranges: {} },
 ): boolean {
   const c = facts.findIndex((f) => f.table === w.table && f.clustered);
   if (c < 0) return false;
   const set = w.setColumns?.map((x) => x.toLowerCase());
-  const changed = changedIndexes(facts, layout, w, set, nearOld);
+  const changed = changedIndexes(facts, layout, w, set, nearOld).map((x) => withWrittenKeys(x, written));
   const cl = layout(c);
   const primaryChanges = w.statement === 'UPDATE' && set !== undefined && (facts[c].keyColumns ?? []).some((k) => set.includes(k.toLowerCase()));
   if (primaryChanges)
@@ -121,10 +130,34 @@ function changedIndexes(
   return changed;
 }
 
+/** The index's entries placed by the rows' values where they were read and the column's ends are apart. */
+function withWrittenKeys(x: Changed, written: WrittenKeyPlaces): Changed {
+  const name = x.f.keyColumns?.[0] ? keyRangeName(x.f.table, x.f.keyColumns[0]) : undefined;
+  const values = name ? written.keys[name] : undefined;
+  const span = name ? written.ranges[name] : undefined;
+  if (!values?.length || !span || span[1] <= span[0]) return x;
+  return { ...x, placed: { values, lo: span[0], hi: span[1] } };
+}
+
+/**
+ * Row r's entry in a changed index: where its value lies between the column's ends, each value's entries
+ * spread over its share of the leaves in an order no statistic gives (the primary key's), so drawn within
+ * it; a row beyond the values read, or an index without them, on a random leaf.
+ */
+function oldEntryLeaf(x: Changed, r: number, random: SeededRandom): number {
+  const leaves = Math.max(1, x.f.leafPages);
+  const v = x.placed && r < x.placed.values.length ? x.placed.values[r] : undefined;
+  if (v === undefined || !x.placed) return random.int(leaves);
+  const { lo, hi } = x.placed;
+  const at = (Math.min(Math.max(v, lo), hi) - lo + random.next()) / (hi - lo + 1);
+  return Math.min(leaves - 1, Math.floor(at * leaves));
+}
+
 function writeRow(t: RowWriteTrace, r: number): void {
   const { pool, w, random, splits } = t;
-  t.changed.forEach(({ f, l, nearOld }, k) => {
-    const oldKey = random.int(Math.max(1, f.leafPages));
+  t.changed.forEach((x, k) => {
+    const { f, l, nearOld } = x;
+    const oldKey = oldEntryLeaf(x, r, random);
     const oldPage = splits[k].pageFor(oldKey);
     descend(pool, l);
     pool.modify(oldPage);
@@ -145,8 +178,16 @@ function writeRow(t: RowWriteTrace, r: number): void {
 function writeAssumption(w: RowWrite & { rows: number }, changed: Changed[], perUndoPage: number): string {
   const names = changed.map(({ f }) => f.reportName).join(', ');
   const near = changed.some((x) => x.nearOld) ? ' (the new key next to the old one, as the SET clause adds to the column)' : '';
+  const placed = changed.filter((x) => x.placed);
+  const byValue = `placed by each row's value between the column's lowest and highest (${(placed[0]?.placed?.values.length ?? 0).toLocaleString('en-US')} rows' values read after the last run), drawn within the value's leaves`;
+  const where =
+    placed.length === 0
+      ? 'on a random leaf per row'
+      : placed.length === changed.length
+        ? byValue
+        : `in ${placed.map(({ f }) => f.reportName).join(', ')} ${byValue}, elsewhere on a random leaf per row`;
   const secondary = changed.length
-    ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, on a random leaf per row${near}; a full leaf splits`
+    ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, ${where}${near}; a full leaf splits`
     : w.statement === 'UPDATE'
       ? '; no indexed column changes (the SET clause), so no secondary index is touched'
       : '';
