@@ -233,3 +233,29 @@ test("a pool seeded from the server's LRU keeps its order: the tail leaves first
   assert.equal(pool.contains(10_000), true);
   assert.equal(pool.counters().Innodb_buffer_pool_read_requests, 2048 - n + 1, 'seeding counts no request');
 });
+
+test("a seeded page's history decides whether a hit makes it young: first read over innodb_old_blocks_time before, and the pool has evicted since start-up", () => {
+  const n = 1000;
+  const pages = Array.from({ length: n }, (_, k) => 10_000 + k); // head … tail
+  const old = pages.map((_, k) => (k >= 630 ? 1 : 0));
+  const hitOldPage = (history?: { ageMs: number; freedPageClock: number }): boolean => {
+    const pool = new InnodbPool(2048, { readAheadThreshold: 0, oldBlocksTime: 1000 });
+    pool.seed(
+      pages,
+      old,
+      history && { ageMs: pages.map(() => history.ageMs), clockAt: pages.map(() => 0), freedPageClock: history.freedPageClock },
+    );
+    pool.access(10_000 + 900);
+    return pool.isInOldSublist(10_000 + 900);
+  };
+  assert.equal(hitOldPage({ ageMs: 5_000, freedPageClock: 7 }), false, 'read 5 s before, in a pool that has evicted: made young');
+  assert.equal(hitOldPage({ ageMs: 200, freedPageClock: 7 }), true, 'read 0.2 s before: stays old');
+  assert.equal(hitOldPage({ ageMs: 5_000, freedPageClock: 0 }), true, 'nothing evicted since start-up: nothing is made young');
+  assert.equal(hitOldPage(), true, 'without a history, every page counts as just read');
+  // A page read ahead and never requested: its first request is a first access (not made young, may trigger read-ahead).
+  const pool = new InnodbPool(2048, { readAheadThreshold: 0, oldBlocksTime: 1000 });
+  pool.seed(pages, old, { ageMs: pages.map(() => -1), clockAt: pages.map(() => 0), freedPageClock: 7 });
+  pool.access(10_000 + 900);
+  pool.access(10_000 + 900);
+  assert.equal(pool.isInOldSublist(10_000 + 900), true, 'a read-ahead page, requested twice within a second: stays old');
+});

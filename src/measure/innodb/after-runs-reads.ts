@@ -1,7 +1,7 @@
 // The facts read after the last run for the prediction, each read-only (after-runs.ts): the plan where the runs
 // gave none (EXPLAIN), the ranges' key ends,
 // the rows' stored lengths, the keys a statement looked up, the secondary keys of the rows a rolled-back UPDATE
-// or DELETE changed, and where a rolled-back INSERT … SELECT's keys fell.
+// or DELETE changed, each index's levels, and where a rolled-back INSERT … SELECT's keys fell.
 // The reads that carry the statement's own text are sent only where the gate lets it be re-asked.
 import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
@@ -12,6 +12,7 @@ import { readRowStorage } from './off-page';
 import { readLookupKeys } from './lookup-keys';
 import { readInsertEdges } from './insert-edges';
 import { readWrittenKeys } from './written-keys';
+import { readIndexLevels } from './index-levels';
 import { writtenTables } from '../../sql/classify/classify';
 import { explainAfterRuns } from './explain-after-runs';
 import type { InnodbPostRunObservations } from './post-run';
@@ -33,6 +34,8 @@ export interface AfterRunsReads {
   pageSize: number;
   /** The table the runs inserted into (an INSERT). */
   insertedTable: string | undefined;
+  /** MariaDB counts a statement's page gets (r_engine_stats), which the indexes' levels are read by. */
+  product: 'mariadb' | 'mysql';
   failures: string[];
 }
 
@@ -46,11 +49,12 @@ export async function readAfterRuns(o: AfterRunsReads): Promise<InnodbPostRunObs
       ? { planMissing: 'no EXPLAIN after the runs: the statement reaches what a rollback cannot undo' }
       : await explainAfterRuns(o.conn, o.statement);
   const plan = o.lastPlan ?? explained.explainPlan;
-  const out: InnodbPostRunObservations = { ...explained, keyRanges: {}, lookupKeys: {}, rowStorage: {}, insertEdges: {}, writtenKeys: {} };
+  const out: InnodbPostRunObservations = { ...explained, keyRanges: {}, lookupKeys: {}, rowStorage: {}, insertEdges: {}, writtenKeys: {}, indexLevels: {} };
   if (plan && o.indexes.length > 0) {
     const accesses = o.accessesOf(plan);
     out.keyRanges = await readKeyRanges(o.conn, accesses, o.indexes, o.failures);
     out.rowStorage = await readRowStorage(o.conn, o.indexes, o.pageSize, o.failures);
+    if (o.product === 'mariadb') out.indexLevels = await readIndexLevels(o.conn, o.indexes, o.failures);
     // A rolled-back write's rows are where they were: the SELECT of the rows it changes finds them in its order.
     const asked = o.kind === 'read' ? o.statement : o.kind === 'dml' && !o.commit ? writeAsSelect(o.statement, 'mysql') : undefined;
     if (asked && !blocked) out.lookupKeys = await readLookupKeys(o.conn, asked, accesses, o.indexes, o.aliases, o.failures);

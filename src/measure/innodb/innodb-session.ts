@@ -34,7 +34,7 @@ import { poolStillLoading } from './pool-load';
 import { readAfterRuns } from './after-runs-reads';
 import { discardingQuery } from './discarding-query';
 import { innodbPredictionSettings } from './prediction-settings';
-import { autoIncrementWarnings, nonEmpty, prefixed, type InnodbPostRunObservations } from './post-run';
+import { autoIncrementWarnings, nonEmpty, prefixed, runFacts, type InnodbPostRunObservations } from './post-run';
 
 const CALIBRATION_PASSES = 3;
 
@@ -137,6 +137,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
       commit: this.options.commit,
       accessesOf: this.accessesOf,
       pageSize: this.info.pageSize,
+      product: this.info.product,
     });
   }
 
@@ -295,7 +296,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
         ...(write.insert && Object.keys(observed.insertEdges).length > 0 ? { insert: { ...write.insert, edges: observed.insertEdges } } : {}),
         ...(/\bLIMIT\b/i.test(maskSql(this.statement, 'mysql')) ? { limited: true } : {}),
         ...(measured.logicalReads !== null ? { pace: { elapsedMs, requests: measured.logicalReads } } : {}),
-        ...nonEmpty({ keyRanges: observed.keyRanges, lookupKeys: observed.lookupKeys, rowStorage: observed.rowStorage, writtenKeys: observed.writtenKeys }),
+        ...nonEmpty(runFacts(observed)),
       }),
       warnings,
     };

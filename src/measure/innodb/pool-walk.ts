@@ -12,8 +12,13 @@ import { ALL_INDEXES, relationKey, type InnodbRelation } from './residency';
 export interface LruSeed {
   length: number;
   firstOld: number | null;
-  /** [relation index in the session's list, page number, LRU position]. */
-  pages: Array<[number, number, number]>;
+  /**
+   * [relation index in the session's list, page number, LRU position, ms since its first access (-1: never
+   * accessed, read ahead), the freed-page clock when it was last put at the head].
+   */
+  pages: Array<[number, number, number, number, number]>;
+  /** The pool's freed-page clock as far as its pages show it (0: nothing evicted since start-up, so nothing is made young). */
+  freedPageClock: number;
 }
 
 export interface PoolWalk {
@@ -33,23 +38,28 @@ interface WalkRow {
   pos: number;
   pt: string;
   sp: number;
+  at: number;
+  fc: number;
 }
 
 /** `undoSpaces`: the highest tablespace id holding undo logs (MariaDB), or undefined where they are not read. */
 export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], undoSpaces: number | undefined): Promise<PoolWalk> {
   const [summary] = await conn.query(
-    `SELECT COUNT(*) AS n, MIN(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS firstOld FROM information_schema.INNODB_BUFFER_PAGE_LRU`,
+    `SELECT COUNT(*) AS n, MIN(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS firstOld, MAX(ACCESS_TIME) AS lastAccess,
+            MAX(FREE_PAGE_CLOCK) AS clock
+       FROM information_schema.INNODB_BUFFER_PAGE_LRU`,
   );
   const names = [...new Set(rels.map((r) => r.innodbName))];
   const [result] = await conn.query(
-    `SELECT TABLE_NAME AS t, INDEX_NAME AS i, PAGE_NUMBER AS p, LRU_POSITION AS pos, PAGE_TYPE AS pt, SPACE AS sp
+    `SELECT TABLE_NAME AS t, INDEX_NAME AS i, PAGE_NUMBER AS p, LRU_POSITION AS pos, PAGE_TYPE AS pt, SPACE AS sp,
+            ACCESS_TIME AS at, FREE_PAGE_CLOCK AS fc
        FROM information_schema.INNODB_BUFFER_PAGE_LRU
       WHERE TABLE_NAME IN (?) OR (SPACE <= ? AND PAGE_TYPE IN (?))
       ORDER BY LRU_POSITION`,
     [names.length ? names : [''], undoSpaces ?? -1, UNDO_PAGE_TYPES],
   );
   const rows = result as WalkRow[];
-  const list = (summary as Array<{ n: number; firstOld: number | null }>)[0];
+  const list = (summary as ListSummary[])[0];
   return {
     residency: residencyOf(rels, rows),
     seed: seedOf(rels, rows, list),
@@ -60,14 +70,32 @@ export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], und
   };
 }
 
-function seedOf(rels: InnodbRelation[], rows: WalkRow[], list: { n: number; firstOld: number | null } | undefined): LruSeed {
+interface ListSummary {
+  n: number;
+  firstOld: number | null;
+  lastAccess: number | null;
+  clock: number | null;
+}
+
+/**
+ * A page's first access in ms (ut_time_ms, as the view gives it) as an age: the list's latest first access
+ * stands for now, which the measurement's own catalog reads, just before, put at most a few ms behind.
+ */
+function seedOf(rels: InnodbRelation[], rows: WalkRow[], list: ListSummary | undefined): LruSeed {
   const index = new Map(rels.map((r, i) => [relationKey(r.innodbName, r.index), i]));
-  const pages: Array<[number, number, number]> = [];
+  const now = Number(list?.lastAccess ?? 0);
+  const pages: LruSeed['pages'] = [];
   for (const r of rows) {
     const i = index.get(relationKey(r.t ?? '', r.i ?? ''));
-    if (i !== undefined) pages.push([i, Number(r.p), Number(r.pos)]);
+    const at = Number(r.at ?? 0);
+    if (i !== undefined) pages.push([i, Number(r.p), Number(r.pos), at > 0 ? Math.max(0, now - at) : -1, Number(r.fc ?? 0)]);
   }
-  return { length: Number(list?.n ?? 0), firstOld: list?.firstOld == null ? null : Number(list.firstOld), pages };
+  return {
+    length: Number(list?.n ?? 0),
+    firstOld: list?.firstOld == null ? null : Number(list.firstOld),
+    pages,
+    freedPageClock: Number(list?.clock ?? 0),
+  };
 }
 
 /** Per relation, its cached pages and their runs of consecutive page numbers, as readInnodbResidency groups them. */

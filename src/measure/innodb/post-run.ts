@@ -16,6 +16,15 @@ export interface InnodbPostRunObservations {
   insertEdges: Record<string, InsertEdge>;
   /** A rolled-back UPDATE or DELETE: its rows' values of each changed secondary index's first column (written-keys.ts). */
   writtenKeys: Record<string, number[]>;
+  /** Per index (report name), its levels, counted by a descent (index-levels.ts; MariaDB). */
+  indexLevels: Record<string, number>;
+}
+
+/** The observations a run's prediction input carries as they are. */
+export function runFacts(
+  o: InnodbPostRunObservations,
+): Pick<InnodbPostRunObservations, 'keyRanges' | 'lookupKeys' | 'rowStorage' | 'writtenKeys' | 'indexLevels'> {
+  return { keyRanges: o.keyRanges, lookupKeys: o.lookupKeys, rowStorage: o.rowStorage, writtenKeys: o.writtenKeys, indexLevels: o.indexLevels };
 }
 
 /** The observations that hold something, for a run's prediction input. */

@@ -33,6 +33,8 @@ export interface InnodbIndexFacts {
   blobColumns?: string[];
   /** The clustered index: pages of its leaf segment that hold long values, not rows (set from offPagePages). */
   offPagePages?: number;
+  /** Levels from the root to the leaves, where counted after the runs (set from indexLevels); else worked out from the leaves. */
+  levels?: number;
 }
 
 export interface InnodbPredictionSettings {
@@ -55,10 +57,22 @@ export interface InnodbPredictionSettings {
   otherPagesUsed: number;
   /**
    * The server's LRU list before run 1 (INNODB_BUFFER_PAGE_LRU): its length, where its old sublist begins,
-   * and each cached page of the indexes as [index in the facts, page number, position from the head].
+   * and each cached page of the indexes as [index in the facts, page number, position from the head] and,
+   * where read (absent in older fixtures), the ms since its first access (-1: never accessed) and the
+   * freed-page clock when it was last put at the head, with the pool's clock (pool-walk.ts).
    * The simulated pool starts in that order, other pages in the gaps; without it, in page order.
    */
-  lruSeed?: { length: number; firstOld: number | null; pages: Array<[number, number, number]> };
+  /**
+   * The runs' measured time per page request (their elapsed time over their gets), the simulated clock that
+   * innodb_old_blocks_time is counted on; absent: 0.01 ms.
+   */
+  msPerRequest?: number;
+  lruSeed?: {
+    length: number;
+    firstOld: number | null;
+    pages: Array<[number, number, number] | [number, number, number, number, number]>;
+    freedPageClock?: number;
+  };
   changeBuffering: NonNullable<InnodbPoolOptions['changeBuffering']>;
   changeBufferMaxPct: number;
   /** innodb_lru_scan_depth where the page cleaner keeps that many pages free (MariaDB 10.5+). */
@@ -170,6 +184,8 @@ export interface InnodbRunInput {
    * the entries' leaves are then drawn.
    */
   writtenKeys?: Record<string, number[]>;
+  /** Per index (report name), its levels from the root to the leaves, counted after the last run (MariaDB). */
+  indexLevels?: Record<string, number>;
   /**
    * Per clustered index (its report name), read after the last run: its records' average bytes (what
    * variable-length columns hold) and the pages its long values take off the rows' pages, which

@@ -48,7 +48,7 @@ export class IndexLayouts {
     const base = i * SPACE;
     const nonLeaf = Math.max(1, f.sizePages - f.leafPages);
     const fanout = this.fanout(f);
-    const height = f.leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(f.leafPages) / Math.log(fanout));
+    const height = f.levels ?? (f.leafPages <= 1 ? 1 : 1 + Math.ceil(Math.log(f.leafPages) / Math.log(fanout)));
     const levels = Math.max(0, Math.min(height - 2, nonLeaf - 1));
     // Pages per node level, top first: a level above the leaves holds leaves / fanout^j of them, within
     // the non-leaf pages the statistics count.

@@ -7,6 +7,7 @@ import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lr
 import { replayInsert } from './insert-trace';
 import { replayRowWrite } from './write-trace';
 import { readRunOf } from './read-context';
+import { oldFlags, seedHistory } from './lru-seed';
 import { openGets, openTable } from './row-costs';
 import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
@@ -84,6 +85,7 @@ export class InnodbPredictor {
         ? { leafSpace: { freeBytes: usableBytes(s.pageSize) * (1 - this.layouts.leafFill(buffered)), entryBytes: leafRecord, pageSize: s.pageSize } }
         : {}),
       ...(s.lruScanDepth ? { pageCleaner: { lruScanDepth: s.lruScanDepth } } : {}),
+      ...(s.msPerRequest ? { msPerAccess: s.msPerRequest } : {}),
       oldBlocksPct: s.oldBlocksPct,
       oldBlocksTime: s.oldBlocksTime,
       readAheadThreshold: s.readAheadThreshold,
@@ -115,17 +117,14 @@ export class InnodbPredictor {
       const headToTail = new Int32Array(length);
       const other = this.facts.length * SPACE;
       for (let k = 0; k < length; k++) headToTail[k] = other + k;
+      const history = seedHistory(seed, length);
       for (const [i, page, pos] of seed.pages) headToTail[pos] = i * SPACE + page;
       placeOffPages(headToTail, (p) => p >= other, this.offPagesByLeaf());
       // The undo tablespace's cached pages take the place of other pages nearest the head: every write requests them.
       const undoPages = undo.cachedPages();
       for (let k = 0; k < length && undoPages.length; k++) if (headToTail[k] >= other) headToTail[k] = undoPages.shift()!;
       for (let k = 0; k < length; k++) headToTail[k] = this.swaps.get(headToTail[k]) ?? headToTail[k];
-      const firstOld = seed.firstOld ?? length;
-      pool.seed(
-        headToTail,
-        Array.from({ length }, (_, k) => (k >= firstOld ? 1 : 0)),
-      );
+      pool.seed(headToTail, oldFlags(seed, length), history);
       this.preloadSpaceHeaders(pool);
       return pool;
     }

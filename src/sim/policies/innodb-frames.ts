@@ -6,6 +6,16 @@ import { PageTable } from '../page-table';
 import { InnodbLruList } from './innodb-lru-list';
 import type { InnodbPoolOptions } from './innodb-pool-options';
 
+/**
+ * Per slot of a seeded list, head to tail: ms since the page's first access (-1: never; NaN: not known), and
+ * the freed-page clock when it was put at the head.
+ */
+export interface SeedHistory {
+  ageMs: ArrayLike<number>;
+  clockAt: ArrayLike<number>;
+  freedPageClock: number;
+}
+
 /** BUF_LRU_MIN_LEN: the page cleaner is not woken for a shorter LRU. */
 const LRU_MIN_LEN = 256;
 
@@ -140,8 +150,13 @@ export abstract class InnodbFrames extends InnodbLruList {
   /**
    * The starting state as the server's LRU list had it (INNODB_BUFFER_PAGE_LRU), head to tail with old
    * flags, into an empty pool; pages beyond its capacity (a smaller what-if) are the tail's it would evict.
+   * With the pages' history (where the server gave it): each page's first access as long ago as it was
+   * (never, for a page read ahead and not yet requested), so a hit on an old page first read more than
+   * innodb_old_blocks_time before makes it young, and the freed-page clock as the pages show it (0: nothing
+   * evicted since start-up, so nothing is made young). Without it, pages count as accessed in LRU order
+   * just now, and the clock starts at 0.
    */
-  seed(headToTail: ArrayLike<number>, old: ArrayLike<number>): void {
+  seed(headToTail: ArrayLike<number>, old: ArrayLike<number>, history?: SeedHistory): void {
     const n = Math.min(headToTail.length, this.capacity);
     if (this.used !== 0 || n === 0) return;
     this.seedList(
@@ -152,6 +167,24 @@ export abstract class InnodbFrames extends InnodbLruList {
     for (let s = 0; s < n; s++) this.table.set(this.page[s], s);
     this.used = n;
     this.now = n;
+    if (history) this.seedHistory(n, history);
+  }
+
+  private seedHistory(n: number, h: SeedHistory): void {
+    // Any age past innodb_old_blocks_time acts alike: ages are capped there, which keeps the clock small.
+    const cap = this.oldBlocksTicks + 1;
+    this.now = n + cap;
+    for (let k = 0; k < n; k++) {
+      const age = h.ageMs[k];
+      // A page of unknown history keeps its place in the order of accesses, the latest just now.
+      if (age === undefined || Number.isNaN(age)) {
+        this.accessTime[k] += cap;
+        continue;
+      }
+      this.accessTime[k] = age < 0 ? 0 : this.now - Math.min(cap, Math.round(age / this.tick));
+      this.freedClockAt[k] = h.clockAt[k] ?? 0;
+    }
+    this.freedPageClock = h.freedPageClock;
   }
 
   /** Puts a page in the pool as already accessed, with no counters touched: a starting state. */

@@ -1,0 +1,27 @@
+// The history of the pages the server's LRU list held before run 1, as the simulated pool is seeded with it:
+// when each was first accessed and the freed-page clock when it was last put at the head (pool-walk.ts).
+// InnoDB makes an old page young on a hit only where its first access lies innodb_old_blocks_time (1 s)
+// back and the pool has evicted since start-up; a pool seeded as if every page had just been read made
+// none young, where a warm pool's or an earlier measurement's pages were read seconds before. Pure.
+import type { SeedHistory } from '../../sim/policies/innodb-frames';
+import type { InnodbPredictionSettings } from './facts';
+
+/** Per LRU position: the page's age and clock where the walk read them; undefined for a seed read before they were. */
+export function seedHistory(seed: NonNullable<InnodbPredictionSettings['lruSeed']>, length: number): SeedHistory | undefined {
+  if (seed.freedPageClock === undefined) return undefined;
+  const ageMs = new Float64Array(length).fill(NaN);
+  const clockAt = new Float64Array(length);
+  for (const entry of seed.pages) {
+    if (entry.length < 5) continue;
+    const [, , pos, age, clock] = entry;
+    ageMs[pos] = age ?? NaN;
+    clockAt[pos] = clock ?? 0;
+  }
+  return { ageMs, clockAt, freedPageClock: seed.freedPageClock };
+}
+
+/** Per LRU position, whether the server flagged it old (MariaDB 10.11's view flags none: the pool then places its boundary). */
+export function oldFlags(seed: NonNullable<InnodbPredictionSettings['lruSeed']>, length: number): Uint8Array {
+  const firstOld = seed.firstOld ?? length;
+  return Uint8Array.from({ length }, (_, k) => (k >= firstOld ? 1 : 0));
+}
