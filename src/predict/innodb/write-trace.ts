@@ -6,7 +6,9 @@
 //   a full leaf splits;
 // - the rollback reads each undo record, searches the clustered record again, removes the new entries
 //   (merging a split's half back) and clears the delete marks, newest row first.
-// Which rows (so which secondary leaves) are drawn with a seed from the table and the row count.
+// A DELETE's old entries lie where the rows' values put them, where those were read after the runs (written
+// keys); otherwise, and for an UPDATE, which rows (so which secondary leaves) are drawn with a seed from the
+// table and the row count. The DELETE's search of each row again is in the read replay (lookup-trace.ts).
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
 import { keyRangeName, type InnodbIndexFacts, type RowWrite } from './facts';
