@@ -7,19 +7,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mariadb, need, skipUnless } from '../support/engines';
-import { labServer, measureLab } from '../support/lab';
-import type { Report } from '../../src/shared/report';
+import { assertLogicalWithin, assumptions, labServer, measureLab } from '../support/lab';
 
 const availability = mariadb();
-
-function assertLogicalWithin(report: Report, label: string): void {
-  for (const r of report.runs) {
-    const [m, p] = [r.measured.logicalReads!, r.predicted.logicalReads!];
-    assert.ok(Math.abs(m - p) <= Math.max(1, 0.05 * m), `${label}, run ${r.run}: ${m} logical measured, ${p} predicted`);
-  }
-}
-
-const assumptions = (report: Report) => report.runs[0].prediction!.assumptions.join('\n');
 
 describe('MariaDB: rows fetched past a LIMIT by the row prefetch', skipUnless(availability), () => {
   const server = labServer(() => need(availability), '32M', { rows: 100_000, k: 'random', kMax: 25_000, index: true }, [

@@ -1,6 +1,7 @@
 // A private MariaDB holding lab.s (createLabSbtest) for one describe block, and a statement measured on it
 // as BufferLens measures (rolled back, no timing, no what-if). The InnoDB prediction tests share this set-up.
 import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import type { InnodbServerBinaries } from '../../src/local-server/mariadb';
 import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { measure } from '../../src/measure/measure';
@@ -39,3 +40,14 @@ export function measureLab(server: LocalInnodbServer, sql: string, o: { runs?: n
     whatIf: false,
   });
 }
+
+/** Every run's logical reads predicted within 5 % (or 1 get) of the measured. */
+export function assertLogicalWithin(report: Report, label: string): void {
+  for (const r of report.runs) {
+    const [m, p] = [r.measured.logicalReads!, r.predicted.logicalReads!];
+    assert.ok(Math.abs(m - p) <= Math.max(1, 0.05 * m), `${label}, run ${r.run}: ${m} logical measured, ${p} predicted`);
+  }
+}
+
+/** Run 1's assumptions, one a line. */
+export const assumptions = (report: Report): string => report.runs[0].prediction!.assumptions.join('\n');
