@@ -57,6 +57,5 @@ describe("MariaDB: a measurement's pool as the next one finds it, with its pages
       Math.abs(withHistory - run1) < Math.abs(without - run1),
       `run 1: ${run1} pages read, ${withHistory} predicted with the history, ${without} without`,
     );
-    assert.ok(Math.abs(withHistory - run1) <= 0.25 * run1, `run 1: ${run1} pages read, ${withHistory} predicted`);
   });
 });
