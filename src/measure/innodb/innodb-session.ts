@@ -17,7 +17,7 @@ import { readInnodbServerInfo, type InnodbServerInfo } from './server-info';
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
 import { readInnodbResidency, relationsAsAllowed, type InnodbRelation } from './residency';
-import { readPoolWalk, type PoolWalk } from './pool-walk';
+import { readPoolWalk, sinceOnThisClock, type PoolWalk } from './pool-walk';
 import { killQuery } from './kill-query';
 import { currentAccount, isProcessDenied, isStatsDenied, mayReadInnodbViews, predictionDenied, withoutProcessWarning } from './privileges';
 import { readUndoState, undoSpacesOf } from './undo-state';
@@ -270,6 +270,10 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     const before = await readInnodbCounters(this.conn, this.snapshot);
     const advice = run === 1 && this.viewsReadable ? ibufMetricsAdvice(before) : undefined;
     if (advice) warnings.push(advice);
+    // The seed the prediction facts hold: its pages' ages count from run 1's start where the server's clock allows.
+    const seed = run === 1 ? this.startWalk?.seed : undefined;
+    const since = sinceOnThisClock(seed?.lastAccessMs);
+    if (seed && since !== undefined) seed.sinceLastAccessMs = since;
     const { elapsedMs, engineStats, plan } = await this.execute();
     const after = await readInnodbCounters(this.conn, this.snapshot);
     const othersAfter = await otherActiveSessions(this.conn);

@@ -19,6 +19,28 @@ export interface LruSeed {
   pages: Array<[number, number, number, number, number]>;
   /** The pool's freed-page clock as far as its pages show it (0: nothing evicted since start-up, so nothing is made young). */
   freedPageClock: number;
+  /** The list's latest first access (ut_time_ms as the view gives it, 32 bits), which the ages count from. */
+  lastAccessMs?: number;
+  /**
+   * How long before run 1 that latest first access was: where the server's clock is this machine's
+   * (sinceOnThisClock), the ages count from run 1 instead. Absent: unknown, taken as none.
+   */
+  sinceLastAccessMs?: number;
+}
+
+/** An hour: a gap on a clock that is not the server's would fall in it by chance once in 1,200 tries. */
+const PLAUSIBLE_GAP_MS = 3_600_000;
+
+/**
+ * Milliseconds since the server's `lastAccessMs`, where its clock is this machine's: InnoDB's ut_time_ms is
+ * the host's monotonic clock in ms, truncated to 32 bits, as process.hrtime is, so a server on this host
+ * (or in a container sharing its kernel) shares it. A difference outside [0, an hour) says it does not.
+ */
+export function sinceOnThisClock(lastAccessMs: number | undefined): number | undefined {
+  if (!lastAccessMs) return undefined;
+  const now = Number((process.hrtime.bigint() / 1_000_000n) % 4_294_967_296n);
+  const d = (now - lastAccessMs + 4_294_967_296) % 4_294_967_296;
+  return d < PLAUSIBLE_GAP_MS ? d : undefined;
 }
 
 export interface PoolWalk {
@@ -78,8 +100,8 @@ interface ListSummary {
 }
 
 /**
- * A page's first access in ms (ut_time_ms, as the view gives it) as an age: the list's latest first access
- * stands for now, which the measurement's own catalog reads, just before, put at most a few ms behind.
+ * A page's first access in ms (ut_time_ms, as the view gives it) as an age from the list's latest first
+ * access; how long before run 1 that one was is measured at run 1's start (sinceOnThisClock), where it can be.
  */
 function seedOf(rels: InnodbRelation[], rows: WalkRow[], list: ListSummary | undefined): LruSeed {
   const index = new Map(rels.map((r, i) => [relationKey(r.innodbName, r.index), i]));
@@ -95,6 +117,7 @@ function seedOf(rels: InnodbRelation[], rows: WalkRow[], list: ListSummary | und
     firstOld: list?.firstOld == null ? null : Number(list.firstOld),
     pages,
     freedPageClock: Number(list?.clock ?? 0),
+    ...(now > 0 ? { lastAccessMs: now } : {}),
   };
 }
 

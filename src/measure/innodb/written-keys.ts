@@ -4,8 +4,8 @@
 // index whose entries the write changes (a DELETE: every secondary index; an UPDATE: those with an assigned
 // column), its first key column's values, with that column's lowest and highest value, which place each
 // value in the index (range-placement.ts). The statement is asked as a SELECT of the rows it changes, which
-// the rollback put back where they were, read-only as the runs' re-asks are. The prediction places a DELETE's
-// entries by them; an UPDATE's are kept for the recordings and stay drawn (write-trace.ts says why).
+// the rollback put back where they were, read-only as the runs' re-asks are. The prediction places the
+// entries by them (write-trace.ts).
 import type { Connection } from 'mysql2/promise';
 import type { InnodbIndexFacts } from '../../predict/innodb/facts';
 import { keyRangeName } from '../../predict/innodb/facts';

@@ -72,6 +72,8 @@ export interface InnodbPredictionSettings {
     firstOld: number | null;
     pages: Array<[number, number, number] | [number, number, number, number, number]>;
     freedPageClock?: number;
+    /** How long before run 1 the ages' reference (the list's latest first access) was, where known (pool-walk.ts). */
+    sinceLastAccessMs?: number;
   };
   changeBuffering: NonNullable<InnodbPoolOptions['changeBuffering']>;
   changeBufferMaxPct: number;

@@ -63,6 +63,37 @@ export function replayFullScan(
       values?.ofRows(access, leaf);
     }
   }
+  const updated = a.positionsFirst && run.updated?.table === a.table && c >= 0 ? run.updated.rows : 0;
+  if (updated > 0) {
+    const scanned = f.clustered ? (r: number) => leafAt(Math.floor((r * leaves) / updated)) : rowLookups?.leafOf;
+    readAgainByPosition(ctx, pool, { c, rows: updated, scanned }, assumptions);
+  }
+}
+
+/**
+ * An UPDATE whose plan collects the rows' positions first ("Using buffer": it changes the key it scans by,
+ * or orders its rows) reads each row again by position after the scan: a descent of the clustered index
+ * to the row's leaf. Which rows of a clustered scan it changes no fact tells: taken spread over the leaves
+ * scanned, in order; rows a covering scan found, on drawn leaves.
+ */
+function readAgainByPosition(
+  ctx: InnodbReadContext,
+  pool: InnodbPool,
+  o: { c: number; rows: number; scanned: ((r: number) => number) | undefined },
+  assumptions: Set<string>,
+): void {
+  const cf = ctx.facts[o.c];
+  const cl = ctx.layouts.of(o.c);
+  const random = new SeededRandom(seedOf([cf.table, 'read again by position', o.rows], ctx.draw));
+  for (let r = 0; r < o.rows; r++) {
+    const leaf = Math.max(0, Math.min(cf.leafPages - 1, o.scanned?.(r) ?? random.int(Math.max(1, cf.leafPages))));
+    descend(pool, cl, leaf);
+    pool.access(cl.leaves(leaf));
+  }
+  assumptions.add(
+    `${cf.table}: the UPDATE collects the rows' positions first ("Using buffer") and reads each of the ${n(o.rows)} rows again ` +
+      `from the root of ${cf.reportName}${o.scanned ? ', the rows spread over the leaves scanned' : ', on drawn leaves'}`,
+  );
 }
 
 /**

@@ -11,10 +11,12 @@ export function seedHistory(seed: NonNullable<InnodbPredictionSettings['lruSeed'
   if (seed.freedPageClock === undefined) return undefined;
   const ageMs = new Float64Array(length).fill(NaN);
   const clockAt = new Float64Array(length);
+  // The ages count from the list's latest first access; where its distance from run 1 was measured, from run 1.
+  const since = seed.sinceLastAccessMs ?? 0;
   for (const entry of seed.pages) {
     if (entry.length < 5) continue;
     const [, , pos, age, clock] = entry;
-    ageMs[pos] = age ?? NaN;
+    ageMs[pos] = age === undefined ? NaN : age < 0 ? age : age + since;
     clockAt[pos] = clock ?? 0;
   }
   return { ageMs, clockAt, freedPageClock: seed.freedPageClock };

@@ -24,6 +24,12 @@ export interface TableAccess {
   possibleKeys?: string[];
   /** A condition was pushed down to the index (index_condition); absent in plans recorded before it was read. */
   indexCondition?: boolean;
+  /**
+   * MariaDB's "Using buffer" (the access sits under the plan's `buffer` node): an UPDATE that changes the key
+   * it scans by, or orders its rows, first collects the rows' positions and then reads each row again by
+   * position (mysql_update, rnd_pos). Absent in plans recorded before it was read.
+   */
+  positionsFirst?: boolean;
 }
 
 export interface TableEngineStats {
@@ -52,7 +58,7 @@ export function parseInnodbPlan(json: unknown): InnodbPlan {
   const accesses: TableAccess[] = [];
   const tables = new Set<string>();
   const engineStats: TableEngineStats[] = [];
-  const visit = (o: Record<string, unknown>, loops: number | undefined) => {
+  const visit = (o: Record<string, unknown>, loops: number | undefined, buffered: boolean) => {
     if (typeof o.table_name !== 'string') return;
     if (!o.table_name.startsWith('<')) tables.add(o.table_name);
     if (typeof o.access_type === 'string') {
@@ -68,6 +74,7 @@ export function parseInnodbPlan(json: unknown): InnodbPlan {
         ...(Array.isArray(o.ref) ? { ref: o.ref.map(String) } : {}),
         ...(Array.isArray(o.possible_keys) ? { possibleKeys: o.possible_keys.map(String) } : {}),
         indexCondition: o.index_condition !== undefined,
+        ...(buffered ? { positionsFirst: true } : {}),
       });
     }
     const stats = o.r_engine_stats as Record<string, number> | undefined;
@@ -82,24 +89,24 @@ export function parseInnodbPlan(json: unknown): InnodbPlan {
       });
     }
   };
-  const walk = (node: unknown, loops: number | undefined): void => {
-    if (Array.isArray(node)) return node.forEach((n) => walk(n, loops));
+  const walk = (node: unknown, loops: number | undefined, buffered: boolean): void => {
+    if (Array.isArray(node)) return node.forEach((n) => walk(n, loops, buffered));
     if (!node || typeof node !== 'object') return;
     const o = node as Record<string, unknown>;
-    visit(o, loops);
+    visit(o, loops, buffered);
     for (const [k, v] of Object.entries(o)) {
       if (k === 'nested_loop' && Array.isArray(v)) {
         let before: number | undefined;
         for (const item of v) {
-          walk(item, before);
+          walk(item, before, buffered);
           const t = (item as { table?: Record<string, unknown> })?.table;
           const produced = t ? Number(t.rows_produced_per_join) : NaN;
           before = Number.isFinite(produced) ? Math.max(1, produced) : undefined;
         }
-      } else walk(v, loops);
+      } else walk(v, loops, buffered || k === 'buffer');
     }
   };
-  walk(json, undefined);
+  walk(json, undefined, false);
   return { accesses, tables: [...tables], engineStats };
 }
 

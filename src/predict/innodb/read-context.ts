@@ -23,6 +23,8 @@ export interface ReadRun {
   lookupKeys: Record<string, number[]>;
   /** A DELETE's table and the rows it deleted: those found through a secondary index are searched for again. */
   deleted?: { table: string; rows: number };
+  /** An UPDATE's table and the rows it updated: where its plan collects positions first, each is read again. */
+  updated?: { table: string; rows: number };
 }
 
 /** What a run's accesses are replayed with, from the run as measured. */
@@ -33,6 +35,7 @@ export function readRunOf(run: InnodbRunInput): ReadRun {
     keyRanges: run.keyRanges ?? {},
     lookupKeys: run.lookupKeys ?? {},
     ...(w?.statement === 'DELETE' && w.rows ? { deleted: { table: w.table, rows: w.rows } } : {}),
+    ...(w?.statement === 'UPDATE' && w.rows ? { updated: { table: w.table, rows: w.rows } } : {}),
   };
 }
 

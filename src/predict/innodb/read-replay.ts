@@ -99,6 +99,7 @@ function replayLookupAccess(
   const loopLeaves = listed ?? (c === i ? placedKeys : undefined);
   const longValuesPerRow = lookupLongValues(ctx, a, c === i, c, assumptions);
   const searchedAgain = rowsSearchedAgain(a, c !== i, run);
+  const readAgain = rowsReadAgain(a, run);
   replayLookup(
     pool,
     {
@@ -115,7 +116,7 @@ function replayLookupAccess(
       ...(lookupLeaves ? { lookupLeaves } : {}),
       ...(loopLeaves ? { loopLeaves } : {}),
       ...(longValuesPerRow ? { longValuesPerRow } : {}),
-      ...(searchedAgain > 0 ? { searchedAgain } : {}),
+      ...againOf(searchedAgain, readAgain),
     },
     { f: ctx.facts[i], l: ctx.layouts.of(i) },
     c >= 0 ? { f: ctx.facts[c], l: ctx.layouts.of(c) } : undefined,
@@ -126,6 +127,13 @@ function replayLookupAccess(
 /** The rows a DELETE found through a secondary index and looked up, each searched for again before it is delete-marked. */
 function rowsSearchedAgain(a: TableAccess, secondary: boolean, run: ReadRun): number {
   return run.deleted?.table === a.table && secondary && !a.usingIndex ? run.deleted.rows : 0;
+}
+
+const againOf = (searchedAgain: number, readAgain: number) => ({ ...(searchedAgain > 0 ? { searchedAgain } : {}), ...(readAgain > 0 ? { readAgain } : {}) });
+
+/** The rows an UPDATE that collects their positions first ("Using buffer") reads again by position. */
+function rowsReadAgain(a: TableAccess, run: ReadRun): number {
+  return a.positionsFirst && run.updated?.table === a.table ? run.updated.rows : 0;
 }
 
 /** Off-page pages per row a lookup access reads with the rows it fetches from the clustered index c, if any. */

@@ -38,8 +38,11 @@ export function replayRejectedDives(
 ): void {
   if (!ctx.statement) return;
   const scan = a.accessType === 'ALL' || a.accessType === 'index';
+  // A range or a lookup by constants replays its own key's dive (read-replay.ts diveOf); a join's lookup
+  // (eq_ref, ref on another table's column) has none, yet its key's range on constants was estimated.
+  const ownDive = a.accessType === 'range' || (a.accessType === 'ref' && (a.ref?.length ?? 0) > 0 && a.ref!.every((r) => r === 'const'));
   for (const key of a.possibleKeys ?? []) {
-    if (key === a.key && !scan) continue;
+    if (key === a.key && !scan && ownDive) continue;
     const i = ctx.indexOf(a.table, key);
     const f = i >= 0 ? ctx.facts[i] : undefined;
     const column = f?.keyColumns?.[0];

@@ -5,16 +5,18 @@
 //   UPDATE inserts the new entry, on the old entry's leaf for `col = col ± …`, on a random leaf otherwise;
 //   a full leaf splits;
 // - the rollback reads each undo record, searches the clustered record again, removes the new entries
-//   (merging a split's half back) and clears the delete marks, newest row first.
-// A DELETE's old entries lie where the rows' values put them, where those were read after the runs (written
-// keys); otherwise, and for an UPDATE, which rows (so which secondary leaves) are drawn with a seed from the
-// table and the row count. The DELETE's search of each row again is in the read replay (lookup-trace.ts).
+//   (merging a split's half back, or trying to where the removal leaves a page under half full) and
+//   clears the delete marks, newest row first.
+// The old entries lie where the rows' values put them, where those were read after the runs (written keys);
+// otherwise which rows (so which secondary leaves) are drawn with a seed from the table and the row count.
+// A DELETE's search of each row again, and an UPDATE's read of each row again by position where it collects
+// the positions first, are in the read replay (lookup-trace.ts, full-scan.ts).
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
 import { keyRangeName, type InnodbIndexFacts, type RowWrite } from './facts';
 import { fullLeafShare, leafCapacity, leafFill, seedOf, type IndexPages } from './index-pages';
-import { LeafSplits } from './leaf-splits';
-import { ROLLBACK_GETS, UNDO_PAGE_BACK_GETS, descend, mergeLeaf, splitLeaf, undoPageBytes } from './row-costs';
+import { LeafSplits, mergeLimit } from './leaf-splits';
+import { ROLLBACK_GETS, UNDO_PAGE_BACK_GETS, descend, failedMerge, mergeLeaf, splitLeaf, undoPageBytes } from './row-costs';
 import type { UndoLogs } from './undo-log';
 
 interface Changed {
@@ -53,8 +55,8 @@ interface RowWriteTrace {
   splits: LeafSplits[];
   random: SeededRandom;
   space: number;
-  /** Per row and changed index: [old entry's leaf index, its page, new entry's leaf index, its page, split?]. */
-  touched: Array<Array<[number, number, number, number, boolean]>>;
+  /** Per row and changed index: [old entry's leaf index, its page, new entry's leaf index, its page, the page its split added or -1]. */
+  touched: Array<Array<[number, number, number, number, number]>>;
   undoPage: (r: number) => number;
   perUndoPage: number;
 }
@@ -75,10 +77,7 @@ export function replayRowWrite(
   const c = facts.findIndex((f) => f.table === w.table && f.clustered);
   if (c < 0) return false;
   const set = w.setColumns?.map((x) => x.toLowerCase());
-  // An UPDATE's entries stay drawn: placed by value, the range UPDATE of a covering date index on the schema
-  // corpus's seed 2 fell from 19.2 to 16.1 gets a row predicted where 20.5 were measured, a per-row cost of
-  // that UPDATE no mechanism here gives yet (drawn leaves split more, which hid it).
-  const changed = changedIndexes(facts, layout, w, set, nearOld).map((x) => (w.statement === 'DELETE' ? withWrittenKeys(x, written) : x));
+  const changed = changedIndexes(facts, layout, w, set, nearOld).map((x) => withWrittenKeys(x, written));
   const cl = layout(c);
   const primaryChanges = w.statement === 'UPDATE' && set !== undefined && (facts[c].keyColumns ?? []).some((k) => set.includes(k.toLowerCase()));
   if (primaryChanges)
@@ -95,6 +94,7 @@ export function replayRowWrite(
         l.leaves,
         seedOf([f.reportName, w.rows], draw),
         fullLeafShare(f, pageSize, draw, facts[c]),
+        mergeLimit(f.entryBytes, pageSize),
       ),
   );
   const secondaryKeyBytes = facts.filter((f) => f.table === w.table && !f.clustered).reduce((a, f) => a + f.keyBytes - facts[c].keyBytes, 0);
@@ -102,7 +102,7 @@ export function replayRowWrite(
   const log = undo.begin(pool, draw);
   const undoPage = (r: number) => log.page(Math.floor(r / perUndoPage));
   assumptions.add(undo.assumption());
-  const touched = changed.map(() => new Array<[number, number, number, number, boolean]>(w.rows));
+  const touched = changed.map(() => new Array<[number, number, number, number, number]>(w.rows));
   const trace: RowWriteTrace = { pool, w, changed, splits, random, space: spaceBase(c), touched, undoPage, perUndoPage };
   for (let r = 0; r < w.rows; r++) {
     // The record on the leaf the scan holds is changed in place; its undo record is appended to the
@@ -167,7 +167,7 @@ function writeRow(t: RowWriteTrace, r: number): void {
     descend(pool, l);
     pool.modify(oldPage);
     if (w.statement === 'DELETE') {
-      t.touched[k][r] = [oldKey, oldPage, -1, -1, false];
+      t.touched[k][r] = [oldKey, oldPage, -1, -1, -1];
       return;
     }
     const newKey = nearOld ? oldKey : random.int(Math.max(1, f.leafPages));
@@ -175,8 +175,8 @@ function writeRow(t: RowWriteTrace, r: number): void {
     descend(pool, l);
     pool.modify(newPage);
     const added = splits[k].apply(newKey, newPage);
-    if (added >= 0) splitLeaf(pool, l, newPage, newKey, added, t.space);
-    t.touched[k][r] = [oldKey, oldPage, newKey, newPage, added >= 0];
+      if (added >= 0) splitLeaf(pool, l, newPage, newKey, added, t.space);
+    t.touched[k][r] = [oldKey, oldPage, newKey, newPage, added];
   });
 }
 
@@ -203,6 +203,21 @@ function writeAssumption(w: RowWrite & { rows: number }, changed: Changed[], per
   );
 }
 
+/**
+ * A new entry removed again: the split it made merged back, or, where the removal leaves its page below the
+ * merge limit, a merge tried and given up (as an INSERT's rollback does, insert-trace.ts). Measured on MariaDB
+ * 10.11, an UPDATE of 1 to 50 rows moving their entries within one full leaf of a sorted-built index of height
+ * 2: the rollback took 13 gets a row more than a row's undo walks for up to 13 rows, then the same 13 more in
+ * all, and 12 for the merge.
+ */
+function removeEntry(t: RowWriteTrace, k: number, page: number, key: number, added: number): void {
+  const { l } = t.changed[k];
+  if (added >= 0) {
+    mergeLeaf(t.pool, l, page, key, t.space);
+    t.splits[k].merged(page, added);
+  } else if (t.splits[k].removeBelowLimit(page)) failedMerge(t.pool, l, page, key);
+}
+
 function rollBack(t: RowWriteTrace, cl: IndexPages, assumptions: Set<string>): void {
   const { pool, w, perUndoPage } = t;
   assumptions.add(
@@ -216,11 +231,14 @@ function rollBack(t: RowWriteTrace, cl: IndexPages, assumptions: Set<string>): v
     descend(pool, cl);
     pool.residentHits(1);
     t.changed.forEach(({ l }, k) => {
-      const [, oldPage, newKey, newPage, split] = t.touched[k][r];
+      const [, oldPage, newKey, newPage, added] = t.touched[k][r];
       if (newPage >= 0) {
         descend(pool, l);
         pool.modify(newPage);
-        if (split) mergeLeaf(pool, l, newPage, newKey, t.space);
+        // Whether an older version still needs the new entry is asked of the clustered record, whose leaf
+        // this row's undo has just restored (row_undo_mod_del_mark_or_remove_sec_low: restore_position).
+        pool.residentHits(1);
+        removeEntry(t, k, newPage, newKey, added);
       }
       descend(pool, l);
       pool.modify(oldPage);
