@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { InnodbPredictor } from '../../src/predict/innodb/predictor';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from '../../src/predict/innodb/facts';
 import { parseInnodbPlan } from '../../src/predict/innodb/plan';
-import { fullLeafShare } from '../../src/predict/innodb/index-pages';
+import { fullLeafShare, leafFill } from '../../src/predict/innodb/index-pages';
 
 const common = { table: 'sbtest1', spacePages: 2400, cachedBefore: [] as Array<[number, number]>, rows: 148_032, autoIncrementKey: false };
 const facts: InnodbIndexFacts[] = [
@@ -180,4 +180,13 @@ test('an UPDATE whose plan collects positions first ("Using buffer") reads each 
   // row more at clustered height 3 than through one whose key it does not.
   assert.equal(buffered.predicted.logicalReads! - direct.predicted.logicalReads!, 50 * 3);
   assert.match(buffered.assumptions.join('\n'), /collects the rows' positions first \("Using buffer"\) and reads each of the 50 rows again/);
+});
+
+test('an index fuller than random inserts leave and short of a sorted build: its build\'s full leaves and the half-full pairs split since', () => {
+  const k = { ...facts[1], leafPages: 125, sizePages: 161 };
+  const at = (fill: number) => ({ ...k, rows: Math.round((fill * k.rows) / leafFill(k, 16384)) });
+  const grown = at(0.85);
+  assert.ok(Math.abs(leafFill(grown, 16384) - 0.85) < 0.01);
+  assert.ok(Math.abs(fullLeafShare(grown, 16384, 0)! - 0.7) < 0.02, `${fullLeafShare(grown, 16384, 0)}`);
+  assert.equal(fullLeafShare(at(0.7), 16384, 0), undefined, 'random inserts\' fill: drawn');
 });

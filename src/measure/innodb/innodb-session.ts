@@ -17,7 +17,7 @@ import { readInnodbServerInfo, type InnodbServerInfo } from './server-info';
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
 import { readInnodbResidency, relationsAsAllowed, type InnodbRelation } from './residency';
-import { readPoolWalk, sinceOnThisClock, type PoolWalk } from './pool-walk';
+import { countAgesFromNow, readPoolWalk, withCachedFills, type PoolWalk } from './pool-walk';
 import { killQuery } from './kill-query';
 import { currentAccount, isProcessDenied, isStatsDenied, mayReadInnodbViews, predictionDenied, withoutProcessWarning } from './privileges';
 import { readUndoState, undoSpacesOf } from './undo-state';
@@ -212,7 +212,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
 
   async readResidency(withCache: boolean, moment: 'before run 1' | 'after a run'): Promise<ResidencySnapshot> {
     if (moment === 'after a run' || !withCache) return readInnodbResidency(this.conn, this.relations, withCache);
-    this.startWalk = await readPoolWalk(this.conn, this.relations, undoSpacesOf(this.info));
+    this.startWalk = await readPoolWalk(this.conn, this.relations, undoSpacesOf(this.info), this.info.pageSize);
     return this.startWalk.residency;
   }
 
@@ -243,7 +243,8 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     const tablesToOpen = this.openAtStart
       ? [...new Set(this.relations.filter((r) => r.kind === 'table' && !this.openAtStart!.has(`${r.schema}/${r.table}`)).map((r) => r.table))]
       : undefined;
-    return { indexes, settings: innodbPredictionSettings(info, { frames, other, lruSeed, undo, unavailable, tablesToOpen }) };
+    const settings = innodbPredictionSettings(info, { frames, other, lruSeed, undo, unavailable, tablesToOpen });
+    return { indexes: withCachedFills(indexes, withCache ? this.startWalk?.fills : undefined), settings };
   }
 
   async run(run: number): Promise<RunOutcome<InnodbRunInput, InnodbPostRunObservations>> {
@@ -271,9 +272,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     const advice = run === 1 && this.viewsReadable ? ibufMetricsAdvice(before) : undefined;
     if (advice) warnings.push(advice);
     // The seed the prediction facts hold: its pages' ages count from run 1's start where the server's clock allows.
-    const seed = run === 1 ? this.startWalk?.seed : undefined;
-    const since = sinceOnThisClock(seed?.lastAccessMs);
-    if (seed && since !== undefined) seed.sinceLastAccessMs = since;
+    if (run === 1) countAgesFromNow(this.startWalk?.seed);
     const { elapsedMs, engineStats, plan } = await this.execute();
     const after = await readInnodbCounters(this.conn, this.snapshot);
     const othersAfter = await otherActiveSessions(this.conn);

@@ -28,6 +28,12 @@ export interface LruSeed {
   sinceLastAccessMs?: number;
 }
 
+/** Sets how long before now the seed's latest first access was, where the server's clock is this machine's. */
+export function countAgesFromNow(seed: LruSeed | undefined): void {
+  const since = sinceOnThisClock(seed?.lastAccessMs);
+  if (seed && since !== undefined) seed.sinceLastAccessMs = since;
+}
+
 /** An hour: a gap on a clock that is not the server's would fall in it by chance once in 1,200 tries. */
 const PLAUSIBLE_GAP_MS = 3_600_000;
 
@@ -46,6 +52,8 @@ export function sinceOnThisClock(lastAccessMs: number | undefined): number | und
 export interface PoolWalk {
   residency: ResidencySnapshot;
   seed: LruSeed;
+  /** Per relation (by name), its cached index pages counted by fill (cachedFills). */
+  fills: Map<string, number[]>;
   /** The undo logs' tablespaces' own pages (MariaDB), in LRU order: what readUndoState reads. */
   undoPages: Array<{ t: string; p: number }> | undefined;
 }
@@ -62,10 +70,11 @@ interface WalkRow {
   sp: number;
   at: number;
   fc: number;
+  ds: number | null;
 }
 
 /** `undoSpaces`: the highest tablespace id holding undo logs (MariaDB), or undefined where they are not read. */
-export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], undoSpaces: number | undefined): Promise<PoolWalk> {
+export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], undoSpaces: number | undefined, pageSize = 16384): Promise<PoolWalk> {
   const [summary] = await conn.query(
     `SELECT COUNT(*) AS n, MIN(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS firstOld, MAX(ACCESS_TIME) AS lastAccess,
             MAX(FREE_PAGE_CLOCK) AS clock
@@ -74,7 +83,7 @@ export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], und
   const names = [...new Set(rels.map((r) => r.innodbName))];
   const [result] = await conn.query(
     `SELECT TABLE_NAME AS t, INDEX_NAME AS i, PAGE_NUMBER AS p, LRU_POSITION AS pos, PAGE_TYPE AS pt, SPACE AS sp,
-            ACCESS_TIME AS at, FREE_PAGE_CLOCK AS fc
+            ACCESS_TIME AS at, FREE_PAGE_CLOCK AS fc, DATA_SIZE AS ds
        FROM information_schema.INNODB_BUFFER_PAGE_LRU
       WHERE TABLE_NAME IN (?) OR (SPACE <= ? AND PAGE_TYPE IN (?))
       ORDER BY LRU_POSITION`,
@@ -85,6 +94,7 @@ export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], und
   return {
     residency: residencyOf(rels, rows),
     seed: seedOf(rels, rows, list),
+    fills: cachedFills(rels, rows, pageSize),
     undoPages:
       undoSpaces === undefined
         ? undefined
@@ -119,6 +129,32 @@ function seedOf(rels: InnodbRelation[], rows: WalkRow[], list: ListSummary | und
     freedPageClock: Number(list?.clock ?? 0),
     ...(now > 0 ? { lastAccessMs: now } : {}),
   };
+}
+
+/** Bins of a page's record bytes over its size: the last holds the pages a sorted build filled (95 % and more). */
+export const FILL_BINS = 20;
+
+/**
+ * Per relation, how full its cached index pages are (DATA_SIZE, the records' bytes): counts per twentieth of
+ * the page. Which leaves are full decides how many inserts split one, and no statistic tells it: an index
+ * built by sorting and split here and there since averages the fill of one grown by random inserts.
+ */
+function cachedFills(rels: InnodbRelation[], rows: WalkRow[], pageSize: number): Map<string, number[]> {
+  const byKey = new Map(rels.map((r) => [relationKey(r.innodbName, r.index), r.name]));
+  const out = new Map<string, number[]>();
+  for (const r of rows) {
+    const name = r.t !== null && r.i !== null ? byKey.get(relationKey(r.t, r.i)) : undefined;
+    if (!name || r.pt !== 'INDEX' || r.ds === null) continue;
+    const bins = out.get(name) ?? new Array<number>(FILL_BINS).fill(0);
+    bins[Math.min(FILL_BINS - 1, Math.floor((Number(r.ds) / pageSize) * FILL_BINS))]++;
+    out.set(name, bins);
+  }
+  return out;
+}
+
+/** The indexes' facts with their cached pages' fills, where the walk read them. */
+export function withCachedFills<F extends { reportName: string }>(indexes: F[], fills: Map<string, number[]> | undefined): F[] {
+  return indexes.map((f) => (fills?.has(f.reportName) ? { ...f, cachedFills: fills.get(f.reportName)! } : f));
 }
 
 /** Per relation, its cached pages and their runs of consecutive page numbers, as readInnodbResidency groups them. */

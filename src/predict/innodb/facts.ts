@@ -35,6 +35,11 @@ export interface InnodbIndexFacts {
   offPagePages?: number;
   /** Levels from the root to the leaves, where counted after the runs (set from indexLevels); else worked out from the leaves. */
   levels?: number;
+  /**
+   * The index's cached pages before run 1 counted by fill, per twentieth of the page (INNODB_BUFFER_PAGE_LRU's
+   * DATA_SIZE; the last bin: 95 % and more, full): which leaves an insert finds full. Absent where not read.
+   */
+  cachedFills?: number[];
 }
 
 export interface InnodbPredictionSettings {

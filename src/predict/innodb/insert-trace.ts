@@ -13,7 +13,7 @@
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
 import type { InnodbIndexFacts, InsertRun } from './facts';
-import { fullLeafShare, leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
+import { cachedFillsOf, fillsNote, fullLeafShare, leafCapacity, leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
 import { LeafSplits, mergeLimit } from './leaf-splits';
 import { FRESH_PAGE_ASSUMPTION, INSERT_UNDO_CLUSTERED_GETS, ROLLBACK_GETS, descend as descendIndex, failedMerge, mergeLeaf, splitLeaf } from './row-costs';
 import { SPACE } from './index-layout';
@@ -73,6 +73,7 @@ function splitsArgs(
     seedOf([f.reportName, run.rows], draw),
     full,
     mergeLimit(f.entryBytes, pageSize),
+    cachedFillsOf(f),
   ];
 }
 
@@ -197,9 +198,10 @@ function secondaryAssumption(f: InnodbIndexFacts, run: InsertRun, pageSize: numb
     );
   return (
     `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ` +
-    `${Math.round(leafFill(f, pageSize) * 100)} % full on average, split when full; the rollback tries to merge a page it leaves under half full${buffered}`
+    `${Math.round(leafFill(f, pageSize) * 100)} % full on average${fillsNote(f)}, split when full; the rollback tries to merge a page it leaves under half full${buffered}`
   );
 }
+
 
 /** An entry written into its page, which splits when full. */
 function write(t: InsertTrace, e: IndexEntries, r: number): void {

@@ -42,6 +42,8 @@ export class LeafSplits {
     private readonly fullShare?: number,
     /** Entries below which a page is under the merge limit (mergeLimit). */
     private readonly limit = capacity / 2,
+    /** The index's cached pages counted by fill (cachedFills): where given, each page's fill is drawn from them. */
+    private readonly fills?: number[],
   ) {
     this.random = new SeededRandom(seed);
   }
@@ -97,10 +99,12 @@ export class LeafSplits {
   }
 
   /**
-   * The room of a page: full or half full where the share of full leaves is known, otherwise drawn
-   * uniformly on an interval with the index's average fill as its middle.
+   * The room of a page: as the index's cached pages are filled, where they were read; full or half full
+   * where the share of full leaves is known; otherwise drawn uniformly on an interval with the index's
+   * average fill as its middle.
    */
   private initialRoom(): number {
+    if (this.fills) return this.roomAsCached(this.fills);
     if (this.fullShare !== undefined) return this.random.next() < this.fullShare ? 0 : Math.floor(this.capacity / 2);
     if (this.fill >= RANDOM_FILL[0] && this.fill < RANDOM_FILL[1]) {
       const f = 0.5 * 2 ** this.random.next();
@@ -109,6 +113,17 @@ export class LeafSplits {
     const low = this.fill >= 0.75 ? 2 * this.fill - 1 : 0.5;
     const high = this.fill >= 0.75 ? 1 : 2 * this.fill - 0.5;
     const f = low + this.random.next() * (high - low);
+    return Math.max(0, Math.floor(this.capacity * (1 - f)));
+  }
+
+  /** A page's room as the cached pages' fills have it: the last bin full, the others anywhere in their span. */
+  private roomAsCached(fills: number[]): number {
+    const total = fills.reduce((a, b) => a + b, 0);
+    let pick = this.random.next() * total;
+    let bin = 0;
+    while (bin < fills.length - 1 && pick >= fills[bin]) pick -= fills[bin++];
+    if (bin === fills.length - 1) return 0;
+    const f = (bin + this.random.next()) / fills.length;
     return Math.max(0, Math.floor(this.capacity * (1 - f)));
   }
 }

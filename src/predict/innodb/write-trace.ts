@@ -14,7 +14,7 @@
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
 import { SeededRandom } from '../../sim/random';
 import { keyRangeName, type InnodbIndexFacts, type RowWrite } from './facts';
-import { fullLeafShare, leafCapacity, leafFill, seedOf, type IndexPages } from './index-pages';
+import { cachedFillsOf, fillsNote, fullLeafShare, leafCapacity, leafFill, seedOf, type IndexPages } from './index-pages';
 import { LeafSplits, mergeLimit } from './leaf-splits';
 import { ROLLBACK_GETS, UNDO_PAGE_BACK_GETS, descend, failedMerge, mergeLeaf, splitLeaf, undoPageBytes } from './row-costs';
 import type { UndoLogs } from './undo-log';
@@ -95,6 +95,7 @@ export function replayRowWrite(
         seedOf([f.reportName, w.rows], draw),
         fullLeafShare(f, pageSize, draw, facts[c]),
         mergeLimit(f.entryBytes, pageSize),
+        cachedFillsOf(f),
       ),
   );
   const secondaryKeyBytes = facts.filter((f) => f.table === w.table && !f.clustered).reduce((a, f) => a + f.keyBytes - facts[c].keyBytes, 0);
@@ -192,7 +193,7 @@ function writeAssumption(w: RowWrite & { rows: number }, changed: Changed[], per
         ? byValue
         : `in ${placed.map(({ f }) => f.reportName).join(', ')} ${byValue}, elsewhere on a random leaf per row`;
   const secondary = changed.length
-    ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, ${where}${near}; a full leaf splits`
+    ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, ${where}${near}; a full leaf splits${changed.map(({ f }) => fillsNote(f)).join('')}`
     : w.statement === 'UPDATE'
       ? '; no indexed column changes (the SET clause), so no secondary index is touched'
       : '';

@@ -80,6 +80,11 @@ describe('MariaDB: one walk of the pool before run 1', skipUnless(availability),
 
     assert.deepEqual(walk.undoPages, each.undo);
     assert.ok(walk.undoPages!.length > 0);
+
+    // Each cached index page counted by its records' bytes: the rows inserted in key order leave 1/16 of a page free.
+    for (const [name, r] of residency) assert.equal(walk.fills.get(name)?.reduce((a, b) => a + b, 0) ?? 0, r.cached, name);
+    const rows = walk.fills.get('lab.r')!;
+    assert.ok(rows[18] > 0.9 * table.cached, `pages 90-95 % full: ${JSON.stringify(rows)}`);
   });
 
   test('with none of the statement pages cached, the list is still measured; without undo spaces none is read', async () => {
