@@ -202,7 +202,6 @@ function secondaryAssumption(f: InnodbIndexFacts, run: InsertRun, pageSize: numb
   );
 }
 
-
 /** An entry written into its page, which splits when full. */
 function write(t: InsertTrace, e: IndexEntries, r: number): void {
   const added = e.splits.apply(e.key[r], e.page[r]);

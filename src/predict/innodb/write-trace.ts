@@ -207,9 +207,10 @@ function writeAssumption(w: RowWrite & { rows: number }, changed: Changed[], per
 /**
  * A new entry removed again: the split it made merged back, or, where the removal leaves its page below the
  * merge limit, a merge tried and given up (as an INSERT's rollback does, insert-trace.ts). Measured on MariaDB
- * 10.11, an UPDATE of 1 to 50 rows moving their entries within one full leaf of a sorted-built index of height
- * 2: the rollback took 13 gets a row more than a row's undo walks for up to 13 rows, then the same 13 more in
- * all, and 12 for the merge.
+ * 10.11, an UPDATE of n = 1 to 50 rows moving their entries within one full leaf of a sorted-built index of
+ * height 2, against the same rows' UPDATE of a column no index holds: the rollback took 5n + 12 + 8 × min(n − 1,
+ * 13) gets more (a row's walks and its clustered check, the merge, and a merge tried and given up at each
+ * removal until the split's halves held more than the merge limit).
  */
 function removeEntry(t: RowWriteTrace, k: number, page: number, key: number, added: number): void {
   const { l } = t.changed[k];
