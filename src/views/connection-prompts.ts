@@ -1,6 +1,8 @@
 // The prompts of Add Connection and Edit Connection: a pasted URL, or one walk through engine, name, host
 // (or socket), port, user and database, and the password (kept in VS Code's secret storage only),
-// prefilled when editing; and one field changed alone when a connection fails.
+// prefilled when editing; and one field changed alone when a connection fails. Every prompt stays open when
+// focus moves (to copy a value from elsewhere, or as a panel opens): a walk dismissed halfway added nothing,
+// with no word of why.
 import * as vscode from 'vscode';
 import { profileFromUrl, suggestedName, type ConnectionProfile, type ProfileField } from '../db/profile';
 import { ENGINES } from '../measure/engines';
@@ -23,29 +25,32 @@ export async function promptProfile(
           ...Object.values(ENGINES).map((e) => ({ label: e.label, engine: e.id })),
           { label: '$(link) Paste a Connection URL…', detail: 'postgres://… or mysql://…' },
         ],
-        { title: `${verb} (1/6): engine, or a URL` },
+        { title: `${verb} (1/6): engine, or a URL`, ignoreFocusOut: true },
       );
   if (!engine) return undefined;
   if (!engine.engine) return promptUrl(verb, taken);
   const name = await vscode.window.showInputBox({
     title: `${verb} (2/6): a name`,
+    ignoreFocusOut: true,
     value: initial?.name ?? '',
     validateInput: (v) => (!v.trim() ? 'A name is needed' : taken.includes(v.trim()) ? 'That name is taken' : undefined),
   });
   if (!name) return undefined;
   const host = await vscode.window.showInputBox({
     title: `${verb} (3/6): host, or the path of a Unix socket`,
+    ignoreFocusOut: true,
     value: initial?.socket ?? initial?.host ?? '127.0.0.1',
   });
   if (host === undefined) return undefined;
   const port = await vscode.window.showInputBox({
     title: `${verb} (4/6): port`,
+    ignoreFocusOut: true,
     value: String(initial?.port ?? ENGINES[engine.engine].defaultPort),
     validateInput: (v) => (/^\d+$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? undefined : 'A port from 1 to 65535'),
   });
   if (port === undefined) return undefined;
   const login = initial ? `${initial.user ?? ''}@${initial.database ?? ''}` : ENGINES[engine.engine].defaultLogin;
-  const userAndDb = await vscode.window.showInputBox({ title: `${verb} (5/6): user@database`, value: login });
+  const userAndDb = await vscode.window.showInputBox({ title: `${verb} (5/6): user@database`, value: login, ignoreFocusOut: true });
   if (userAndDb === undefined) return undefined;
   const [user, database] = userAndDb.split('@');
   const password = await promptPassword(`${verb} (6/6)`, initial !== undefined);
@@ -71,6 +76,7 @@ export async function promptPassword(title: string, keepable: boolean): Promise<
   const v = await vscode.window.showInputBox({
     title: `${title}: password (kept in VS Code's secret storage${keepable ? '; empty keeps the stored one' : '; empty for none'})`,
     password: true,
+    ignoreFocusOut: true,
   });
   if (v === undefined) return null;
   return keepable && v === '' ? undefined : v;
@@ -96,6 +102,7 @@ async function promptUrl(verb: string, taken: string[]): Promise<ProfileAnswers 
   const parsed = profileFromUrl('x', url.trim());
   const name = await vscode.window.showInputBox({
     title: `${verb}: a name`,
+    ignoreFocusOut: true,
     value: suggestedName(parsed.profile),
     validateInput: (v) => (!v.trim() ? 'A name is needed' : taken.includes(v.trim()) ? 'That name is taken' : undefined),
   });
@@ -122,7 +129,7 @@ export async function promptField(answers: ProfileAnswers, order: ProfileField[]
   };
   const pick = await vscode.window.showQuickPick(
     order.map((f) => ({ label: FIELD_LABEL[f], description: shown[f], field: f })),
-    { title: `Edit which field of ${p.name}?` },
+    { title: `Edit which field of ${p.name}?`, ignoreFocusOut: true },
   );
   if (!pick) return null;
   if (pick.field === 'password') {
@@ -131,6 +138,7 @@ export async function promptField(answers: ProfileAnswers, order: ProfileField[]
   }
   const value = await vscode.window.showInputBox({
     title: `${p.name}: ${FIELD_LABEL[pick.field].toLowerCase()}`,
+    ignoreFocusOut: true,
     value: shown[pick.field],
     validateInput: (v) => (pick.field === 'port' && !(/^\d+$/.test(v) && Number(v) > 0 && Number(v) < 65536) ? 'A port from 1 to 65535' : undefined),
   });
