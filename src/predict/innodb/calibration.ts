@@ -69,6 +69,13 @@ export const INNODB_CALIBRATION_ENTRIES = {
       'a gate set by hand around ln 2 ≈ 0.69, the average fill random inserts leave (Yao), not fitted; measured (test/predict/innodb-insert-rollback.test.ts: a UUID key of 35 rows a page, 550 random inserts): 23 splits, 1.44/35 of the inserts',
     versions: MEASURED_ON,
   },
+  fillSamplePages: {
+    value: 16,
+    what: "cached pages of an index from which their fills (DATA_SIZE, read before run 1) stand for its leaves' when drawing which leaves are full; fewer: the fill is taken from the statistics",
+    provenance:
+      'a gate set by hand, not fitted: a root and one descent\'s path (2-4 pages) say nothing of the leaves; measured (test/predict/innodb-split-since-build.test.ts): 121 cached pages of a 120-leaf index, 47 of them full, gave 7,419 gets predicted where 7,502 were measured',
+    versions: MEASURED_ON,
+  },
   randomFillTo: {
     value: 0.8,
     what: 'the fill from which an index is taken as built sorted or grown in key order, its pages about equally full (see randomFillFrom)',

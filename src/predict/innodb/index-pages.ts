@@ -59,13 +59,10 @@ const SORTED_BUILD_FILL = 0.96;
  */
 const SORTED_BUILD_OVER_ASCENDING = 1.03;
 
-/** Cached pages of an index from which their fills stand for its leaves' (fewer: a root and a path say little). */
-const FILL_SAMPLE = 16;
-
 /** The index's cached pages counted by fill, where enough were cached to stand for its leaves. */
 export function cachedFillsOf(f: { cachedFills?: number[] }): number[] | undefined {
   const n = f.cachedFills?.reduce((a, b) => a + b, 0) ?? 0;
-  return n >= FILL_SAMPLE ? f.cachedFills : undefined;
+  return n >= INNODB_CALIBRATION.fillSamplePages ? f.cachedFills : undefined;
 }
 
 /** Where the index's cached pages gave each page's fill: how many, and how many of them were full. */
