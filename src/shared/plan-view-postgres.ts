@@ -66,6 +66,7 @@ function detailOf(n: PlanNode, processes: number): string {
     timeText(n, processes),
     n.workersLaunched !== undefined ? `workers ${n.workersLaunched}/${n.workersPlanned ?? '?'}` : '',
     n.heapFetches !== undefined ? `heap fetches ${formatCount(n.heapFetches)}` : '',
+    n.hotUpdated !== undefined ? `${formatCount(n.hotUpdated)} updated in place (HOT)` : '',
     n.exactHeapBlocks !== undefined
       ? `heap blocks ${formatCount(n.exactHeapBlocks)}${n.lossyHeapBlocks ? ` (+${formatCount(n.lossyHeapBlocks)} lossy)` : ''}`
       : '',

@@ -68,6 +68,11 @@ export interface PlanNode {
   rowsRemovedByFilter?: number;
   /** Index-only scans: tuples that had to visit the heap. */
   heapFetches?: number;
+  /**
+   * PostgreSQL UPDATE (ModifyTable): of the rows it updated, those whose new version went on the same page
+   * with no index entry (HOT), as the server counted them in the run's transaction.
+   */
+  hotUpdated?: number;
   /** Bitmap heap scans: heap blocks visited. */
   exactHeapBlocks?: number;
   lossyHeapBlocks?: number;

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Report } from '../../src/shared/report';
+import type { PlanNode, Report } from '../../src/shared/report';
 import { planView, type PlanRow } from '../../src/shared/plan-view';
 import { parseExplainJson } from '../../src/measure/postgres/plan';
 
@@ -197,4 +197,22 @@ test('MariaDB: each table carries what the prediction gave it, found by table na
   const [first] = planView(report)!.root.children;
   assert.equal(first.predicted, undefined, 'no prediction for customers: none shown, never a 0');
   assert.deepEqual(first.children[0].predicted, { pages: 88, read: 28 });
+});
+
+test("PostgreSQL: an UPDATE's node says how many rows the server updated in place (HOT)", () => {
+  const report = load('postgres18-ring');
+  const leaf = (counters: PlanNode['self']): PlanNode => ({
+    nodeType: 'Seq Scan',
+    relation: 't',
+    total: counters,
+    self: counters,
+    children: [],
+    actualRows: 10,
+    actualLoops: 1,
+  });
+  const scan = leaf(report.runs[0].plan!.self);
+  const update: PlanNode = { ...scan, nodeType: 'ModifyTable', operation: 'Update', hotUpdated: 7, children: [scan] };
+  const v = planView({ ...report, runs: [{ ...report.runs[0], plan: update }] })!;
+  assert.match(v.root.detail, /7 updated in place \(HOT\)/);
+  assert.doesNotMatch(v.root.children[0].detail, /HOT/);
 });

@@ -24,6 +24,7 @@ import { relationNames, statementTables, writtenNames } from './statement-relati
 import { footprintWarning, readFootprint, type Footprint } from './leftovers';
 import { decide, mustRun, NOTHING_REACHED, type RunVerdict } from '../gate';
 import { maskSql } from '../../sql/mask';
+import { attachHotUpdates, readHotCounts } from './hot-updates';
 
 export type PgFacts = Omit<PgPredictionInput, 'runs'>;
 
@@ -247,7 +248,12 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
         if (info.canSetTrackIoTiming) setup.push('SET LOCAL track_io_timing = on');
         if (info.canForceStatsFlush) setup.push('SELECT pg_stat_force_next_flush()');
         await this.query(setup.join('; '));
-        return parseExplainJson((await this.statementQuery(`EXPLAIN (${options.join(', ')}) `)).rows[0]['QUERY PLAN']);
+        const tables = this.dataChanging ? this.relations.filter((r) => r.kind === 'table').map((r) => r.oid) : [];
+        // Built-in statistics reads of this backend's own memory: a failure here is the connection's.
+        const hotBefore = await readHotCounts(this.client, tables);
+        const explained = parseExplainJson((await this.statementQuery(`EXPLAIN (${options.join(', ')}) `)).rows[0]['QUERY PLAN']);
+        attachHotUpdates(explained.root, hotBefore, await readHotCounts(this.client, tables));
+        return explained;
       },
       { commit: this.options.commit, readOnly: !this.dataChanging },
     );

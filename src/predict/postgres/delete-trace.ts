@@ -3,7 +3,8 @@
 // pinned to clear the page's bit (the first delete from the page only: a rollback leaves the bit cleared).
 // The index entries stay until VACUUM. Out-of-line values go with their rows (nodes/toast-delete.ts).
 import { pageId } from './geometry';
-import { visibility, type WriteContext } from './write-trace';
+import type { WriteContext } from './write-trace';
+import { visibility } from './update-trace';
 
 /**
  * `rowBlocks`: each deleted row's heap block, where read after the runs (else a page at random); `cleared`:

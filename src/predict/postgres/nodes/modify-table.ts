@@ -6,7 +6,8 @@ import type { PgRelationFacts } from '../facts';
 import type { PlanSimulationNotes } from '../simulation-notes';
 import type { SeededRandom } from '../../../sim/random';
 import { orderedShare, pageId } from '../geometry';
-import { replayInsert, replayUpdate, tuplesPerBlock, type WriteContext } from '../write-trace';
+import { replayInsert, tuplesPerBlock, type WriteContext } from '../write-trace';
+import { replayUpdate } from '../update-trace';
 import { replayDelete } from '../delete-trace';
 import { clearedOf, deadMetByWrite, freeSpaceOf, leftoversOf } from '../history/dead-versions';
 import { earlierBlocks, earlierUnderTableWide, earlierUnderWrite } from '../history/earlier-writes';
@@ -53,7 +54,7 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
       return;
     }
     case 'Update':
-      return modifyUpdate(sim, context, input);
+      return modifyUpdate(sim, context, input, n.hotUpdated);
     case 'Delete': {
       const rowBlocks = writtenRows(sim, heap.f, rows);
       sim.history.writtenPages.set(t, replayDelete(context, rowBlocks, clearedOf(sim, t)));
@@ -66,7 +67,7 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
 }
 
 /** An UPDATE replayed row by row (write-trace.ts), with what the runs before it left and what it leaves the next. */
-function modifyUpdate(sim: SimulationContext, context: WriteContext, input: PlanNode | undefined): void {
+function modifyUpdate(sim: SimulationContext, context: WriteContext, input: PlanNode | undefined, hotCounted: number | undefined): void {
   const { pool, heap, rows, notes } = context;
   const t = heap.t;
   const scan = input ? scanOf(input, heap.f.planName) : undefined;
@@ -107,6 +108,7 @@ function modifyUpdate(sim: SimulationContext, context: WriteContext, input: Plan
     cleared: clearedOf(sim, t),
     refetchesOld: sim.engine.major >= REFETCHES_OLD_VERSION_FROM,
     roomFromPruning: guess(sim.draw, 'roomFromPruning') === 1,
+    ...(hotCounted === undefined ? {} : { hotCounted }),
     ...(rowsPerPage ? { rowsPerPage } : {}),
     ...(rowBlocks ? { rowBlocks } : {}),
     partialEntries: sim.observed.partialEntries,

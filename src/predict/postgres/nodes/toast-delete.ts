@@ -11,7 +11,7 @@ import type { PlanSimulationNotes } from '../simulation-notes';
 import { descentPages, indexGeometry, leafBlock, pageId } from '../geometry';
 import { toastChunkBytes, toastLayout } from '../toast-layout';
 import { clearedOf } from '../history/dead-versions';
-import { visibility } from '../write-trace';
+import { visibility } from '../update-trace';
 
 /**
  * `outOfLine`: the deleted rows holding values out of line, as [row, values, chunks] (read after the runs);
