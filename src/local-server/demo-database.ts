@@ -5,6 +5,7 @@ import type { LocalPostgres } from './postgres';
 
 const SETUP = [
   'CREATE EXTENSION pg_buffercache',
+  'CREATE EXTENSION pg_visibility',
   // 100,000 rows ≈ 834 blocks: below NBuffers/4 (4,096 of 128 MB), so a scan caches all of it.
   `CREATE TABLE small AS SELECT g AS id, md5(g::text) AS payload FROM generate_series(1, 100000) g`,
   // 500,000 rows ≈ 4,7xx blocks: above NBuffers/4, so each scanning process recycles a small ring.

@@ -1,5 +1,5 @@
-// What a PostgreSQL measurement reads after its last run: rows' places, dead entries, moved rows, keys,
-// values out of line, the written rows' pages (one module each). Each query but the key ranges and the
+// What a PostgreSQL measurement reads after its last run: rows' places, the pages index-only scans fetched
+// from, dead entries, moved rows, keys, values out of line, the written rows' pages (one module each). Each query but the key ranges and the
 // start fractions carries the statement's own text or conditions: the gate's verdict decides whether they
 // may be asked again at all.
 import type { Client } from 'pg';
@@ -8,6 +8,7 @@ import type { PgPostRunObservations, PgPredictionInput } from '../../predict/pos
 import { reaskBlocked, type RunVerdict } from '../gate';
 import { readHeapBlocks, readScanBlocks } from './heap-blocks';
 import { readMovedRows } from './moved-rows';
+import { readFetchedBlocks } from './fetched-blocks';
 import { readBitmapBlocks } from './bitmap-blocks';
 import { readAppendedKeys } from './appended-keys';
 import { readDeadEntries } from './dead-entries';
@@ -32,6 +33,8 @@ export interface AfterRunsContext {
   dataChanging: boolean;
   commit: boolean;
   verdict: RunVerdict | undefined;
+  /** The schema of pg_visibility where this user may read the visibility map with it. */
+  visibility: string | null;
 }
 
 const some = <T extends object>(o: T) => (Object.keys(o).length > 0 ? o : undefined);
@@ -59,6 +62,7 @@ export async function readAfterRuns(c: AfterRunsContext): Promise<{ observed: Pg
     // The whole statement's rows, a loop's outer rows as it ran, then a scan's asked alone.
     observed.heapBlocks = some({ ...scanBlocks, ...outerBlocks, ...heapBlocks });
     if (some(lookups)) observed.lookupRows = lookups;
+    if (c.visibility) observed.fetchedBlocks = some(await readFetchedBlocks(client, plan, relations, facts, c.visibility, timeout));
     const windows = await readIndexWindows(client, c.statement, plan, relations, facts, c.facts.settings.blockSize, timeout);
     if (some(windows)) observed.indexWindows = windows;
   }

@@ -124,6 +124,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
   }
 
   private async ensureBuffercache(warnings: string[]): Promise<void> {
+    await this.ensureVisibility(warnings);
     const info = this.info;
     if (info.buffercache) return;
     if (this.options.createExtension && info.buffercacheAvailable && info.canCreateExtension) {
@@ -133,6 +134,15 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
       return;
     }
     warnings.push(buffercacheAdvice(info));
+  }
+
+  /** pg_visibility tells which pages an index-only scan fetches from (fetched-blocks.ts): created where asked to, as pg_buffercache. */
+  private async ensureVisibility(warnings: string[]): Promise<void> {
+    const info = this.info;
+    if (info.visibility || !this.options.createExtension || !info.visibilityAvailable || !info.canCreateExtension) return;
+    await this.query('CREATE EXTENSION IF NOT EXISTS pg_visibility');
+    this.info = await readServerInfo(this.client);
+    warnings.push('created the pg_visibility extension in this database (--create-extension)');
   }
 
   async evict(warnings: string[]): Promise<string | undefined> {
@@ -176,6 +186,7 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
       facts: this.facts,
       timeoutMs: this.options.timeoutMs,
       dataChanging: this.dataChanging,
+      visibility: this.info.visibility,
       commit: this.options.commit === true,
       verdict: this.verdict,
     });

@@ -12,6 +12,13 @@ export interface PostgresServerInfo {
   /** pg_buffercache is available to install (CREATE EXTENSION) on this server. */
   buffercacheAvailable: boolean;
   canCreateExtension: boolean;
+  /**
+   * The schema of pg_visibility where installed in this database and this user may read the visibility
+   * map with it (superusers and pg_stat_scan_tables), else null.
+   */
+  visibility: string | null;
+  /** pg_visibility is available to install on this server. */
+  visibilityAvailable: boolean;
   hasStatIo: boolean;
   canSetTrackIoTiming: boolean;
   canForceStatsFlush: boolean;
@@ -47,6 +54,10 @@ export async function readServerInfo(client: Client): Promise<PostgresServerInfo
                   (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser,
                   (SELECT extversion FROM pg_extension WHERE extname = 'pg_buffercache') AS buffercache,
                   EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_buffercache') AS buffercache_available,
+                  (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+                    WHERE e.extname = 'pg_visibility'
+                      AND (pg_has_role('pg_stat_scan_tables', 'USAGE') OR (SELECT rolsuper FROM pg_roles WHERE rolname = current_user))) AS visibility,
+                  EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_visibility') AS visibility_available,
                   has_database_privilege(current_database(), 'CREATE') AS can_create,
                   to_regclass('pg_catalog.pg_stat_io') IS NOT NULL AS has_stat_io,
                   to_regproc('pg_catalog.pg_stat_force_next_flush') IS NOT NULL AS has_flush,
@@ -66,6 +77,8 @@ export async function readServerInfo(client: Client): Promise<PostgresServerInfo
     buffercache: row.buffercache,
     buffercacheAvailable: row.buffercache_available,
     canCreateExtension: superuser || row.can_create === true,
+    visibility: row.visibility ?? null,
+    visibilityAvailable: row.visibility_available === true,
     hasStatIo: row.has_stat_io,
     canSetTrackIoTiming: superuser,
     canForceStatsFlush: row.has_flush && superuser,

@@ -99,6 +99,12 @@ export interface PgPredictionSettings {
    */
   heapBlocks?: Record<string, number[]>;
   /**
+   * Per table (its plan name), the heap block of each row an index-only scan fetched from the heap (its
+   * page not all-visible in the visibility map, pg_visibility), in scan order, read after the last run
+   * (fetched-blocks.ts). Absent where not read: the fetches' pages are modelled.
+   */
+  fetchedBlocks?: Record<string, number[]>;
+  /**
    * Per table (its plan name), the heap blocks of the rows a bitmap heap scan's condition selects, in block
    * order, read after the last run (bitmap-blocks.ts). Absent where not read: the blocks are spread evenly.
    */
@@ -220,6 +226,7 @@ export interface PgIndexWindow {
 export type PgPostRunObservations = Pick<
   PgPredictionSettings,
   | 'heapBlocks'
+  | 'fetchedBlocks'
   | 'bitmapBlocks'
   | 'appendedKeys'
   | 'lookupRows'

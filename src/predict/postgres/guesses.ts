@@ -50,6 +50,10 @@ export const PG_GUESSES = {
     0,
     ["within it: the key's lower heap positions, its rows' dead versions there, never reached", "across keys: each row's dead version met"],
   ),
+  fetchedDeadPages: twoWays("where an index-only scan's fetches beyond its live rows' (dead entries) go", 2, [
+    "the table's last blocks, as many a block as a full page holds (a rolled-back write's versions, appended in the order its scan wrote them)",
+    'a page each (versions spread over the heap)',
+  ]),
   leavesMarkedBefore: twoWays("whether a scan before run 1 already marked the moved rows' old entries", 2, ['run 1 is the first', 'an earlier scan was']),
   updatedEarlierMarked: twoWays("whether a scan marked a row's dead entry before the table-wide update's leaf filled", 1, [
     'the share the count asks for keeps no posting list',
@@ -99,7 +103,7 @@ export type PgGuessName = keyof typeof PG_GUESSES;
 export const SHARED_DIMENSIONS: Record<Guess['dimension'], PgGuessName[]> = {
   0: ['earlierPlacement', 'filterReach', 'backwardWithinKey'],
   1: ['lateWorkers', 'dirtiedAtEnd', 'updatedEarlierMarked', 'deadPerKey', 'earlierWriteEntries', 'earlierBetweenBlocks'],
-  2: ['marksSkipped', 'markedSinceUpdate', 'leavesMarkedBefore'],
+  2: ['marksSkipped', 'markedSinceUpdate', 'leavesMarkedBefore', 'fetchedDeadPages'],
   4: ['prunedBefore', 'roomFromPruning', 'deadSpread'],
 };
 

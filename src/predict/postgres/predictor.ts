@@ -246,6 +246,7 @@ function hasGather(n: PlanNode): boolean {
 /** The settings' fields that hold what a measurement read after its last run (facts.ts PgPostRunObservations). */
 const OBSERVED_KEYS = [
   'heapBlocks',
+  'fetchedBlocks',
   'bitmapBlocks',
   'appendedKeys',
   'lookupRows',

@@ -22,6 +22,8 @@ export type SimulatedEngine = PostgresRingSettings & { major: number; hintsWalLo
 export interface PostRunObservations {
   /** Where a plain SELECT's index scan found its rows, per table (heap-blocks.ts). */
   heapBlocks: Record<string, number[]>;
+  /** Where an index-only scan's heap fetches went, per table (fetched-blocks.ts). */
+  fetchedBlocks: Record<string, number[]>;
   /** The blocks of a bitmap heap scan's rows, per table (bitmap-blocks.ts). */
   bitmapBlocks: Record<string, number[]>;
   /** The indexes an INSERT … SELECT appends to (appended-keys.ts). */
@@ -118,6 +120,7 @@ export class SimulationContext {
     const o = options.observed ?? {};
     this.observed = {
       heapBlocks: o.heapBlocks ?? {},
+      fetchedBlocks: o.fetchedBlocks ?? {},
       bitmapBlocks: o.bitmapBlocks ?? {},
       appendedKeys: o.appendedKeys ?? [],
       lookupRows: o.lookupRows ?? {},

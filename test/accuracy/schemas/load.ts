@@ -50,7 +50,7 @@ export function loadStatements(s: SchemaSpec, dialect: SchemaDialect): string[] 
   const pad = pg ? `rpad(md5(g::text), ${o.padWidth}, 'p')` : `RPAD(MD5(g), ${o.padWidth}, 'p')`;
   const shortNote = pg ? `'note ' || g` : `CONCAT('note ', g)`;
   return [
-    ...(pg ? ['CREATE EXTENSION IF NOT EXISTS pg_buffercache'] : []),
+    ...(pg ? ['CREATE EXTENSION IF NOT EXISTS pg_buffercache', 'CREATE EXTENSION IF NOT EXISTS pg_visibility'] : []),
     `CREATE TABLE customers (id INTEGER NOT NULL, name VARCHAR(${s.customers.nameWidth}) NOT NULL, region INTEGER NOT NULL, PRIMARY KEY (id))${engine}`,
     `INSERT INTO customers (id, name, region) SELECT g, ${pg ? `rpad('customer ' || g, ${s.customers.nameWidth}, '.')` : `RPAD(CONCAT('customer ', g), ${s.customers.nameWidth}, '.')`}, g % 20 FROM ${rowsOf(s.customers.rows)}`,
     `CREATE TABLE orders (${k.column}seq BIGINT NOT NULL, cust_id INTEGER NOT NULL, placed INTEGER NOT NULL, amount INTEGER NOT NULL, status SMALLINT NOT NULL, ` +

@@ -13,6 +13,7 @@ import type { PlanSimulationNotes } from '../simulation-notes';
 import { denseStart, indexLeaves } from './index-leaves';
 import { repeatedIndexScan } from './repeated-index-scan';
 import { visibilityChecks } from './visibility-map';
+import { fetchedAsRead, fetchedKnown } from './index-only-fetches';
 import { heapRoute } from './index-scan-route';
 import type { ScanBase } from './index-scan-types';
 import { walkHeap } from './index-scan-walk';
@@ -29,6 +30,8 @@ export function indexScan(sim: SimulationContext, pool: PostgresPool, n: PlanNod
   if (heapTuples === 0) return;
   const t = sim.relationIndex('table', n.relation);
   if (t === undefined) return void notes.unmodelled.add(`${n.nodeType} on ${n.relation}: table facts missing`);
+  const fetched = fetchedKnown(sim, n);
+  if (fetched) return fetchedAsRead(sim, pool, n, notes, t, fetched);
   const base = scanBase(sim, n, notes, { t, tuples, heapTuples });
   walkHeap(sim, pool, rnd, base, heapRoute(sim, pool, notes, base));
 }
