@@ -78,3 +78,33 @@ export function inListValues(statement: string, table: string, column: string): 
   }
   return undefined;
 }
+
+/**
+ * The bounds `column` of `table` takes from another table's column it is joined to by equality
+ * (`o.cust_id = c.id AND c.id BETWEEN 5 AND 9`): the optimizer propagates the equality and estimates the
+ * range on both tables' keys. Undefined where no such column has constant bounds.
+ */
+export function boundsThroughEquality(statement: string, table: string, column: string): KeyBounds | undefined {
+  const refs = tableReferences(statement);
+  const { names } = namesOf(statement, table);
+  const side = String.raw`(\`[^\`]+\`|\w+)\s*\.\s*(\`[^\`]+\`|\w+)`;
+  const bare = (s: string) => s.replace(/`/g, '').toLowerCase();
+  const tableOf = (qualifier: string) =>
+    refs.find((r) => bare(r.alias ?? '') === qualifier || (!r.alias && bare(r.table) === qualifier) || bare(r.table) === qualifier)?.table;
+  for (const m of statement.matchAll(new RegExp(String.raw`${side}\s*=\s*${side}`, 'g'))) {
+    const [a, b] = [
+      [bare(m[1]), bare(m[2])],
+      [bare(m[3]), bare(m[4])],
+    ];
+    for (const [ours, other] of [
+      [a, b],
+      [b, a],
+    ]) {
+      if (!names.has(ours[0]) || ours[1] !== column.toLowerCase() || names.has(other[0])) continue;
+      const otherTable = tableOf(other[0]);
+      const bounds = otherTable ? constantBounds(statement, otherTable, other[1]) : undefined;
+      if (bounds) return bounds;
+    }
+  }
+  return undefined;
+}

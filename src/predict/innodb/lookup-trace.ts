@@ -210,6 +210,13 @@ function replayLoop(t: LookupTrace, loop: number): void {
     if (f.clustered) t.rowLeaves?.push(...new Array<number>(rowsOnLeaf(t, k)).fill(start + k));
     if (f.clustered) t.longValues?.ofRows(access, start + k, Math.min(perLeaf, t.rows / leavesPerLoop));
   }
+  // Loops in key order share leaves: the loop whose rows, and the next key's first record (read to see the
+  // key change), run past a leaf's end reads the next leaf too. Measured on MariaDB 10.11: 25 ref loops of
+  // 10 rows, about 50 a leaf, took 3.2 gets a loop in a three-level index (5 leaf ends crossed).
+  if (a.ordered && !placedLoop && !a.at && !t.pointSearch) {
+    const next = t.startOf(loop + 1);
+    for (let j = start + leavesPerLoop; j <= next && j < f.leafPages; j++) pool.access(l.leaves(j));
+  }
   if (t.pointSearch) {
     // Which of its leaf's keys this one is: consecutive in ascending order, otherwise any.
     const known = placedLoop?.slot ?? a.at?.slot;

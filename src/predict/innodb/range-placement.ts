@@ -98,13 +98,14 @@ export function placeBounds(
   const clamp = (x: number) => Math.min(leaves - 1, Math.max(0, Math.floor(x)));
   const column = f.keyColumns?.[0];
   const known = column ? ctx.keyRanges[keyRangeName(f.table, column)] : undefined;
-  if (f.clustered) {
-    const layout = layoutOf(f, ctx.pageSize, known);
-    if (!layout) return undefined;
+  const layout = f.clustered ? layoutOf(f, ctx.pageSize, known) : undefined;
+  if (layout) {
     const shift = 1 - (known?.[0] ?? 1);
     const leafOf = (key: number) => clamp(layout.leafOf(Math.max(1, key + shift)));
     return { first: from === undefined ? 0 : leafOf(from), last: to === undefined ? leaves - 1 : leafOf(to) };
   }
+  // A clustered key that is not one AUTO_INCREMENT column (a composite key's prefix) is placed as a
+  // secondary index's: by its leading column's spread.
   if (!known || known[1] <= known[0]) return undefined;
   const [lo, hi] = known;
   const position = (v: number) => clamp(((Math.min(Math.max(v, lo), hi) - lo) / (hi - lo + 1)) * leaves);

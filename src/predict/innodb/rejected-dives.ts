@@ -5,7 +5,7 @@
 // 12 pages more than k's access (u's dive across about 75 leaves: its two bounds and 9 leaves between);
 // with `id BETWEEN 1000 AND 50000` beside k, 14. Pure.
 import type { InnodbPool } from '../../sim/policies/innodb-lru';
-import { constantBounds, inListValues } from './key-bounds';
+import { boundsThroughEquality, constantBounds, inListValues } from './key-bounds';
 import { diveBetween } from './lookup-trace';
 import { placeBounds, placeValues } from './range-placement';
 import type { TableAccess } from './plan';
@@ -49,7 +49,11 @@ export function replayRejectedDives(
     if (!f || !column) continue;
     const unique = f.unique && f.keyColumns!.length === 1;
     const listed = inListValues(ctx.statement, a.table, column);
-    const bounds = listed ? undefined : constantBounds(ctx.statement, a.table, column);
+    // A join's lookup key equal to another table's column with constant bounds takes them too: the
+    // optimizer propagates the equality (EXPLAIN of `o.cust_id = c.id AND c.id BETWEEN …` dived both).
+    const own = listed ? undefined : constantBounds(ctx.statement, a.table, column);
+    const propagated = !listed && !own && !ownDive ? boundsThroughEquality(ctx.statement, a.table, column) : undefined;
+    const bounds = own ?? propagated;
     // One value of a unique key is at most one row: not dived. A key compared with no constant (a join's
     // column) has no range to estimate here.
     if ((!listed && !bounds) || (unique && (listed || bounds!.from === bounds!.to))) continue;
@@ -75,7 +79,7 @@ export function replayRejectedDives(
     }
     diveBetween(pool, l, placed.first, placed.last, shared);
     assumptions.add(
-      `${f.reportName}: the optimizer's dive for the range on ${column}, estimated while optimising and not used: ` +
+      `${f.reportName}: the optimizer's dive for the range on ${column}${propagated ? " (the join equality carries the other table's constants)" : ''}, estimated while optimising and not used: ` +
         `leaves ${n(placed.first + 1)}–${n(placed.last + 1)} of ${n(f.leafPages)}, its bounds' paths and at most 9 leaves between`,
     );
   }
