@@ -43,6 +43,14 @@ export async function indexLeadColumn(client: Client, indexOid: number): Promise
   return w ? { table: `${quotePostgresName(w.schema)}.${quotePostgresName(w.table)}`, column: quotePostgresName(w.column) } : undefined;
 }
 
+/**
+ * The rows a scan alone visits: its index condition, and a partial index's predicate, which the planner
+ * leaves out of the condition where the statement implies it (`status = 1` under `WHERE status = 1`).
+ */
+export function aloneCondition(alone: { indexCond: string }, index: { predicate?: string } | undefined): string {
+  return index?.predicate ? `${alone.indexCond} AND (${index.predicate})` : alone.indexCond;
+}
+
 /** The plan's scan nodes, in plan order. */
 export function scanNodes(n: PlanNode, out: PlanNode[] = []): PlanNode[] {
   if (/Scan$/.test(n.nodeType)) out.push(n);

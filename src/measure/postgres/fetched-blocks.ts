@@ -13,7 +13,7 @@ import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import type { PgRelationFacts } from '../../predict/postgres/facts';
 import { quotePostgresName } from '../../sql/quote';
-import { asAlone, readOnly, scanNodes } from './after-runs';
+import { aloneCondition, asAlone, readOnly, scanNodes } from './after-runs';
 import type { PgRelation } from './residency';
 
 /** Beyond this many rows visited the scan is not asked: its fetches stay modelled. */
@@ -60,6 +60,6 @@ function fetchQuery(n: PlanNode, relations: PgRelation[], facts: PgRelationFacts
   const order = [...keys.map((c) => `${alone.alias}.${quotePostgresName(c!)} ${dir}`), `${alone.alias}.ctid ${dir}`].join(', ');
   return `SELECT count(*) AS visited, array_agg(s.block ORDER BY s.k) FILTER (WHERE NOT coalesce(v.all_visible, false)) AS fetched
             FROM (SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block, row_number() OVER (ORDER BY ${order}) AS k
-                    FROM ${table.reportName} AS ${alone.alias} WHERE ${alone.indexCond}) s
+                    FROM ${table.reportName} AS ${alone.alias} WHERE ${aloneCondition(alone, index)}) s
             LEFT JOIN ${quotePostgresName(visibility)}.pg_visibility_map(${Number(oid)}::oid::regclass) v ON v.blkno = s.block`;
 }

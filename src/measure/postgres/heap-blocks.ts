@@ -9,7 +9,7 @@
 import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import { replaceSelectList } from '../../sql/select-list';
-import { asAlone, countNodes, readOnly, scanNodes } from './after-runs';
+import { aloneCondition, asAlone, countNodes, readOnly, scanNodes } from './after-runs';
 import type { PgRelationFacts } from '../../predict/postgres/facts';
 import { quotePostgresName } from '../../sql/quote';
 
@@ -69,7 +69,7 @@ export async function readScanBlocks(client: Client, root: PlanNode, facts: PgRe
       async () =>
         (
           await client.query<{ block: string }>(
-            `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block FROM ${table.reportName} AS ${alone.alias} WHERE ${alone.indexCond} ORDER BY ${order}`,
+            `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block FROM ${table.reportName} AS ${alone.alias} WHERE ${aloneCondition(alone, index)} ORDER BY ${order}`,
           )
         ).rows.map((r) => Number(r.block)),
       "where an index scan's rows are",

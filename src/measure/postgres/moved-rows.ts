@@ -13,7 +13,7 @@ import type { Client } from 'pg';
 import type { PlanNode } from '../../shared/report';
 import type { PgRelationFacts, PgMovedRows } from '../../predict/postgres/facts';
 import { replaceSelectList } from '../../sql/select-list';
-import { asAlone, countNodes, indexLeadColumn, readOnly, scanNodes, walkedOnce } from './after-runs';
+import { aloneCondition, asAlone, countNodes, indexLeadColumn, readOnly, scanNodes, walkedOnce } from './after-runs';
 import type { PgRelation } from './residency';
 
 /** Beyond this many moved rows none are sent back: the prediction then models no move. */
@@ -46,7 +46,7 @@ export async function readMovedRows(
       async () => {
         const lead = await indexLeadColumn(client, rel.oid);
         if (!lead) return undefined;
-        const rows = all.length === 1 && select !== undefined ? wholeStatement(select, root, n, lead.column) : scanAlone(n, lead);
+        const rows = all.length === 1 && select !== undefined ? wholeStatement(select, root, n, lead.column) : scanAlone(n, lead, index);
         return rows ? await movedAmong(client, rows, n.backward === true) : undefined;
       },
       'the rows an update moved',
@@ -68,11 +68,11 @@ function wholeStatement(statement: string, root: PlanNode, n: PlanNode, column: 
   return replaceSelectList(statement, `(ctid::text::point)[0]::bigint AS block, ${column} AS lead`, 'postgresql', { unordered: countNodes(root, 'Sort') > 0 });
 }
 
-function scanAlone(n: PlanNode, lead: { table: string; column: string }): string | undefined {
+function scanAlone(n: PlanNode, lead: { table: string; column: string }, index: PgRelationFacts): string | undefined {
   const alone = asAlone(n);
   return (
     alone &&
-    `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block, ${alone.alias}.${lead.column} AS lead FROM ${lead.table} AS ${alone.alias} WHERE ${alone.indexCond}`
+    `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block, ${alone.alias}.${lead.column} AS lead FROM ${lead.table} AS ${alone.alias} WHERE ${aloneCondition(alone, index)}`
   );
 }
 
