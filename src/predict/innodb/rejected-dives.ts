@@ -49,10 +49,11 @@ export function replayRejectedDives(
     if (!f || !column) continue;
     const unique = f.unique && f.keyColumns!.length === 1;
     const listed = inListValues(ctx.statement, a.table, column);
-    // A join's lookup key equal to another table's column with constant bounds takes them too: the
-    // optimizer propagates the equality (EXPLAIN of `o.cust_id = c.id AND c.id BETWEEN …` dived both).
+    // A join's lookup key equal to another table's column with constant bounds takes them too: MariaDB's
+    // optimizer propagates the equality (EXPLAIN of `o.cust_id = c.id AND c.id BETWEEN …` dived both; not
+    // checked on MySQL, which keeps to the constants the statement gives the key itself).
     const own = listed ? undefined : constantBounds(ctx.statement, a.table, column);
-    const propagated = !listed && !own && !ownDive ? boundsThroughEquality(ctx.statement, a.table, column) : undefined;
+    const propagated = !listed && !own && !ownDive && ctx.settings.product === 'mariadb' ? boundsThroughEquality(ctx.statement, a.table, column) : undefined;
     const bounds = own ?? propagated;
     // One value of a unique key is at most one row: not dived. A key compared with no constant (a join's
     // column) has no range to estimate here.

@@ -1,14 +1,14 @@
 // The page requests of a PostgreSQL UPDATE, row by row (ExecModifyTable, heap_update): the old tuple's
-// page, pinned by the scan below (a hit that does not raise its usage count), twice from PostgreSQL 14 (the old version is fetched again to form the new); the
-// new version on the same page when it fits and no indexed column changes (HOT), else on the target block,
-// extended as it fills (the free-space map, searched from its root for each new block where the table has
-// one, offers no page with room for the tuple plus the fillfactor's reserve),
-// with an entry in every index (the first new block after a look at the table's last block, or at the
-// session's cached target); the first update of an all-visible page pins its visibility-map page and
-// clears the page's bit; the entry goes into the scan's own index at the leaf it holds,
-// any other at a random leaf; a unique index whose key did not change finds the old version's entry and
-// checks its tuple on the old page (_bt_check_unique), another hit. Where the server counted the run's
-// HOT updates (a full page may have room that pruning freed, which no view shows), that count decides.
+// page, pinned by the scan below (a hit that does not raise its usage count), twice from PostgreSQL 14 (the
+// old version is fetched again to form the new); the new version on the same page when it fits and no
+// indexed column changes (HOT), else on the target block, extended as it fills (the free-space map, searched
+// from its root for each new block where the table has one, offers no page with room for the tuple plus the
+// fillfactor's reserve), with an entry in every index (the first new block after a look at the table's last
+// block, or at the session's cached target); the first update of an all-visible page pins its visibility-map
+// page and clears the page's bit; the entry goes into the scan's own index at the leaf it holds, any other
+// at a random leaf; a unique index whose key did not change finds the old version's entry and checks its
+// tuple on the old page (_bt_check_unique), another hit. Where the server counted the run's HOT updates (a
+// full page may have room that pruning freed, which no view shows), that count decides.
 // A rollback touches no data page (the aborted tuples stay until VACUUM), so nothing more follows.
 import type { PgRelationFacts } from './facts';
 import { descentPages, indexGeometry, leafBlock, pageId } from './geometry';
