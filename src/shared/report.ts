@@ -68,6 +68,8 @@ export interface PlanNode {
   rowsRemovedByFilter?: number;
   /** Index-only scans: tuples that had to visit the heap. */
   heapFetches?: number;
+  /** PostgreSQL 18+ index scans: descents from the root, per loop (EXPLAIN's Index Searches; a skip scan's repositionings). */
+  indexSearches?: number;
   /**
    * PostgreSQL UPDATE (ModifyTable): of the rows it updated, those whose new version went on the same page
    * with no index entry (HOT), as the server counted them in the run's transaction.

@@ -11,6 +11,8 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
     text: `SELECT c.oid::int AS oid, c.relname, greatest(c.reltuples, 0)::float8 AS tuples, t.relname AS table_name,
                   (SELECT s.correlation FROM pg_stats s
                     WHERE s.schemaname = tn.nspname AND s.tablename = t.relname AND s.attname = a.attname) AS correlation,
+                  (SELECT s.n_distinct FROM pg_stats s
+                    WHERE s.schemaname = tn.nspname AND s.tablename = t.relname AND s.attname = a.attname) AS leading_distinct,
                   (a.attidentity <> '' OR coalesce(pg_get_expr(d.adbin, d.adrelid), '') LIKE 'nextval(%') AS ascending,
                   (SELECT array_agg(att.attname::text ORDER BY u.ord) FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS u(k, ord)
                      LEFT JOIN pg_attribute att ON att.attrelid = i.indrelid AND att.attnum = u.k) AS columns,
@@ -79,6 +81,11 @@ function indexFacts(row: CatalogRow | undefined): Partial<PgRelationFacts> {
   if (row?.leaf_bytes) facts.leafBytes = Number(row.leaf_bytes);
   if (row?.key_columns) facts.keyColumns = Number(row.key_columns);
   if (typeof row?.predicate === 'string') facts.predicate = row.predicate;
+  // pg_stats gives a count, or minus the share of the rows where the values grow with the table.
+  if (known(row?.leading_distinct)) {
+    const d = Number(row.leading_distinct);
+    facts.leadingDistinct = Math.round(d < 0 ? -d * Number(row?.tuples ?? 0) : d);
+  }
   // An expression column (attnum 0) has no name: any UPDATE may change it.
   if (Array.isArray(row?.columns)) facts.columns = (row.columns as Array<string | null>).map((c) => c ?? null);
   return facts;

@@ -106,6 +106,7 @@ const COUNTS_AFTER: Array<[keyof PlanNode, string]> = [
   ['rowsRemovedByJoinFilter', 'Rows Removed by Join Filter'],
   ['rowsRemovedByIndexRecheck', 'Rows Removed by Index Recheck'],
   ['heapFetches', 'Heap Fetches'],
+  ['indexSearches', 'Index Searches'],
   ['exactHeapBlocks', 'Exact Heap Blocks'],
   ['lossyHeapBlocks', 'Lossy Heap Blocks'],
 ];

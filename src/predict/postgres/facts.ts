@@ -36,6 +36,8 @@ export interface PgRelationFacts {
   keyRange?: { min: number; max: number };
   /** For an index: its columns, the INCLUDE ones last, null for an expression (which any UPDATE may change). */
   columns?: Array<string | null>;
+  /** For an index: its first column's distinct values as the statistics estimate them (pg_stats.n_distinct), where gathered. */
+  leadingDistinct?: number;
   /** For an index: how many of its columns are keys (pg_index.indnkeyatts); the rest are INCLUDE columns. */
   keyColumns?: number;
   /** For a table: its fillfactor (100 unless set). */

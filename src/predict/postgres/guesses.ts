@@ -87,6 +87,10 @@ export const PG_GUESSES = {
     'the rows the scan returned',
     'every row the scan read',
   ]),
+  skipNextLeaf: twoWays("whether each search of a skip scan reads the leaf after the one it lands on (its entries' end no view places)", 4, [
+    'the leaf it lands on',
+    'that leaf and the next',
+  ]),
   earlierPlacement: {
     what: "where an earlier write's versions lie, where no view shows it",
     alternatives: ["before the blocks committed updates appended, or on the table's last (cached) blocks", 'spread over the heap'],
@@ -104,7 +108,7 @@ export const SHARED_DIMENSIONS: Record<Guess['dimension'], PgGuessName[]> = {
   0: ['earlierPlacement', 'filterReach', 'backwardWithinKey'],
   1: ['lateWorkers', 'dirtiedAtEnd', 'updatedEarlierMarked', 'deadPerKey', 'earlierWriteEntries', 'earlierBetweenBlocks'],
   2: ['marksSkipped', 'markedSinceUpdate', 'leavesMarkedBefore', 'fetchedDeadPages'],
-  4: ['prunedBefore', 'roomFromPruning', 'deadSpread'],
+  4: ['prunedBefore', 'roomFromPruning', 'deadSpread', 'skipNextLeaf'],
 };
 
 /** The alternative a draw takes for a guess. */

@@ -48,3 +48,17 @@ export function arrayKeyCount(indexCond: string | undefined, column: string | un
   }
   return undefined;
 }
+
+/**
+ * Whether an index condition leaves the index's leading column unbounded: it names later columns only
+ * ("seq BETWEEN …" through a key on (cust_id, seq)). A B-tree then has no first key to descend to: it
+ * walks every leaf, testing each entry (PostgreSQL 18's skip scan repositions per leading value instead,
+ * which where the values outnumber the leaves reads them all too). False where the condition names the
+ * leading column anywhere, or where the index's first column is an expression (which the text may spell
+ * any way).
+ */
+export function leadingUnbounded(indexCond: string | undefined, leading: string | null | undefined): boolean {
+  if (!indexCond || !leading) return false;
+  const name = leading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return !new RegExp(`(^|[^\\w$"])("${name}"|${name})(?![\\w$"])`).test(indexCond);
+}

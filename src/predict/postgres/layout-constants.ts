@@ -17,6 +17,8 @@ export const REFETCHES_OLD_VERSION_FROM = 14;
  * (_bt_advance_array_keys); before, each key is a primitive index scan of its own, from the root.
  */
 export const ARRAY_KEYS_ON_LEAF_FROM = 17;
+/** PostgreSQL 18 skips from one leading value of a B-tree to the next where a condition leaves that column free (skip scan). */
+export const SKIP_SCAN_FROM = 18;
 /** PostgreSQL 18 reads a sequential scan's blocks through a read stream. */
 export const READ_STREAM_SEQ_SCAN_FROM = 18;
 
