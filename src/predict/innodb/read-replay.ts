@@ -10,6 +10,7 @@ import { replayRejectedDives } from './rejected-dives';
 import { longValuesAssumption, offPagePerRow, prefetchReader, readsLongValues } from './long-values';
 import { prefetchedRows, type InnodbReadContext, type ReadRun } from './read-context';
 import { replayFullScan } from './full-scan';
+import { replayNested } from './nested-loop';
 
 export type { InnodbReadContext } from './read-context';
 
@@ -36,12 +37,13 @@ export function replayReads(
 ): void {
   // The optimizer estimates every possible range before any access runs.
   for (const a of accesses) replayRejectedDives(ctx, pool, a, run.keyRanges, assumptions, unmodelled);
-  for (const [position, a] of accesses.entries()) {
-    const full = a.accessType === 'ALL' || a.accessType === 'index';
-    if (!full && LOOKUP_ACCESS.has(a.accessType)) replayLookupAccess(ctx, pool, a, accesses[position - 1], assumptions, unmodelled, run);
-    else if (!full) unmodelled.add(`${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: its page requests are left out`);
-    else replayFullScan(ctx, pool, a, assumptions, unmodelled, run);
-  }
+  const full = (a: TableAccess) => a.accessType === 'ALL' || a.accessType === 'index';
+  // A nested loop's inner lookups run between the rows of the tables before them (nested-loop.ts).
+  replayNested(pool, accesses, (a) => !full(a) && LOOKUP_ACCESS.has(a.accessType), (p, a, position) => {
+    if (!full(a) && LOOKUP_ACCESS.has(a.accessType)) replayLookupAccess(ctx, p, a, accesses[position - 1], assumptions, unmodelled, run);
+    else if (!full(a)) unmodelled.add(`${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: its page requests are left out`);
+    else replayFullScan(ctx, p, a, assumptions, unmodelled, run);
+  });
 }
 
 function replayLookupAccess(
