@@ -5,7 +5,9 @@
 // young (innodb_old_blocks_time), which a pool seeded as if every page had just been read never does.
 // Measured on a machine where back-to-back measurements are under a second apart: run 1 read 1,715 pages;
 // 1,311 predicted without the history, 1,631 with it. Back to back, the server made 189 pages young, not
-// 2,290, yet read as many (1,707): the model then predicts 1,344 (not yet explained).
+// 2,290, yet read as many (1,707): the model then predicted 1,344. Both with the seed upside down: the view
+// numbers the list from its tail (pool-walk.ts). Read from the head, run 1 read 1,674 and 1,676 are
+// predicted with the history or without it.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mariadb, need, skipUnless } from '../support/engines';
@@ -52,7 +54,7 @@ describe("MariaDB: a measurement's pool as the next one finds it, with its pages
     return { report, input: input! };
   };
 
-  test('measured again a second later: the pages carry their age and the clock, and run 1 is predicted nearer the server with them', async () => {
+  test('measured again a second later: the pages carry their age and the clock, and run 1 is predicted as the server read it', async () => {
     await server().restart();
     await measured();
     await pagesOlderThan(server().port, OLD_BLOCKS_TIME_MS + 100);
@@ -71,9 +73,8 @@ describe("MariaDB: a measurement's pool as the next one finds it, with its pages
     delete bareSeed.freedPageClock;
     bareSeed.pages = bareSeed.pages.map(([i, p, pos]) => [i, p, pos]);
     const without = pagesRead(predictFixture(bare, { whatIf: false }).runs[0].predicted)!;
-    assert.ok(
-      Math.abs(withHistory - run1) < Math.abs(without - run1),
-      `run 1: ${run1} pages read, ${withHistory} predicted with the history, ${without} without`,
-    );
+    const note = `run 1: ${run1} pages read, ${withHistory} predicted with the history, ${without} without`;
+    assert.ok(Math.abs(withHistory - run1) <= 0.05 * run1, note);
+    assert.ok(Math.abs(withHistory - run1) <= Math.abs(without - run1), note);
   });
 });

@@ -11,9 +11,12 @@ import { ALL_INDEXES, relationKey, type InnodbRelation } from './residency';
 
 export interface LruSeed {
   length: number;
+  /** The first old page's position from the head (the view numbers from the tail; see seedOf). */
   firstOld: number | null;
+  /** Positions count from the head (recordings made before 2026-12-07 kept the view's, from the tail). */
+  headFirst?: boolean;
   /**
-   * [relation index in the session's list, page number, LRU position, ms since its first access (-1: never
+   * [relation index in the session's list, page number, LRU position from the head, ms since its first access (-1: never
    * accessed, read ahead), the freed-page clock when it was last put at the head].
    */
   pages: Array<[number, number, number, number, number]>;
@@ -76,7 +79,7 @@ interface WalkRow {
 /** `undoSpaces`: the highest tablespace id holding undo logs (MariaDB), or undefined where they are not read. */
 export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], undoSpaces: number | undefined, pageSize = 16384): Promise<PoolWalk> {
   const [summary] = await conn.query(
-    `SELECT COUNT(*) AS n, MIN(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS firstOld, MAX(ACCESS_TIME) AS lastAccess,
+    `SELECT COUNT(*) AS n, MAX(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS lastOld, MAX(ACCESS_TIME) AS lastAccess,
             MAX(FREE_PAGE_CLOCK) AS clock
        FROM information_schema.INNODB_BUFFER_PAGE_LRU`,
   );
@@ -104,7 +107,8 @@ export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], und
 
 interface ListSummary {
   n: number;
-  firstOld: number | null;
+  /** The old page nearest the head, as the view numbers positions (from the tail). */
+  lastOld: number | null;
   lastAccess: number | null;
   clock: number | null;
 }
@@ -112,19 +116,23 @@ interface ListSummary {
 /**
  * A page's first access in ms (ut_time_ms, as the view gives it) as an age from the list's latest first
  * access; how long before run 1 that one was is measured at run 1's start (sinceOnThisClock), where it can be.
+ * Positions counted from the head: the view walks the list from its tail (LRU_POSITION 0 leaves first).
+ * The two reads are two walks, so a page read between them may number past the first's count.
  */
 function seedOf(rels: InnodbRelation[], rows: WalkRow[], list: ListSummary | undefined): LruSeed {
   const index = new Map(rels.map((r, i) => [relationKey(r.innodbName, r.index), i]));
   const now = Number(list?.lastAccess ?? 0);
+  const length = rows.reduce((a, r) => Math.max(a, Number(r.pos) + 1), Number(list?.n ?? 0));
   const pages: LruSeed['pages'] = [];
   for (const r of rows) {
     const i = index.get(relationKey(r.t ?? '', r.i ?? ''));
     const at = Number(r.at ?? 0);
-    if (i !== undefined) pages.push([i, Number(r.p), Number(r.pos), at > 0 ? Math.max(0, now - at) : -1, Number(r.fc ?? 0)]);
+    if (i !== undefined) pages.push([i, Number(r.p), length - 1 - Number(r.pos), at > 0 ? Math.max(0, now - at) : -1, Number(r.fc ?? 0)]);
   }
   return {
-    length: Number(list?.n ?? 0),
-    firstOld: list?.firstOld == null ? null : Number(list.firstOld),
+    length,
+    firstOld: list?.lastOld == null ? null : length - 1 - Number(list.lastOld),
+    headFirst: true,
     pages,
     freedPageClock: Number(list?.clock ?? 0),
     ...(now > 0 ? { lastAccessMs: now } : {}),

@@ -74,7 +74,13 @@ export interface InnodbPredictionSettings {
   msPerRequest?: number;
   lruSeed?: {
     length: number;
+    /** The first old page's position, counted from the head where `headFirst`. */
     firstOld: number | null;
+    /**
+     * Positions count from the LRU list's head (most recently used). INNODB_BUFFER_PAGE_LRU numbers them
+     * from the tail; recordings made before 2026-12-07 kept the view's numbers and lack this flag.
+     */
+    headFirst?: boolean;
     pages: Array<[number, number, number] | [number, number, number, number, number]>;
     freedPageClock?: number;
     /** How long before run 1 the ages' reference (the list's latest first access) was, where known (pool-walk.ts). */

@@ -22,6 +22,26 @@ export function seedHistory(seed: NonNullable<InnodbPredictionSettings['lruSeed'
   return { ageMs, clockAt, freedPageClock: seed.freedPageClock };
 }
 
+type LruSeed = NonNullable<InnodbPredictionSettings['lruSeed']>;
+
+/**
+ * The seed with its positions counted from the LRU list's head. INNODB_BUFFER_PAGE_LRU walks the list from
+ * its tail (LRU_POSITION 0 is the next page to leave: measured on MariaDB 10.11, a key-order scan into a
+ * list too short for an old sublist left the last page read at the highest position); recordings made
+ * before 2026-12-07 kept those numbers. Their old-sublist start, the view's lowest old position, says
+ * nothing about the head's side: the pool places the boundary instead.
+ */
+export function headFirstSeed(seed: LruSeed): LruSeed {
+  if (seed.headFirst) return seed;
+  const length = seed.pages.reduce((a, [, , pos]) => Math.max(a, pos + 1), seed.length);
+  const pages = seed.pages.map((entry) => {
+    const flipped = [...entry] as typeof entry;
+    flipped[2] = length - 1 - entry[2];
+    return flipped;
+  });
+  return { ...seed, length, pages, firstOld: null, headFirst: true };
+}
+
 /** Per LRU position, whether the server flagged it old (MariaDB 10.11's view flags none: the pool then places its boundary). */
 export function oldFlags(seed: NonNullable<InnodbPredictionSettings['lruSeed']>, length: number): Uint8Array {
   const firstOld = seed.firstOld ?? length;

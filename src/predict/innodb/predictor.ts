@@ -7,7 +7,7 @@ import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lr
 import { replayInsert } from './insert-trace';
 import { replayRowWrite } from './write-trace';
 import { readRunOf } from './read-context';
-import { oldFlags, seedHistory } from './lru-seed';
+import { headFirstSeed, oldFlags, seedHistory } from './lru-seed';
 import { openGets, openTable } from './row-costs';
 import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
@@ -110,7 +110,7 @@ export class InnodbPredictor {
     const pool = new InnodbPool(frames, this.options(overrides));
     const undo = new UndoLogs(s.undo, (this.facts.length + 1) * SPACE, this.facts.length * SPACE + NEW_PAGES);
     this.undoLogs.set(pool, undo);
-    const seed = this.settings.lruSeed;
+    const seed = this.settings.lruSeed && headFirstSeed(this.settings.lruSeed);
     if (seed) {
       // The server's order: the indexes' pages where the LRU had them, other pages in the gaps.
       const length = seed.pages.reduce((a, [, , pos]) => Math.max(a, pos + 1), seed.length);

@@ -1,6 +1,6 @@
 // The two walks before run 1 give what the separate reads gave: the residency as readInnodbResidency
 // groups it, the LRU list's length with every cached page of the statement's relations, and the undo
-// tablespace's pages in LRU order.
+// tablespace's pages in LRU order; the seed's positions count from the list's head.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConnection, type Connection } from 'mysql2/promise';
@@ -85,6 +85,19 @@ describe('MariaDB: one walk of the pool before run 1', skipUnless(availability),
     for (const [name, r] of residency) assert.equal(walk.fills.get(name)?.reduce((a, b) => a + b, 0) ?? 0, r.cached, name);
     const rows = walk.fills.get('lab.r')!;
     assert.ok(rows[18] > 0.9 * table.cached, `pages 90-95 % full: ${JSON.stringify(rows)}`);
+  });
+
+  test("the seed counts positions from the list's head: the index read last lies nearest it", async () => {
+    const rels = await resolveInnodbRelations(c, [{ schema: 'lab', table: 'r' }]);
+    const walk = await readPoolWalk(c, rels, undefined);
+    assert.equal(walk.seed.headFirst, true);
+    // Too few pages since the restart for an old sublist: each page read went to the head, the view numbers
+    // them from the tail (its LRU_POSITION 0 leaves first).
+    const index = rels.findIndex((r) => r.name === 'lab.r.k');
+    const positions = (mine: boolean) => walk.seed.pages.filter(([i]) => (i === index) === mine).map(([, , pos]) => pos);
+    const [indexPages, tablePages] = [positions(true), positions(false)];
+    assert.ok(indexPages.length > 0 && tablePages.length > 0);
+    assert.ok(Math.max(...indexPages) < Math.min(...tablePages), `index k at ${Math.max(...indexPages)} and nearer the head, the table from ${Math.min(...tablePages)}`);
   });
 
   test('with none of the statement pages cached, the list is still measured; without undo spaces none is read', async () => {

@@ -5,9 +5,9 @@ import { interleave, replayNested } from '../../../src/predict/innodb/nested-loo
 import { InnodbPool } from '../../../src/sim/policies/innodb-lru';
 
 test("interleave spreads the inner requests evenly between the outer ones, keeping each side's order", () => {
-  assert.deepEqual(interleave(['a', 'b', 'c'], [1, 2, 3, 4, 5, 6]), ['a', 1, 2, 'b', 3, 4, 'c', 5, 6]);
-  assert.deepEqual(interleave(['a', 'b', 'c', 'd'], [1, 2]), ['a', 'b', 1, 'c', 'd', 2]);
-  assert.deepEqual(interleave([], [1, 2]), [1, 2]);
+  assert.deepEqual(interleave<string | number>(['a', 'b', 'c'], [1, 2, 3, 4, 5, 6]), ['a', 1, 2, 'b', 3, 4, 'c', 5, 6]);
+  assert.deepEqual(interleave<string | number>(['a', 'b', 'c', 'd'], [1, 2]), ['a', 'b', 1, 'c', 'd', 2]);
+  assert.deepEqual(interleave<number>([], [1, 2]), [1, 2]);
 });
 
 test('an inner lookup that loops per outer row is replayed between the outer requests; a table read once follows', () => {
