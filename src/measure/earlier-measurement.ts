@@ -22,6 +22,18 @@ export function earlierMeasurementNote(earlier: Report | undefined, statement: s
   return `the same statement measured${at} read no page on its last run, and every page of its relations cached after that run is cached now`;
 }
 
+/**
+ * How many times an earlier measurement of the same write ran it, each run rolled back, where the caller
+ * hands one (the editor's history, a harness measuring twice): their aborted versions and the entries they
+ * left are what this measurement's run 1 meets, as a later run of theirs would. Undefined for a read, a
+ * committed write, another statement or another server.
+ */
+export function earlierRolledBackRuns(earlier: Report | undefined, statement: string, target: string): number | undefined {
+  if (!earlier || earlier.target !== target || !sameStatement(earlier.statement, statement)) return undefined;
+  if (!earlier.dataChanging || !earlier.rolledBack || earlier.runs.length === 0) return undefined;
+  return earlier.runs.length;
+}
+
 const normalised = (sql: string) => sql.trim().replace(/;\s*$/, '').replace(/\s+/g, ' ');
 
 /** The same statement, but for surrounding space, line breaks and a closing semicolon. */

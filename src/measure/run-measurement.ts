@@ -9,7 +9,7 @@ import type { PredictedRun, ReportPrediction } from '../predict/prediction';
 import type { EngineDefinition, EngineSession, ResidencySnapshot, RunOutcome, TrackedRelation } from './engine-session';
 import { DEFAULT_RESIDENCY_LIMIT_PAGES, type MeasureOptions } from './options';
 import type { CheckedStatement } from '../sql/classify/statement-check';
-import { earlierMeasurementNote } from './earlier-measurement';
+import { earlierMeasurementNote, earlierRolledBackRuns } from './earlier-measurement';
 
 export async function runMeasurement<Facts, RunInput, Observed>(
   engine: EngineDefinition<Facts, RunInput, Observed>,
@@ -41,7 +41,10 @@ export async function runMeasurement<Facts, RunInput, Observed>(
   // The prediction needs no server: the connection is released before simulating.
   const runInputs = measured.outcomes.map((o) => o.predictInput(measured.observed));
   const facts = engine.complete(measured.facts, measured.observed);
-  const cached = measured.statementCached ? { statementCached: measured.statementCached } : {};
+  const cached = {
+    ...(measured.statementCached ? { statementCached: measured.statementCached } : {}),
+    ...(measured.earlierRuns ? { earlierRuns: measured.earlierRuns } : {}),
+  };
   options.onPredictionInput?.({ engine: engine.id, statement: options.sql, facts, runs: runInputs, ...cached });
   const prediction = engine.predict(facts, runInputs, {
     whatIf: options.whatIf !== false,
@@ -76,6 +79,8 @@ interface Measured<Facts, RunInput, Observed> {
   cold: boolean;
   /** Why run 1 finds every page it requests cached (earlier-measurement.ts), where an earlier report shows it. */
   statementCached?: string;
+  /** The runs of an earlier measurement of the same write, rolled back (earlier-measurement.ts), where the caller handed one. */
+  earlierRuns?: number;
 }
 
 /** Connecting can hang (a server that accepts and never answers): a cancel must not wait for it. */
@@ -143,7 +148,8 @@ async function measureRuns<Facts, RunInput, Observed>(
   }
   const observed = await session.finishRuns();
   warnings.push(...(await session.closingWarnings()));
-  return { facts, observed, outcomes, residencies, cold, ...(statementCached ? { statementCached } : {}) };
+  const earlierRuns = earlierRolledBackRuns(options.earlier, measuring.statement, measuring.target);
+  return { facts, observed, outcomes, residencies, cold, ...(statementCached ? { statementCached } : {}), ...(earlierRuns ? { earlierRuns } : {}) };
 }
 
 /** A cancel may land on any of a run's queries (counters, residency), not only the statement: all mean "cancelled". */

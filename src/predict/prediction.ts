@@ -42,6 +42,11 @@ export interface PredictOptions {
    * its last run, and every page of its relations then cached still is): see cached-statement.ts.
    */
   statementCached?: string;
+  /**
+   * An earlier measurement of the same write ran it this many times just before, each rolled back
+   * (earlier-measurement.ts): run 1 meets what they left.
+   */
+  earlierRuns?: number;
 }
 
 export function asPredictedRun(p: RunPrediction): PredictedRun {

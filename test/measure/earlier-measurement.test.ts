@@ -2,7 +2,7 @@
 // none, and every page of its relations then cached still is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contains, earlierMeasurementNote, sameStatement } from '../../src/measure/earlier-measurement';
+import { contains, earlierMeasurementNote, earlierRolledBackRuns, sameStatement } from '../../src/measure/earlier-measurement';
 import type { ResidencySnapshot } from '../../src/measure/engine-session';
 import type { Report } from '../../src/shared/report';
 
@@ -82,4 +82,21 @@ test('run 1 finds its pages cached only when the earlier last run read none and 
   assert.equal(earlierMeasurementNote(earlier(), sql, 'postgresql://me@127.0.0.1:5433/db', now([[0, 9]])), undefined, 'another server');
   assert.equal(earlierMeasurementNote(earlier({ statement: 'SELECT 1' }), sql, TARGET, now([[0, 9]])), undefined, 'another statement');
   assert.equal(earlierMeasurementNote(earlier({ committed: true }), sql, TARGET, now([[0, 9]])), undefined, 'committed changes');
+});
+
+test("an earlier measurement of the same write, rolled back, hands its runs; a read, a committed write, another statement or server none", () => {
+  const write = (o: { rolledBack?: boolean; statement?: string; target?: string; dataChanging?: boolean } = {}): Report =>
+    ({
+      ...earlier({ statement: o.statement ?? 'UPDATE t SET v = v + 1 WHERE k < 9' }),
+      dataChanging: o.dataChanging ?? true,
+      rolledBack: o.rolledBack ?? true,
+      target: o.target ?? TARGET,
+    }) as Report;
+  const statement = 'UPDATE t SET v = v + 1 WHERE k < 9;';
+  assert.equal(earlierRolledBackRuns(write(), statement, TARGET), 1);
+  assert.equal(earlierRolledBackRuns(write({ rolledBack: false }), statement, TARGET), undefined);
+  assert.equal(earlierRolledBackRuns(write({ dataChanging: false }), statement, TARGET), undefined);
+  assert.equal(earlierRolledBackRuns(write({ statement: 'UPDATE t SET v = v + 2 WHERE k < 9' }), statement, TARGET), undefined);
+  assert.equal(earlierRolledBackRuns(write({ target: 'postgresql://me@127.0.0.1:5433/db' }), statement, TARGET), undefined);
+  assert.equal(earlierRolledBackRuns(undefined, statement, TARGET), undefined);
 });

@@ -14,10 +14,15 @@ export interface PredictFixtureInput {
   runs: unknown[];
   /** Why run 1 finds every page it requests cached (an earlier measurement's), where the measurement knew. */
   statementCached?: string;
+  /** An earlier measurement of the same write ran it this many times just before, rolled back (PredictOptions.earlierRuns). */
+  earlierRuns?: number;
 }
 
 export function predictFixture(input: PredictFixtureInput, options: { whatIf: boolean } = { whatIf: true }): ReportPrediction {
-  const cached = input.statementCached ? { statementCached: input.statementCached } : {};
+  const cached = {
+    ...(input.statementCached ? { statementCached: input.statementCached } : {}),
+    ...(input.earlierRuns ? { earlierRuns: input.earlierRuns } : {}),
+  };
   return input.engine === 'postgresql'
     ? predictPostgres({ ...(input.facts as Omit<PgPredictionInput, 'runs'>), runs: input.runs as PgPredictionInput['runs'] }, { ...options, ...cached })
     : predictInnodb(

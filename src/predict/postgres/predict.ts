@@ -9,6 +9,7 @@ export function predictPostgres(input: PgPredictionInput, options: PredictOption
   const made = (draw: number) => {
     const p = new PostgresPredictor(input.relations, input.settings, draw);
     if (cached && input.runs.length > 0) p.assumeStatementCached(input.runs[0], cached);
+    if (options.earlierRuns && input.runs.length > 0) p.assumeEarlierRuns(input.runs[0], options.earlierRuns);
     return p;
   };
   const predictor = made(0);

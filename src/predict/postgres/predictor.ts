@@ -16,6 +16,8 @@ export class PostgresPredictor {
   private swaps = new Map<number, number>();
   /** Why run 1 finds the statement's pages cached, until run 1 is predicted. */
   private cachedNote: string | undefined;
+  /** That run 1 follows an earlier measurement's runs of the same write, until run 1 is predicted. */
+  private earlierNote: string | undefined;
 
   constructor(
     private readonly facts: PgRelationFacts[],
@@ -111,6 +113,22 @@ export class PostgresPredictor {
   }
 
   /**
+   * An earlier measurement of the same write, rolled back, ran `runs` times just before this one: its runs
+   * left what a later run of this one meets (their aborted versions under the rows' keys, the entries run 1
+   * marked), so run 1 is predicted as the run after them. They are replayed on a pool of their own: the
+   * pool this measurement starts from is the one the residency read before run 1 showed.
+   */
+  assumeEarlierRuns(plan: PlanNode, runs: number): void {
+    const scratch = this.startingPool(this.settings.nbuffers);
+    const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
+    for (let k = 0; k < runs; k++) {
+      this.simulator.plan(scratch, plan, notes);
+      this.simulator.run(scratch, plan, notes);
+    }
+    this.earlierNote = `an earlier measurement of this statement, rolled back, ran it ${runs} time(s) just before: run 1 is predicted as the run after those`;
+  }
+
+  /**
    * A table with pages cached has its visibility map's and free-space map's pages cached too (every
    * scan of it and every write consults them); residency reads the main fork only, so they are assumed.
    */
@@ -126,8 +144,10 @@ export class PostgresPredictor {
   }
 
   predictRun(plan: PlanNode): RunPrediction {
-    const notes: PlanSimulationNotes = { assumptions: new Set(this.cachedNote ? [this.cachedNote] : []), unmodelled: new Set() };
+    const firstNotes = [this.cachedNote, this.earlierNote].filter((x): x is string => x !== undefined);
+    const notes: PlanSimulationNotes = { assumptions: new Set(firstNotes), unmodelled: new Set() };
     this.cachedNote = undefined;
+    this.earlierNote = undefined;
     this.simulator.plan(this.pool, plan, notes);
     const before = this.pool.counters();
     const seed = this.settings.bufferSeed;
