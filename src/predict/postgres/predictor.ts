@@ -8,6 +8,7 @@ import { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
 import { HEAP_BLOCKS_PER_VM_PAGE, PlanSimulator, pageId, relationOf, type PlanSimulationNotes, type PostRunObservations } from './plan-simulator';
 import type { PgPredictionSettings, PgRelationFacts } from './facts';
 import { cachedStatementAssumption, PROBE_POOL_SCALE, recordRequests, seedSwaps } from '../cached-statement';
+import { findNode } from './lookup-order';
 
 export class PostgresPredictor {
   private pool: PostgresPool;
@@ -116,9 +117,16 @@ export class PostgresPredictor {
    * An earlier measurement of the same write, rolled back, ran `runs` times just before this one: its runs
    * left what a later run of this one meets (their aborted versions under the rows' keys, the entries run 1
    * marked), so run 1 is predicted as the run after them. They are replayed on a pool of their own: the
-   * pool this measurement starts from is the one the residency read before run 1 showed.
+   * pool this measurement starts from is the one the residency read before run 1 showed. Where fewer dead
+   * versions are counted than one run leaves, a VACUUM removed them since, and run 1 is a first run.
    */
   assumeEarlierRuns(plan: PlanNode, runs: number): void {
+    // A VACUUM since (autovacuum, say) removed what they left: the dead versions counted now must hold a
+    // run's worth of the rows at least.
+    const write = findNode(plan, (n) => n.nodeType === 'ModifyTable');
+    const table = this.facts.find((f) => f.kind === 'table' && f.planName === write?.relation);
+    const rows = (write?.children[0]?.actualRows ?? 0) * Math.max(1, write?.children[0]?.actualLoops ?? 1);
+    if (!write || !table || (table.deadTuples ?? 0) < rows) return;
     const scratch = this.startingPool(this.settings.nbuffers);
     const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
     for (let k = 0; k < runs; k++) {
