@@ -32,8 +32,10 @@ export function replayFullScan(
   const f = ctx.facts[i];
   const l = ctx.layouts.of(i);
   assumptions.add(
-    `${f.reportName}: full scan of ${n(f.leafPages)} leaf pages in key order (statistics), the first ${FRAGMENT_PAGES} as fragment pages of extent 0, ` +
-      `the rest in whole extents; tablespace ${n(f.spacePages)} pages`,
+    l.scattered
+      ? `${f.reportName}: full scan of ${n(f.leafPages)} leaf pages in key order (statistics); grown by inserts in random key order (its leaves ${Math.round(ctx.layouts.leafFill(f) * 100)} % full), its leaves in key order lie anywhere in the file, so no area is read in order and linear read-ahead never fires`
+      : `${f.reportName}: full scan of ${n(f.leafPages)} leaf pages in key order (statistics), the first ${FRAGMENT_PAGES} as fragment pages of extent 0, ` +
+          `the rest in whole extents; tablespace ${n(f.spacePages)} pages`,
   );
   const leaves = mayStopEarly(ctx.statement, run.limited) ? scannedLeaves(f, a, assumptions) : f.leafPages;
   // A scan stopped early by an ORDER BY … DESC reads the index from its end.

@@ -1,8 +1,10 @@
 // Where each index's pages are in the simulation, as InnoDB allocates a file-per-table B-tree, adjusted to
 // the pages the residency snapshot showed cached. Computed once per index, since traces ask per row.
 import type { InnodbIndexFacts } from './facts';
-import { leafFill, usableBytes, type IndexPages } from './index-pages';
+import { leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
 import { ascendingKeyLayout } from './key-position';
+import { INNODB_CALIBRATION } from './calibration';
+import { SeededRandom } from '../../sim/random';
 
 /** Each index's pages live in their own range of simulated page ids: index i starts at i × SPACE. */
 export const SPACE = 0x1000000;
@@ -73,8 +75,13 @@ export class IndexLayouts {
     const nodes = all.length > nodeCount ? all.slice(1, 1 + nodeCount) : modelledNodes;
     const firsts = perLevel.map((_, j) => perLevel.slice(0, j).reduce((a, b) => a + b, 0));
     const internal = firsts.map((o) => nodes[o]);
-    const map = leafMap(f, layoutLeaf, all.slice(1 + nodes.length));
     const leafCount = Math.max(1, f.leafPages);
+    // A tree grown by inserts in random key order took each new leaf where a split found free space: its
+    // leaves in key order lie anywhere in the file (slots shuffled); a sorted build or ascending inserts
+    // lay them out in key order.
+    const slots = scatteredLeaves(f, this.pageSize) ? shuffled(leafCount, seedOf([f.reportName, 'leaf order'])) : undefined;
+    const slotOf = (k: number) => (slots ? slots[Math.min(Math.max(0, k), leafCount - 1)] : k);
+    const map = leafMap(f, (k) => layoutLeaf(slotOf(k)), all.slice(1 + nodes.length));
     const ascending = ascendingKeyLayout(f, this.pageSize);
     // Leaf k's ancestor at a level of n pages: under an ascending fill, as its splits left them; otherwise
     // the (k · n / leaves)-th, nodes splitting the key order evenly.
@@ -96,9 +103,10 @@ export class IndexLayouts {
         return x.map((from, j) => Array.from({ length: Math.max(0, y[j] - from - 1) }, (_, d) => nodes[firsts[j] + from + 1 + d]));
       },
       leaves: (k) => map[Math.min(Math.max(0, k), map.length - 1)],
-      offPage: (k) => offPagesAfter(layoutLeaf, k, leafCount, spread),
+      offPage: (k) => offPagesAfter(layoutLeaf, slotOf(k), leafCount, spread),
       lastLeaf: map[map.length - 1],
       newPages: base + NEW_PAGES,
+      ...(slots ? { scattered: true } : {}),
     };
   }
 
@@ -171,6 +179,31 @@ function offPagesAfter(layoutLeaf: (k: number) => number, k: number, leaves: num
   // A plain loop: this runs for every leaf of every full scan, where Array.from's callback dominated the replay.
   const out: number[] = [];
   for (let p = from; p < to; p++) out.push(p);
+  return out;
+}
+
+/**
+ * A clustered index whose leaves average what inserts in random key order leave (from scatteredFillFrom to
+ * randomFillTo) grew so (a UUID or a composite key's rows arriving in another order); an AUTO_INCREMENT key
+ * appends, and secondary indexes are built sorted. Measured on MariaDB 10.11 (the schema corpus): full
+ * scans of such clustered indexes (fills 0.57-0.72) read no page ahead, where tables filled in key order
+ * (0.89-0.93) read ahead as linear read-ahead does, and so did one whose every page a committed update of
+ * growing rows split in key order (0.51: the halves' new pages were allocated in key order too).
+ */
+function scatteredLeaves(f: InnodbIndexFacts, pageSize: number): boolean {
+  if (!f.clustered || f.autoIncrementKey || f.leafPages <= 1 || f.rows <= 0) return false;
+  const fill = leafFill(f, pageSize);
+  return fill >= INNODB_CALIBRATION.scatteredFillFrom && fill < INNODB_CALIBRATION.randomFillTo;
+}
+
+/** The numbers 0 … n − 1 in an order drawn from `seed` (Fisher-Yates). */
+function shuffled(n: number, seed: number): Int32Array {
+  const out = Int32Array.from({ length: n }, (_, k) => k);
+  const random = new SeededRandom(seed);
+  for (let k = n - 1; k > 0; k--) {
+    const j = random.int(k + 1);
+    [out[k], out[j]] = [out[j], out[k]];
+  }
   return out;
 }
 

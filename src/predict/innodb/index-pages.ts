@@ -19,6 +19,8 @@ export interface IndexPages {
   lastLeaf: number;
   /** Where pages the statement creates are numbered (past the end of the file). */
   newPages: number;
+  /** The leaves in key order lie anywhere in the file (a tree grown by inserts in random key order). */
+  scattered?: boolean;
 }
 
 /** Bytes of an index page that hold records: less the file and page headers, infimum, supremum, trailer and two directory slots. */
