@@ -17,7 +17,7 @@ import { readInnodbServerInfo, type InnodbServerInfo } from './server-info';
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
 import { readInnodbResidency, relationsAsAllowed, type InnodbRelation } from './residency';
-import { countAgesFromNow, readPoolWalk, withCachedFills, type PoolWalk } from './pool-walk';
+import { countAgesFromNow, readPoolWalk, readTableSpaces, withCachedFills, type PoolWalk } from './pool-walk';
 import { killQuery } from './kill-query';
 import { currentAccount, isProcessDenied, isStatsDenied, mayReadInnodbViews, predictionDenied, withoutProcessWarning } from './privileges';
 import { readUndoState, undoSpacesOf } from './undo-state';
@@ -212,7 +212,8 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
 
   async readResidency(withCache: boolean, moment: 'before run 1' | 'after a run'): Promise<ResidencySnapshot> {
     if (moment === 'after a run' || !withCache) return readInnodbResidency(this.conn, this.relations, withCache);
-    this.startWalk = await readPoolWalk(this.conn, this.relations, undoSpacesOf(this.info), this.info.pageSize);
+    const spaces = await readTableSpaces(this.conn, this.relations, this.info.product);
+    this.startWalk = await readPoolWalk(this.conn, this.relations, undoSpacesOf(this.info), this.info.pageSize, spaces);
     return this.startWalk.residency;
   }
 

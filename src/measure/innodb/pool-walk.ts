@@ -7,6 +7,7 @@
 // slower than the four reads on a 256 MB pool (bench/pool-walk.bench.ts).
 import type { Connection } from 'mysql2/promise';
 import type { ResidencySnapshot } from '../engine-session';
+import { toFilename } from './filename';
 import { ALL_INDEXES, relationKey, type InnodbRelation } from './residency';
 
 export interface LruSeed {
@@ -20,6 +21,11 @@ export interface LruSeed {
    * accessed, read ahead), the freed-page clock when it was last put at the head].
    */
   pages: Array<[number, number, number, number, number]>;
+  /**
+   * The tables' long values stored off their rows' pages (BLOB pages), as `pages` lists index pages: the relation is
+   * the table's clustered index. The view names no table or index for them; they are read by the tables' tablespaces.
+   */
+  longValues?: Array<[number, number, number, number, number]>;
   /** The pool's freed-page clock as far as its pages show it (0: nothing evicted since start-up, so nothing is made young). */
   freedPageClock: number;
   /** The list's latest first access (ut_time_ms as the view gives it, 32 bits), which the ages count from. */
@@ -74,10 +80,35 @@ interface WalkRow {
   at: number;
   fc: number;
   ds: number | null;
+  /** A page of a long value stored off its row's page, in a table's tablespace (t is that table). */
+  longValue?: boolean;
 }
 
-/** `undoSpaces`: the highest tablespace id holding undo logs (MariaDB), or undefined where they are not read. */
-export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], undoSpaces: number | undefined, pageSize = 16384): Promise<PoolWalk> {
+/** The page types of long values stored off their rows' pages: the old format's and MySQL 8's LOB pages. */
+export const LONG_VALUE_PAGE_TYPES = [
+  'BLOB',
+  'COMPRESSED_BLOB',
+  'COMPRESSED_BLOB2',
+  'LOB_FIRST',
+  'LOB_DATA',
+  'LOB_INDEX',
+  'ZLOB_FIRST',
+  'ZLOB_DATA',
+  'ZLOB_INDEX',
+  'ZLOB_FRAG',
+];
+
+/**
+ * `undoSpaces`: the highest tablespace id holding undo logs (MariaDB), or undefined where they are not read.
+ * `tableSpaces`: each table's tablespace id → the table as the view names it (`db`.`table`), whose long values are read.
+ */
+export async function readPoolWalk(
+  conn: Connection,
+  rels: InnodbRelation[],
+  undoSpaces: number | undefined,
+  pageSize = 16384,
+  tableSpaces = new Map<number, string>(),
+): Promise<PoolWalk> {
   const [summary] = await conn.query(
     `SELECT COUNT(*) AS n, MAX(CASE WHEN IS_OLD = 'YES' THEN LRU_POSITION END) AS lastOld, MAX(ACCESS_TIME) AS lastAccess,
             MAX(FREE_PAGE_CLOCK) AS clock
@@ -88,21 +119,44 @@ export async function readPoolWalk(conn: Connection, rels: InnodbRelation[], und
     `SELECT TABLE_NAME AS t, INDEX_NAME AS i, PAGE_NUMBER AS p, LRU_POSITION AS pos, PAGE_TYPE AS pt, SPACE AS sp,
             ACCESS_TIME AS at, FREE_PAGE_CLOCK AS fc, DATA_SIZE AS ds
        FROM information_schema.INNODB_BUFFER_PAGE_LRU
-      WHERE TABLE_NAME IN (?) OR (SPACE <= ? AND PAGE_TYPE IN (?))
+      WHERE TABLE_NAME IN (?) OR (SPACE <= ? AND PAGE_TYPE IN (?)) OR (SPACE IN (?) AND PAGE_TYPE IN (?))
       ORDER BY LRU_POSITION`,
-    [names.length ? names : [''], undoSpaces ?? -1, UNDO_PAGE_TYPES],
+    [names.length ? names : [''], undoSpaces ?? -1, UNDO_PAGE_TYPES, tableSpaces.size ? [...tableSpaces.keys()] : [-1], LONG_VALUE_PAGE_TYPES],
   );
-  const rows = result as WalkRow[];
+  const rows = (result as WalkRow[]).map((r) =>
+    r.t === null && LONG_VALUE_PAGE_TYPES.includes(r.pt) && tableSpaces.has(Number(r.sp)) ? { ...r, t: tableSpaces.get(Number(r.sp))!, longValue: true } : r,
+  );
   const list = (summary as ListSummary[])[0];
   return {
-    residency: residencyOf(rels, rows),
-    seed: seedOf(rels, rows, list),
+    residency: residencyOf(
+      rels,
+      rows.filter((r) => !r.longValue),
+    ),
+    seed: seedOf(rels, rows, list, tableSpaces.size > 0),
     fills: cachedFills(rels, rows, pageSize),
     undoPages:
       undoSpaces === undefined
         ? undefined
         : rows.filter((r) => Number(r.sp) <= undoSpaces && UNDO_PAGE_TYPES.includes(r.pt)).map((r) => ({ t: r.pt, p: Number(r.p) })),
   };
+}
+
+/**
+ * Each table's tablespace id (a partitioned table's, every partition's) → the table as INNODB_BUFFER_PAGE_LRU
+ * names it, from InnoDB's dictionary view: where the walk finds the pages of its long values. Empty where the
+ * view cannot be read; the prediction then says what it assumes of them.
+ */
+export async function readTableSpaces(conn: Connection, rels: InnodbRelation[], product: 'mariadb' | 'mysql'): Promise<Map<number, string>> {
+  const byFile = new Map(rels.map((r) => [`${toFilename(r.schema)}/${toFilename(r.table)}`, r.innodbName]));
+  if (byFile.size === 0) return new Map();
+  const view = product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLES' : 'information_schema.INNODB_TABLES';
+  try {
+    // A partition's file is the table's name, '#P#' (MySQL: '#p#') and the partition's: '#' is encoded in any other name.
+    const [rows] = await conn.query(`SELECT NAME AS name, SPACE AS space FROM ${view} WHERE SUBSTRING_INDEX(NAME, '#', 1) IN (?)`, [[...byFile.keys()]]);
+    return new Map((rows as Array<{ name: string; space: number }>).map((r) => [Number(r.space), byFile.get(r.name.split('#')[0])!]));
+  } catch {
+    return new Map();
+  }
 }
 
 interface ListSummary {
@@ -119,21 +173,25 @@ interface ListSummary {
  * Positions counted from the head: the view walks the list from its tail (LRU_POSITION 0 leaves first).
  * The two reads are two walks, so a page read between them may number past the first's count.
  */
-function seedOf(rels: InnodbRelation[], rows: WalkRow[], list: ListSummary | undefined): LruSeed {
+function seedOf(rels: InnodbRelation[], rows: WalkRow[], list: ListSummary | undefined, longValuesRead: boolean): LruSeed {
   const index = new Map(rels.map((r, i) => [relationKey(r.innodbName, r.index), i]));
+  const clustered = new Map(rels.flatMap((r, i) => (r.kind === 'table' ? [[r.innodbName, i] as const] : [])));
   const now = Number(list?.lastAccess ?? 0);
   const length = rows.reduce((a, r) => Math.max(a, Number(r.pos) + 1), Number(list?.n ?? 0));
   const pages: LruSeed['pages'] = [];
+  const longValues: LruSeed['pages'] = [];
   for (const r of rows) {
-    const i = index.get(relationKey(r.t ?? '', r.i ?? ''));
+    const i = r.longValue ? clustered.get(r.t ?? '') : index.get(relationKey(r.t ?? '', r.i ?? ''));
     const at = Number(r.at ?? 0);
-    if (i !== undefined) pages.push([i, Number(r.p), length - 1 - Number(r.pos), at > 0 ? Math.max(0, now - at) : -1, Number(r.fc ?? 0)]);
+    if (i !== undefined)
+      (r.longValue ? longValues : pages).push([i, Number(r.p), length - 1 - Number(r.pos), at > 0 ? Math.max(0, now - at) : -1, Number(r.fc ?? 0)]);
   }
   return {
     length,
     firstOld: list?.lastOld == null ? null : length - 1 - Number(list.lastOld),
     headFirst: true,
     pages,
+    ...(longValuesRead ? { longValues } : {}),
     freedPageClock: Number(list?.clock ?? 0),
     ...(now > 0 ? { lastAccessMs: now } : {}),
   };
@@ -151,6 +209,7 @@ function cachedFills(rels: InnodbRelation[], rows: WalkRow[], pageSize: number):
   const byKey = new Map(rels.map((r) => [relationKey(r.innodbName, r.index), r.name]));
   const out = new Map<string, number[]>();
   for (const r of rows) {
+    if (r.longValue) continue;
     const name = r.t !== null && r.i !== null ? byKey.get(relationKey(r.t, r.i)) : undefined;
     if (!name || r.pt !== 'INDEX' || r.ds === null) continue;
     const bins = out.get(name) ?? new Array<number>(FILL_BINS).fill(0);

@@ -82,6 +82,12 @@ export interface InnodbPredictionSettings {
      */
     headFirst?: boolean;
     pages: Array<[number, number, number] | [number, number, number, number, number]>;
+    /**
+     * The pages of long values stored off the rows' pages (BLOB), as `pages` lists index pages under the table's
+     * clustered index; the page number is the file's, which the simulated layout does not follow. Absent in
+     * recordings made before 2026-12-07: each cached leaf's long values are then taken as cached with it.
+     */
+    longValues?: Array<[number, number, number, number, number]>;
     freedPageClock?: number;
     /** How long before run 1 the ages' reference (the list's latest first access) was, where known (pool-walk.ts). */
     sinceLastAccessMs?: number;

@@ -45,7 +45,7 @@ export function replayFullScan(
   // each row is then looked up in the clustered index.
   const lookups = a.accessType === 'index' && !f.clustered && !a.usingIndex && c >= 0 && c !== i;
   const long = c >= 0 && (f.clustered || lookups) ? readsLongValues(ctx.statement, ctx.facts[c], ctx.settings.pageSize) : [];
-  if (long.length > 0) assumptions.add(longValuesAssumption(ctx.facts[c], long, f.clustered));
+  if (long.length > 0) assumptions.add(longValuesAssumption(ctx.facts[c], long, f.clustered, ctx.settings.lruSeed, c));
   const access = (p: number) => pool.access(p);
   const rowLookups = lookups ? clusteredLookups(ctx, a, f.index, c, run, assumptions) : undefined;
   for (let loop = 0; loop < Math.max(1, a.loops); loop++) {

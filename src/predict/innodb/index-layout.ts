@@ -82,6 +82,12 @@ export class IndexLayouts {
     const slots = scatteredLeaves(f, this.pageSize) ? shuffled(leafCount, seedOf([f.reportName, 'leaf order'])) : undefined;
     const slotOf = (k: number) => (slots ? slots[Math.min(Math.max(0, k), leafCount - 1)] : k);
     const map = leafMap(f, (k) => layoutLeaf(slotOf(k)), all.slice(1 + nodes.length));
+    const swaps = offPageSwaps(
+      map,
+      (k) => layoutLeaf(slotOf(k)),
+      spread > 1 ? [base + 64 + offset, layoutLeaf(leafCount - 1) + Math.round(spread) - 1] : undefined,
+    );
+    const offPage = (k: number) => offPagesAfter(layoutLeaf, slotOf(k), leafCount, spread);
     const ascending = ascendingKeyLayout(f, this.pageSize);
     // Leaf k's ancestor at a level of n pages: under an ascending fill, as its splits left them; otherwise
     // the (k · n / leaves)-th, nodes splitting the key order evenly.
@@ -103,7 +109,7 @@ export class IndexLayouts {
         return x.map((from, j) => Array.from({ length: Math.max(0, y[j] - from - 1) }, (_, d) => nodes[firsts[j] + from + 1 + d]));
       },
       leaves: (k) => map[Math.min(Math.max(0, k), map.length - 1)],
-      offPage: (k) => offPagesAfter(layoutLeaf, slotOf(k), leafCount, spread),
+      offPage: swaps.size > 0 ? (k) => offPage(k).map((p) => swaps.get(p) ?? p) : offPage,
       lastLeaf: map[map.length - 1],
       newPages: base + NEW_PAGES,
       ...(slots ? { scattered: true } : {}),
@@ -194,6 +200,22 @@ function scatteredLeaves(f: InnodbIndexFacts, pageSize: number): boolean {
   if (!f.clustered || f.autoIncrementKey || f.leafPages <= 1 || f.rows <= 0) return false;
   const fill = leafFill(f, pageSize);
   return fill >= INNODB_CALIBRATION.scatteredFillFrom && fill < INNODB_CALIBRATION.randomFillTo;
+}
+
+/**
+ * Cached pages the leaf map took for leaves where the layout keeps long values (`extents`: where it places
+ * leaves and long values, spread between them): each is the index's page (residency names no long value's
+ * page), so the long value whose place it took moves to the page of the leaf it stands for. Without it one
+ * simulated page was a cached leaf and a cached long value at once.
+ */
+function offPageSwaps(map: Int32Array, layoutLeaf: (k: number) => number, extents: [number, number] | undefined): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!extents) return out;
+  for (let k = 0; k < map.length; k++) {
+    const own = layoutLeaf(k);
+    if (map[k] !== own && map[k] >= extents[0] && map[k] <= extents[1]) out.set(map[k], own);
+  }
+  return out;
 }
 
 /** The numbers 0 … n − 1 in an order drawn from `seed` (Fisher-Yates). */

@@ -6,7 +6,7 @@
 // Measured on MariaDB 10.11, 30,000 rows with 1,200 values of 12 kB (a page each): a scan counting rows
 // 1,398 gets; summing the long column's length, SELECT *, FOR UPDATE, an UPDATE or DELETE by the same scan,
 // and INSERT … SELECT naming the column 2,595-2,608; LOCK IN SHARE MODE 1,398. Pure.
-import type { InnodbIndexFacts } from './facts';
+import type { InnodbIndexFacts, InnodbPredictionSettings } from './facts';
 import { usableBytes, type IndexPages } from './index-pages';
 import type { PrefetchReader } from './read-context';
 
@@ -80,12 +80,17 @@ export function offPagePerRow(f: InnodbIndexFacts): number {
   return f.rows > 0 ? (f.offPagePages ?? 0) / f.rows : 0;
 }
 
-/** What the prediction assumes of the long values a statement reads. */
-export function longValuesAssumption(f: InnodbIndexFacts, columns: string[], scan: boolean): string {
+/** What the prediction assumes of the long values a statement reads, and of which were cached before run 1. */
+export function longValuesAssumption(f: InnodbIndexFacts, columns: string[], scan: boolean, seed: InnodbPredictionSettings['lruSeed'], index: number): string {
   const perRow = offPagePerRow(f);
+  const cached = seed?.longValues?.filter(([i]) => i === index).length;
+  const before =
+    cached === undefined
+      ? 'before run 1 each cached leaf taken with its long values (their pages were not read from the pool)'
+      : `${cached.toLocaleString('en-US')} of them cached before run 1 (BLOB pages of its tablespace in INNODB_BUFFER_PAGE_LRU)`;
   return (
     `${f.reportName}: ${columns.join(', ')} read with each row ${scan ? 'the scan passes (before the WHERE clause is applied)' : 'fetched'}: ` +
-    `${f.offPagePages!.toLocaleString('en-US')} off-page pages, ${perRow.toLocaleString('en-US', { maximumFractionDigits: 3 })} a row, each after its row's leaf`
+    `${f.offPagePages!.toLocaleString('en-US')} off-page pages, ${perRow.toLocaleString('en-US', { maximumFractionDigits: 3 })} a row, each after its row's leaf; ${before}`
   );
 }
 
@@ -131,5 +136,39 @@ export function placeOffPages(headToTail: Int32Array, isOther: (page: number) =>
       if (back < 0) return;
       headToTail[back--] = p;
     }
+  }
+}
+
+/**
+ * The server's LRU order, head to tail, with the long values' pages where the walk found them (`longValues`:
+ * [clustered index, file page, position from the head]). Their file pages are not the layout's, so each takes
+ * an off-page page of its table: those after the cached leaves first, from the head (a row's long values are
+ * read with its leaf), then any. `indexOf`: the index a simulated page belongs to.
+ */
+export function placeMeasuredOffPages(
+  headToTail: Int32Array,
+  longValues: ReadonlyArray<readonly number[]>,
+  byLeaf: Map<number, number[]>,
+  indexOf: (page: number) => number,
+): void {
+  const candidates = new Map<number, number[]>();
+  const add = (leaf: number, pages: number[]) => {
+    const i = indexOf(leaf);
+    const list = candidates.get(i) ?? [];
+    for (const p of pages) list.push(p);
+    candidates.set(i, list);
+  };
+  for (const leaf of headToTail) add(leaf, byLeaf.get(leaf) ?? []);
+  for (const [leaf, pages] of byLeaf) add(leaf, pages);
+  const listed = new Set(headToTail);
+  const next = new Map<number, number>();
+  for (const [i, , pos] of [...longValues].sort((a, b) => a[2] - b[2])) {
+    const list = candidates.get(i) ?? [];
+    let k = next.get(i) ?? 0;
+    while (k < list.length && listed.has(list[k])) k++;
+    next.set(i, k + 1);
+    if (k >= list.length || pos >= headToTail.length) continue;
+    listed.add(list[k]);
+    headToTail[pos] = list[k];
   }
 }

@@ -13,7 +13,7 @@ export function seedHistory(seed: NonNullable<InnodbPredictionSettings['lruSeed'
   const clockAt = new Float64Array(length);
   // The ages count from the list's latest first access; where its distance from run 1 was measured, from run 1.
   const since = seed.sinceLastAccessMs ?? 0;
-  for (const entry of seed.pages) {
+  for (const entry of [...seed.pages, ...(seed.longValues ?? [])]) {
     if (entry.length < 5) continue;
     const [, , pos, age, clock] = entry;
     ageMs[pos] = age === undefined ? NaN : age < 0 ? age : age + since;

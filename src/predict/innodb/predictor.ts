@@ -13,7 +13,7 @@ import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
 import { IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { replayReads, type InnodbReadContext } from './read-replay';
-import { offPagesByLeaf, placeOffPages } from './long-values';
+import { offPagesByLeaf, placeMeasuredOffPages, placeOffPages } from './long-values';
 import { calibrationNote } from './calibration';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { RunPrediction } from '../prediction';
@@ -113,13 +113,14 @@ export class InnodbPredictor {
     const seed = this.settings.lruSeed && headFirstSeed(this.settings.lruSeed);
     if (seed) {
       // The server's order: the indexes' pages where the LRU had them, other pages in the gaps.
-      const length = seed.pages.reduce((a, [, , pos]) => Math.max(a, pos + 1), seed.length);
+      const length = [...seed.pages, ...(seed.longValues ?? [])].reduce((a, [, , pos]) => Math.max(a, pos + 1), seed.length);
       const headToTail = new Int32Array(length);
       const other = this.facts.length * SPACE;
       for (let k = 0; k < length; k++) headToTail[k] = other + k;
       const history = seedHistory(seed, length);
       for (const [i, page, pos] of seed.pages) headToTail[pos] = i * SPACE + page;
-      placeOffPages(headToTail, (p) => p >= other, this.offPagesByLeaf());
+      if (seed.longValues) placeMeasuredOffPages(headToTail, seed.longValues, this.offPagesByLeaf(), (p) => Math.floor(p / SPACE));
+      else placeOffPages(headToTail, (p) => p >= other, this.offPagesByLeaf());
       // The undo tablespace's cached pages take the place of other pages nearest the head: every write requests them.
       const undoPages = undo.cachedPages();
       for (let k = 0; k < length && undoPages.length; k++) if (headToTail[k] >= other) headToTail[k] = undoPages.shift()!;

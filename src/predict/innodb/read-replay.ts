@@ -143,7 +143,7 @@ function lookupLongValues(ctx: InnodbReadContext, a: TableAccess, clustered: boo
   if (c < 0 || (!clustered && a.usingIndex)) return undefined;
   const long = readsLongValues(ctx.statement, ctx.facts[c], ctx.settings.pageSize);
   if (long.length === 0) return undefined;
-  assumptions.add(longValuesAssumption(ctx.facts[c], long, false));
+  assumptions.add(longValuesAssumption(ctx.facts[c], long, false, ctx.settings.lruSeed, c));
   return offPagePerRow(ctx.facts[c]);
 }
 

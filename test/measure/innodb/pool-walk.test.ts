@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { LocalInnodbServer } from '../../../src/local-server/mariadb';
 import { mariadb, need, skipUnless } from '../../support/engines';
-import { readPoolWalk, type PoolWalk } from '../../../src/measure/innodb/pool-walk';
+import { readPoolWalk, readTableSpaces, type PoolWalk } from '../../../src/measure/innodb/pool-walk';
 import { readInnodbResidency, resolveInnodbRelations } from '../../../src/measure/innodb/residency';
 
 const availability = mariadb();
@@ -97,7 +97,33 @@ describe('MariaDB: one walk of the pool before run 1', skipUnless(availability),
     const positions = (mine: boolean) => walk.seed.pages.filter(([i]) => (i === index) === mine).map(([, , pos]) => pos);
     const [indexPages, tablePages] = [positions(true), positions(false)];
     assert.ok(indexPages.length > 0 && tablePages.length > 0);
-    assert.ok(Math.max(...indexPages) < Math.min(...tablePages), `index k at ${Math.max(...indexPages)} and nearer the head, the table from ${Math.min(...tablePages)}`);
+    assert.ok(
+      Math.max(...indexPages) < Math.min(...tablePages),
+      `index k at ${Math.max(...indexPages)} and nearer the head, the table from ${Math.min(...tablePages)}`,
+    );
+  });
+
+  test("a table's long values are found by its tablespace, under its clustered index, apart from its residency", async () => {
+    await c.query('CREATE TABLE b (id INT PRIMARY KEY, doc MEDIUMTEXT) ENGINE=InnoDB');
+    // 12 kB each: stored off the row's page, a page each.
+    await c.query('INSERT INTO b SELECT seq, REPEAT(MD5(seq), 375) FROM seq_1_to_50');
+    const rels = await resolveInnodbRelations(c, [{ schema: 'lab', table: 'b' }]);
+    const spaces = await readTableSpaces(c, rels, 'mariadb');
+    assert.equal(spaces.size, 1);
+    assert.deepEqual([...spaces.values()], ['`lab`.`b`']);
+    const walk = await readPoolWalk(c, rels, undefined, 16_384, spaces);
+    const [[{ n }]] = (await c.query(`SELECT COUNT(*) AS n FROM information_schema.INNODB_BUFFER_PAGE_LRU WHERE SPACE = ? AND PAGE_TYPE = 'BLOB'`, [
+      [...spaces.keys()][0],
+    ])) as unknown as [Array<{ n: number }>];
+    assert.ok(Number(n) >= 50, `the premise: the inserted values' pages are cached (${n})`);
+    assert.equal(walk.seed.longValues?.length, Number(n));
+    const clustered = rels.findIndex((r) => r.kind === 'table');
+    assert.ok(walk.seed.longValues!.every(([i]) => i === clustered));
+    assert.equal(walk.residency.get('lab.b')!.cached, walk.seed.pages.length, 'the residency counts index pages only');
+    assert.equal(
+      walk.fills.get('lab.b')!.reduce((a, b) => a + b, 0),
+      walk.seed.pages.length,
+    );
   });
 
   test('with none of the statement pages cached, the list is still measured; without undo spaces none is read', async () => {
@@ -105,5 +131,6 @@ describe('MariaDB: one walk of the pool before run 1', skipUnless(availability),
     assert.ok(walk.seed.length > 0);
     assert.deepEqual(walk.seed.pages, []);
     assert.equal(walk.undoPages, undefined);
+    assert.equal(walk.seed.longValues, undefined, 'no tablespaces given, none read');
   });
 });

@@ -1,7 +1,8 @@
 // Which statements read a table's long values, and where the pool starts with their pages: pure.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { placeOffPages, readsLongValues } from '../../../src/predict/innodb/long-values';
+import { placeMeasuredOffPages, placeOffPages, readsLongValues } from '../../../src/predict/innodb/long-values';
+import { IndexLayouts } from '../../../src/predict/innodb/index-layout';
 import type { InnodbIndexFacts } from '../../../src/predict/innodb/facts';
 
 const orders: InnodbIndexFacts = {
@@ -69,5 +70,58 @@ describe('long values placed without doubling a page', () => {
     const lru = Int32Array.from([100, 900, 101, 901]);
     placeOffPages(lru, (p) => p >= 900, new Map([[100, [101, 102]]]));
     assert.deepEqual([...lru], [100, 102, 101, 901]);
+  });
+});
+
+describe('long values the pool walk found', () => {
+  test('take the off-page pages of the cached leaves from the head, then any, never one listed already', () => {
+    // Leaves 100 and 101 cached (101 nearer the head); the walk found long values at positions 1, 3 and 4.
+    const lru = Int32Array.from([101, 900, 100, 901, 902]);
+    const byLeaf = new Map([
+      [100, [200, 201]],
+      [101, [300]],
+      [102, [400, 100]],
+    ]);
+    const walk = [
+      [0, 7_001, 4, 0, 0],
+      [0, 7_002, 1, 0, 0],
+      [0, 7_003, 3, 0, 0],
+    ];
+    placeMeasuredOffPages(lru, walk, byLeaf, () => 0);
+    assert.deepEqual([...lru], [101, 300, 100, 200, 201]);
+  });
+  test('no more than the walk found: none where it found none', () => {
+    const lru = Int32Array.from([100, 900]);
+    placeMeasuredOffPages(lru, [], new Map([[100, [200]]]), () => 0);
+    assert.deepEqual([...lru], [100, 900]);
+  });
+});
+
+describe('a cached leaf where the layout keeps long values', () => {
+  test('is a leaf only: the long value it displaced takes the page of the leaf it stands for', () => {
+    // Every other page of the extents is a long value's (spread 2); the residency shows file pages 64-163.
+    const f = {
+      ...orders,
+      autoIncrementKey: false,
+      leafPages: 132,
+      sizePages: 140,
+      offPagePages: 100,
+      cachedBefore: [
+        [3, 12],
+        [64, 163],
+      ] as Array<[number, number]>,
+    };
+    const l = new IndexLayouts([f], 16_384).of(0);
+    const leaves = new Set(Array.from({ length: f.leafPages }, (_, k) => l.leaves(k)));
+    const offPages = Array.from({ length: f.leafPages }, (_, k) => l.offPage(k)).flat();
+    assert.equal(leaves.size, f.leafPages, 'each leaf its own page');
+    assert.equal(new Set(offPages).size, offPages.length, 'each long value its own page');
+    assert.deepEqual(
+      offPages.filter((p) => leaves.has(p)),
+      [],
+      'no page both',
+    );
+    const cached = new Set(new IndexLayouts([f], 16_384).cachedPages(0));
+    assert.ok([...leaves].filter((p) => cached.has(p)).length >= 100, 'the cached pages are leaves');
   });
 });
