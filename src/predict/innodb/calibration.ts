@@ -73,12 +73,12 @@ export const INNODB_CALIBRATION_ENTRIES = {
     value: 16,
     what: "cached pages of an index from which their fills (DATA_SIZE, read before run 1) stand for its leaves' when drawing which leaves are full; fewer: the fill is taken from the statistics",
     provenance:
-      'a gate set by hand, not fitted: a root and one descent\'s path (2-4 pages) say nothing of the leaves; measured (test/predict/innodb-split-since-build.test.ts): 121 cached pages of a 120-leaf index, 47 of them full, gave 7,419 gets predicted where 7,502 were measured',
+      "a gate set by hand, not fitted: a root and one descent's path (2-4 pages) say nothing of the leaves; measured (test/predict/innodb-split-since-build.test.ts): 121 cached pages of a 120-leaf index, 47 of them full, gave 7,419 gets predicted where 7,502 were measured",
     versions: MEASURED_ON,
   },
   scatteredFillFrom: {
     value: 0.55,
-    what: "a clustered index whose leaves average at least this fill (and under randomFillTo) is taken as grown by inserts in random key order, its leaves in key order anywhere in the file (no linear read-ahead); below it, its pages are the halves splits in key order left",
+    what: 'a clustered index whose leaves average at least this fill (and under randomFillTo) is taken as grown by inserts in random key order, its leaves in key order anywhere in the file (no linear read-ahead); below it, its pages are the halves splits in key order left',
     provenance:
       'a gate set by hand, not fitted: random inserts leave pages from half full to full, ln 2 ≈ 0.69 on average, so an average near one half means nearly every page was split and not refilled; measured on the schema corpus (MariaDB 10.11): random-order clustered indexes at 0.57-0.72 read nothing ahead, an ordered table after an update that grew a third of its rows at 0.51 read ahead',
     versions: MEASURED_ON,

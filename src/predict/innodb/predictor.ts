@@ -6,6 +6,8 @@ import type { WhatIf, WhatIfSeries } from '../../shared/report';
 import { InnodbPool, type InnodbPoolOptions } from '../../sim/policies/innodb-lru';
 import { replayInsert } from './insert-trace';
 import { replayRowWrite } from './write-trace';
+import { leafOfRow, recordRowLeaves } from './row-leaves';
+import { readCleanerNote, writeSettingsNote } from './pool-notes';
 import { readRunOf } from './read-context';
 import { headFirstSeed, oldFlags, seedHistory } from './lru-seed';
 import { openGets, openTable } from './row-costs';
@@ -221,13 +223,12 @@ export class InnodbPredictor {
     // second of the run's pace instead left a scan a little larger than the pool predicted to read 1,361
     // pages where 2,865 were read (schema corpus, seed 1, run 2).
     const s = this.settings;
-    if (!writes && s.lruScanDepth) {
-      assumptions.add(
-        `the page cleaner evicts from the LRU tail once fewer than ${Math.floor(s.lruScanDepth / 2).toLocaleString('en-US')} pages are free, until ${s.lruScanDepth.toLocaleString('en-US')} are (innodb_lru_scan_depth) or the LRU is down to 5 % of the pool, woken by the reading thread that finds too few: those pages hold no data`,
-      );
-    }
-    replayReads(this.readContext, pool, run.accesses, assumptions, unmodelled, readRunOf(run));
+    if (!writes && s.lruScanDepth) assumptions.add(readCleanerNote(s.lruScanDepth));
     const w = run.otherWrite;
+    const c = w ? this.facts.findIndex((f) => f.table === w.table && f.clustered) : -1;
+    const recording = w?.rolledBack && c >= 0 ? recordRowLeaves(pool, this.layouts.of(c), this.facts[c].leafPages) : undefined;
+    replayReads(this.readContext, pool, run.accesses, assumptions, unmodelled, readRunOf(run));
+    const rowLeaves = recording?.stop() ?? [];
     if (w && w.rows !== undefined && w.rows > 0) {
       const self = new Set((w.selfRelative ?? []).map((c) => c.toLowerCase()));
       const modelled = replayRowWrite(
@@ -242,6 +243,7 @@ export class InnodbPredictor {
         assumptions,
         this.draw,
         { keys: run.writtenKeys ?? {}, ranges: run.keyRanges ?? {} },
+        leafOfRow(rowLeaves, w.rows),
       );
       if (!modelled) unmodelled.add(`the ${w.statement} on ${w.table}: no index statistics for it (mysql.innodb_index_stats), so its changes are left out`);
     } else if (w && w.rows === undefined) {
@@ -252,7 +254,7 @@ export class InnodbPredictor {
     if (run.insert && run.insert.rows > 0) {
       const modelled = replayInsert(pool, this.facts, (i) => this.layouts.of(i), this.undoOf(pool), run.insert, this.settings.pageSize, assumptions, this.draw);
       if (!modelled) unmodelled.add(`the INSERT into ${run.insert.table}: no index statistics for it (mysql.innodb_index_stats), so its writes are left out`);
-      else assumptions.add(this.writeSettings());
+      else assumptions.add(writeSettingsNote(this.settings));
     }
   }
 
@@ -272,14 +274,6 @@ export class InnodbPredictor {
         `${table} was not in the table cache before run 1 (SHOW OPEN TABLES): run 1 opens it, reading its definition and statistics (${openGets(this.layouts.of(c), indexes)} page gets, measured per index and tree level) and its clustered index's root`,
       );
     }
-  }
-
-  private writeSettings(): string {
-    const s = this.settings;
-    const cleaner = s.lruScanDepth
-      ? `; the page cleaner evicts from the LRU tail once fewer than ${Math.floor(s.lruScanDepth / 2).toLocaleString('en-US')} pages are free, until ${s.lruScanDepth.toLocaleString('en-US')} are (innodb_lru_scan_depth) or the LRU is down to 5 % of the pool, woken whenever that happens (the write leaves dirty pages)`
-      : '';
-    return `innodb_change_buffering=${s.changeBuffering}, change buffer up to ${s.changeBufferMaxPct} % of the pool${cleaner}`;
   }
 
   predictRun(run: InnodbRunInput): RunPrediction {

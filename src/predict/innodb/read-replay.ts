@@ -39,11 +39,16 @@ export function replayReads(
   for (const a of accesses) replayRejectedDives(ctx, pool, a, run.keyRanges, assumptions, unmodelled);
   const full = (a: TableAccess) => a.accessType === 'ALL' || a.accessType === 'index';
   // A nested loop's inner lookups run between the rows of the tables before them (nested-loop.ts).
-  replayNested(pool, accesses, (a) => !full(a) && LOOKUP_ACCESS.has(a.accessType), (p, a, position) => {
-    if (!full(a) && LOOKUP_ACCESS.has(a.accessType)) replayLookupAccess(ctx, p, a, accesses[position - 1], assumptions, unmodelled, run);
-    else if (!full(a)) unmodelled.add(`${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: its page requests are left out`);
-    else replayFullScan(ctx, p, a, assumptions, unmodelled, run);
-  });
+  replayNested(
+    pool,
+    accesses,
+    (a) => !full(a) && LOOKUP_ACCESS.has(a.accessType),
+    (p, a, position) => {
+      if (!full(a) && LOOKUP_ACCESS.has(a.accessType)) replayLookupAccess(ctx, p, a, accesses[position - 1], assumptions, unmodelled, run);
+      else if (!full(a)) unmodelled.add(`${a.accessType} access to ${a.table}${a.key ? ` via ${a.key}` : ''}: its page requests are left out`);
+      else replayFullScan(ctx, p, a, assumptions, unmodelled, run);
+    },
+  );
 }
 
 function replayLookupAccess(

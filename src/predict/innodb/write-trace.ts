@@ -6,7 +6,7 @@
 //   a full leaf splits;
 // - the rollback reads each undo record, searches the clustered record again, removes the new entries
 //   (merging a split's half back, or trying to where the removal leaves a page under half full) and
-//   clears the delete marks, newest row first.
+//   clears the delete marks, newest row first; each row's clustered leaf is the one its read found it on.
 // The old entries lie where the rows' values put them, where those were read after the runs (written keys);
 // otherwise which rows (so which secondary leaves) are drawn with a seed from the table and the row count.
 // A DELETE's search of each row again, and an UPDATE's read of each row again by position where it collects
@@ -58,6 +58,7 @@ interface RowWriteTrace {
   /** Per row and changed index: [old entry's leaf index, its page, new entry's leaf index, its page, the page its split added or -1]. */
   touched: Array<Array<[number, number, number, number, number]>>;
   undoPage: (r: number) => number;
+  rowLeaf?: (r: number) => number;
   perUndoPage: number;
 }
 
@@ -73,6 +74,8 @@ export function replayRowWrite(
   assumptions: Set<string>,
   draw = 0,
   written: WrittenKeyPlaces = { keys: {}, ranges: {} },
+  /** Row r → the clustered leaf its read found it on (row-leaves.ts), where the reads were replayed. */
+  rowLeaf?: (r: number) => number,
 ): boolean {
   const c = facts.findIndex((f) => f.table === w.table && f.clustered);
   if (c < 0) return false;
@@ -104,7 +107,7 @@ export function replayRowWrite(
   const undoPage = (r: number) => log.page(Math.floor(r / perUndoPage));
   assumptions.add(undo.assumption());
   const touched = changed.map(() => new Array<[number, number, number, number, number]>(w.rows));
-  const trace: RowWriteTrace = { pool, w, changed, splits, random, space: spaceBase(c), touched, undoPage, perUndoPage };
+  const trace: RowWriteTrace = { pool, w, changed, splits, random, space: spaceBase(c), touched, undoPage, perUndoPage, rowLeaf };
   for (let r = 0; r < w.rows; r++) {
     // The record on the leaf the scan holds is changed in place; its undo record is appended to the
     // log's last page, or to a page the log grows by.
@@ -176,7 +179,7 @@ function writeRow(t: RowWriteTrace, r: number): void {
     descend(pool, l);
     pool.modify(newPage);
     const added = splits[k].apply(newKey, newPage);
-      if (added >= 0) splitLeaf(pool, l, newPage, newKey, added, t.space);
+    if (added >= 0) splitLeaf(pool, l, newPage, newKey, added, t.space);
     t.touched[k][r] = [oldKey, oldPage, newKey, newPage, added];
   });
 }
@@ -231,7 +234,9 @@ function rollBack(t: RowWriteTrace, cl: IndexPages, assumptions: Set<string>): v
     if (r < w.rows - 1 && r % perUndoPage === perUndoPage - 1) pool.residentHits(UNDO_PAGE_BACK_GETS);
     pool.access(t.undoPage(r));
     descend(pool, cl);
-    pool.residentHits(1);
+    // The row's leaf, which may have left the pool since its read found it: as a request where the read is known.
+    if (t.rowLeaf) pool.modify(t.rowLeaf(r));
+    else pool.residentHits(1);
     t.changed.forEach(({ l }, k) => {
       const [, oldPage, newKey, newPage, added] = t.touched[k][r];
       if (newPage >= 0) {
