@@ -13,7 +13,8 @@ export class ConnectionItem extends vscode.TreeItem {
     isDefault: boolean,
   ) {
     super(profile.name, vscode.TreeItemCollapsibleState.None);
-    const where = `${profile.engine} · ${profile.user ?? ''}@${profile.host ?? profile.socket ?? ''}${profile.port ? `:${profile.port}` : ''}/${profile.database ?? ''}`;
+    const address = `${profile.host ?? profile.socket ?? ''}${profile.port ? `:${profile.port}` : ''}`;
+    const where = `${profile.engine} · ${profile.user ?? ''}@${address}/${profile.database ?? ''}`;
     this.description = [forFile ? 'this file' : '', isDefault ? 'default' : '', where].filter(Boolean).join(' · ');
     this.tooltip = `${profile.name}: ${where}${forFile ? '\nThe connection of the file in front.' : ''}${isDefault ? '\nThe workspace default.' : ''}`;
     this.iconPath = new vscode.ThemeIcon(forFile ? 'database' : 'circle-outline');

@@ -162,7 +162,9 @@ export class EditorCommands {
       `BufferLens: measuring runs this ${verb} ${runs} times on ${profile.name}, each in a transaction that is rolled back.`,
       {
         modal: true,
-        detail: `It holds the row locks it takes while it runs, and ${leaves}; sequences it advances are not given back. The setting BufferLens: Confirm Writes turns this question off.`,
+        detail:
+          `It holds the row locks it takes while it runs, and ${leaves}; sequences it advances are not given back. ` +
+          'The setting BufferLens: Confirm Writes turns this question off.',
       },
       measureIt,
       always,

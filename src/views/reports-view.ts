@@ -17,7 +17,9 @@ export class ReportItem extends vscode.TreeItem {
       .filter(Boolean)
       .join(' · ');
     this.tooltip = new vscode.MarkdownString(
-      `**${stored.connection}** (${PRODUCT_NAME[stored.report.engine.product]} ${stored.report.engine.version}) — ${new Date(stored.savedAt).toLocaleString()}${stored.file ? ` — ${stored.file}` : ''}\n\n${stored.summary}\n\n\`\`\`sql\n${stored.report.statement}\n\`\`\``,
+      `**${stored.connection}** (${PRODUCT_NAME[stored.report.engine.product]} ${stored.report.engine.version}) — ` +
+        `${new Date(stored.savedAt).toLocaleString()}${stored.file ? ` — ${stored.file}` : ''}\n\n${stored.summary}\n\n` +
+        `\`\`\`sql\n${stored.report.statement}\n\`\`\``,
     );
     this.contextValue = 'report';
     this.id = stored.id;

@@ -14,9 +14,46 @@ export const MYSQL_COMMANDS = new Set(
   ).split(' '),
 );
 
+/** What can be measured, as a refusal says it. */
+const MEASURED_VERBS = 'BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements';
+
 /** Statements that commit implicitly: a rollback after them undoes nothing. */
-const IMPLICIT_COMMIT =
-  /^(CREATE|ALTER|DROP|RENAME|TRUNCATE|LOCK\s+TABLES?|UNLOCK\s+TABLES?|GRANT|REVOKE|ANALYZE\s+TABLE|OPTIMIZE|REPAIR|CHECK\s+TABLE|FLUSH|INSTALL|UNINSTALL|LOAD\s+INDEX|CACHE\s+INDEX|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SET\s+AUTOCOMMIT|XA|LOAD\s+DATA|RESET|PURGE|CHANGE\s+(MASTER|REPLICATION)|START\s+(SLAVE|REPLICA)|STOP\s+(SLAVE|REPLICA))\b/;
+const IMPLICIT_COMMIT = new RegExp(
+  '^(' +
+    [
+      'CREATE',
+      'ALTER',
+      'DROP',
+      'RENAME',
+      'TRUNCATE',
+      'LOCK\\s+TABLES?',
+      'UNLOCK\\s+TABLES?',
+      'GRANT',
+      'REVOKE',
+      'ANALYZE\\s+TABLE',
+      'OPTIMIZE',
+      'REPAIR',
+      'CHECK\\s+TABLE',
+      'FLUSH',
+      'INSTALL',
+      'UNINSTALL',
+      'LOAD\\s+INDEX',
+      'CACHE\\s+INDEX',
+      'START\\s+TRANSACTION',
+      'BEGIN',
+      'COMMIT',
+      'ROLLBACK',
+      'SET\\s+AUTOCOMMIT',
+      'XA',
+      'LOAD\\s+DATA',
+      'RESET',
+      'PURGE',
+      'CHANGE\\s+(MASTER|REPLICATION)',
+      'START\\s+(SLAVE|REPLICA)',
+      'STOP\\s+(SLAVE|REPLICA)',
+    ].join('|') +
+    ')\\b',
+);
 
 /** Statements refused whatever the user allows: they act on other sessions or the server, not on data. */
 const NEVER: Array<[RegExp, string]> = [
@@ -65,7 +102,7 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
     return {
       ok: false,
       kind: 'refused',
-      reason: `BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements; ${/^[A-Z]+/.exec(h)![0]} cannot be measured (the server's ANALYZE does not take it)`,
+      reason: `${MEASURED_VERBS}; ${/^[A-Z]+/.exec(h)![0]} cannot be measured (the server's ANALYZE does not take it)`,
     };
   }
   if (/^(SELECT|WITH|TABLE|VALUES)\b/.test(h)) {
@@ -88,7 +125,7 @@ export function checkInnodbStatement(input: string, commit: boolean): InnodbStat
     return {
       ok: false,
       kind: 'input',
-      reason: `"${statement.trim().split(/\s+/)[0].slice(0, 30)}" is not a MySQL or MariaDB command (a typo?); BufferLens measures SELECT, INSERT, UPDATE, DELETE and REPLACE statements`,
+      reason: `"${statement.trim().split(/\s+/)[0].slice(0, 30)}" is not a MySQL or MariaDB command (a typo?); ${MEASURED_VERBS}`,
     };
   }
   return {

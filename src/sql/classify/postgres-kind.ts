@@ -66,7 +66,9 @@ export function checkPostgresStatement(input: string, _commit: boolean): Stateme
     return {
       ok: false,
       kind: 'refused',
-      reason: `EXPLAIN ANALYZE cannot measure ${keyword || 'this'} statements; BufferLens measures SELECT, INSERT, UPDATE, DELETE, MERGE, VALUES, EXECUTE and CREATE TABLE … AS`,
+      reason:
+        `EXPLAIN ANALYZE cannot measure ${keyword || 'this'} statements; ` +
+        'BufferLens measures SELECT, INSERT, UPDATE, DELETE, MERGE, VALUES, EXECUTE and CREATE TABLE … AS',
     };
   }
   const dataChanging = createAs || /^(INSERT|UPDATE|DELETE|MERGE)\b/.test(h) || /\b(INSERT|UPDATE|DELETE|MERGE)\b/.test(h) || /\bINTO\b/.test(h);
