@@ -12,10 +12,11 @@ import { btreePath, type IndexPath, type TableLayout } from './layout';
 import { columnBytes } from '../measure/innodb/catalog';
 import { isSortedBuild } from '../predict/innodb/index-pages';
 import { changedEntries, leafSplits, PURGE_NOTE, purgeOf } from './innodb-writes';
+import { rollbackSegments, TRANSACTION_NOTE } from './innodb-segments';
 import { insertedKey, statementRole } from './statement-text';
 import { executeScript, type WorkloadScript } from './script';
 import { parseInnodbPlan, type TableAccess } from '../predict/innodb/plan';
-import type { AccessShape, AppendShape, RowTarget } from './shapes';
+import type { AccessShape, AppendShape, RollbackSegments, RowTarget } from './shapes';
 
 type Json = Record<string, unknown>;
 
@@ -28,12 +29,6 @@ const FIRST_LEAF = 64;
 const NODE_PAGES = 0x800000;
 /** Undo log pages a write fills, in their own range. */
 const UNDO_RECORDS_PER_PAGE = 60;
-/**
- * A writing transaction's pages beyond its rows: its first change reads the rollback segment's header,
- * the undo log's header and its first page (FIRST_WRITE_GETS of the single-statement model), and its
- * commit the undo log's and the segment's headers again. Always cached on a running server.
- */
-const TRANSACTION_WRITE_PAGES = 5;
 
 interface InnodbIndex {
   name: string;
@@ -104,14 +99,12 @@ export class InnodbWorkloadModel {
       for (let i = 0; i < templates.length; i++) statements.push(await this.compileStatement(templates[i].text, templates[i].line, sql[i]));
       const firstWrite = statements.find((st) => st.role === 'write' && !st.notModelled);
       if (firstWrite) {
-        firstWrite.shapes.push({ kind: 'pages', pages: this.systemPages() });
+        firstWrite.shapes.unshift({ kind: 'transaction', segments: this.segments() });
         // Purge reads each committed transaction's undo log back, a get per page of it (not per record: pgbench
         // tpcb-like measured 20.1-20.8 gets per transaction, 18-19 predicted without it, 23 with a get per record).
         const undo = firstWrite.shapes.find((sh): sh is AppendShape => sh.kind === 'append' && sh.table === this.undo);
         if (undo) firstWrite.purge = [{ kind: 'appended', of: undo }, ...(firstWrite.purge ?? [])];
-        firstWrite.notes.push(
-          `The transaction's first change and its commit: ${TRANSACTION_WRITE_PAGES} gets of the rollback segment's and the undo log's headers, which stay cached.`,
-        );
+        firstWrite.notes.push(TRANSACTION_NOTE);
       }
       compiled.push({ script, statements });
     }
@@ -249,7 +242,7 @@ export class InnodbWorkloadModel {
     } else throw new NotModelled(`access ${access} on ${ix.name} with this condition is not modelled in a workload yet`);
     stmt.shapes.push(shape);
     if (write) {
-      const undo: AppendShape = { kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes: [] };
+      const undo: AppendShape = { kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes: [], segments: this.segments() };
       stmt.shapes.push(undo);
       stmt.purge = purgeOf(shape, entries, /^\s*delete\b/i.test(text));
       stmt.notes.push(
@@ -276,7 +269,7 @@ export class InnodbWorkloadModel {
       rowsPerKey: 1,
       rewrites: 0,
     };
-    const undo: AppendShape = { kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes };
+    const undo: AppendShape = { kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes, segments: this.segments() };
     stmt.shapes.push(row, undo);
     stmt.notes.push(
       `An INSERT is modelled as the descent to its clustered leaf, one undo record and the descent to each secondary index\u2019s leaf, where the first insert into a full leaf splits it (purge removes nothing of it); the change buffer is not modelled.`,
@@ -290,15 +283,12 @@ export class InnodbWorkloadModel {
     return this.bitmapOfSpace.get(space) ?? -1;
   }
 
-  private system: number[] | undefined;
+  private rollbackSegments: RollbackSegments | undefined;
 
-  /** The rollback segment's and undo log's header pages, in a space of their own. */
-  private systemPages(): number[] {
-    if (!this.system) {
-      const space = this.spaces++;
-      this.system = Array.from({ length: TRANSACTION_WRITE_PAGES }, (_, k) => space * SPACE + 3 + (k % 3));
-    }
-    return this.system;
+  /** The rollback segments' pages, in a space of their own. */
+  private segments(): RollbackSegments {
+    if (!this.rollbackSegments) this.rollbackSegments = rollbackSegments(this.spaces++ * SPACE);
+    return this.rollbackSegments;
   }
 
   private undoLog(): TableLayout {

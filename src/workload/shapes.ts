@@ -92,13 +92,30 @@ export type AccessShape =
   | AppendShape
   /** The page an append last wrote to (purge reading back a transaction's undo log). */
   | { kind: 'appended'; of: AppendShape }
-  | { kind: 'pages'; pages: number[] };
+  | { kind: 'pages'; pages: number[] }
+  /** A writing transaction's start: it takes the next rollback segment, whose pages it requests. */
+  | { kind: 'transaction'; segments: RollbackSegments };
+
+/**
+ * InnoDB's rollback segments, which writing transactions take in turn (trx_assign_rseg_low: round robin over
+ * 128): each has its header page and the page of the undo log it keeps cached for the next transaction, so
+ * consecutive transactions request different pages, each again only `count` transactions later.
+ */
+export interface RollbackSegments {
+  count: number;
+  /** The pages a transaction's first change and its commit request in segment r, in order. */
+  pages: (r: number) => number[];
+  /** The page segment r's undo log records go to. */
+  undoPage: (r: number) => number;
+}
 
 export interface AppendShape {
   kind: 'append';
   table: TableLayout;
   rowsPerPage: number;
   indexes: Array<KeyRange & { key: KeyRef | 'ascending' }>;
+  /** Records go to the undo page of the rollback segment the transaction took, not to the table's pages. */
+  segments?: RollbackSegments;
 }
 
 export class ShapeError extends Error {}
@@ -138,6 +155,8 @@ export class ShapeEmitter {
   private readonly moved = new Map<RowMoves['target'], number>();
   /** Per index with full leaves: which leaves have split. */
   private readonly split = new Map<IndexPath, Uint8Array>();
+  /** The rollback segment the current writing transaction took (-1 before the first). */
+  private readonly segment = new Map<RollbackSegments, number>();
 
   emit(shape: AccessShape, vars: Map<string, Value>, out: number[]): void {
     switch (shape.kind) {
@@ -153,8 +172,18 @@ export class ShapeEmitter {
       case 'append':
         return this.append(shape, vars, out);
       case 'appended': {
+        if (shape.of.segments) {
+          out.push(shape.of.segments.undoPage(this.segmentOf(shape.of.segments)));
+          return;
+        }
         const n = this.appended.get(shape.of) ?? 1;
         out.push(shape.of.table.page(shape.of.table.pages - 1 + Math.floor((n - 1) / shape.of.rowsPerPage)));
+        return;
+      }
+      case 'transaction': {
+        const r = (this.segmentOf(shape.segments) + 1) % shape.segments.count;
+        this.segment.set(shape.segments, r);
+        for (const p of shape.segments.pages(r)) out.push(p);
         return;
       }
     }
@@ -219,10 +248,15 @@ export class ShapeEmitter {
     if (shape.entries) for (let j = 0; j < rows; j++) this.entries(shape.entries, lo + j, 0, out);
   }
 
+  private segmentOf(segments: RollbackSegments): number {
+    return this.segment.get(segments) ?? -1;
+  }
+
   private append(shape: AppendShape, vars: Map<string, Value>, out: number[]): void {
     const n = this.appended.get(shape) ?? 0;
     this.appended.set(shape, n + 1);
-    out.push(shape.table.page(shape.table.pages - 1 + Math.floor(n / shape.rowsPerPage)));
+    if (shape.segments) out.push(shape.segments.undoPage(Math.max(0, this.segmentOf(shape.segments))));
+    else out.push(shape.table.page(shape.table.pages - 1 + Math.floor(n / shape.rowsPerPage)));
     for (const ix of shape.indexes) {
       if (ix.key === 'ascending') ix.index.path(0.999999, out);
       else {
