@@ -74,20 +74,3 @@ describe('MariaDB: IN lists and index scans that look rows up', skipUnless(avail
   });
 });
 
-describe('MariaDB: an IN list on a composite primary key whose rows are wide', skipUnless(availability), () => {
-  // 50,000 rows of 700 bytes, inserted in random key order: about 15 rows a leaf, 10 rows a customer.
-  const server = labServer(() => need(availability), '32M', { rows: 1_000, k: 'id', index: false }, [
-    'CREATE TABLE lab.o (cust_id INT NOT NULL, seq INT NOT NULL, amount INT NOT NULL, pad VARCHAR(800) NOT NULL, PRIMARY KEY (cust_id, seq)) ENGINE=InnoDB',
-    "INSERT INTO lab.o SELECT 1 + FLOOR(RAND(11) * 5000), seq, seq MOD 1000, REPEAT('p', 700) FROM lab.seq_1_to_50000",
-    'ANALYZE TABLE lab.o',
-  ]);
-
-  test("each value's rows, and the record after them, cross a leaf's end once in as many steps as a leaf holds rows", async () => {
-    // Rounded per value, 10 rows of 15 a leaf read one leaf each: 24 × (3 + 3) gets, where the server crossed a leaf's end for
-    // most values in its search and in its dive.
-    const report = await measureLab(server(), `SELECT count(*), sum(amount) FROM o WHERE cust_id IN (${spread(24, 211, 5_000)})`, { runs: 2 });
-    logicalWithin(report.runs.slice(1));
-    assert.ok(report.runs[1].measured.logicalReads! > 24 * 6 * 1.1, `the premise: leaf ends crossed (${report.runs[1].measured.logicalReads} gets)`);
-    assert.match(report.runs[0].prediction!.assumptions.join('\n'), /leaf pages on average \(its rows and the record after them cross a leaf's end once in/);
-  });
-});

@@ -217,7 +217,7 @@ export function diveBetween(pool: InnodbPool, l: IndexPages, first: number, last
  * each, 21.5 rows a leaf), 4 leaf ends crossed by the reads and 4 by the dives. The loops share out the
  * expected crossings; the draw shifts which loops take them.
  */
-function spreadCrossings(expected: number, leafPages: number, draw = 0): (loop: number) => number {
+export function spreadCrossings(expected: number, leafPages: number, draw = 0): (loop: number) => number {
   const base = Math.floor(expected);
   const fraction = expected - base;
   const phase = (draw * 0.618034) % 1;
