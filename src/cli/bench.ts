@@ -31,16 +31,16 @@ export function runBench(json: boolean, accesses: number, workloadAccesses = 10_
   }
   const lines = ['trace       model                 pool      M acc/s  × baseline  miss ratio'];
   for (const r of results) {
-    lines.push(
-      `${r.trace.padEnd(11)} ${r.model.padEnd(20)} ${String(r.pool).padStart(6)} ${(r.accessesPerSecond / 1e6).toFixed(1).padStart(11)} ${(r.ratioToBaseline ?? 1).toFixed(1).padStart(11)}  ${r.missRatio.toFixed(3)}`,
-    );
+    const speed = `${(r.accessesPerSecond / 1e6).toFixed(1).padStart(11)} ${(r.ratioToBaseline ?? 1).toFixed(1).padStart(11)}`;
+    lines.push(`${r.trace.padEnd(11)} ${r.model.padEnd(20)} ${String(r.pool).padStart(6)} ${speed}  ${r.missRatio.toFixed(3)}`);
   }
   lines.push(`all-sizes LRU miss-ratio curve of the ${accesses.toLocaleString('en-US')}-access miss-heavy trace: ${mrcSeconds.toFixed(2)} s`);
   lines.push('(the Map-based LRU baseline runs on the first 1,000,000 accesses of each trace)');
   for (const r of workload) {
-    lines.push(
-      `workload curve, ${r.model}: ${r.accesses.toLocaleString('en-US')} requests, trace ${r.traceSeconds.toFixed(1)} s, ${r.sizes} pool sizes ${r.curveSeconds.toFixed(1)} s${r.sampleRate < 1 ? ` (miniature simulation of ${(r.sampleRate * 100).toFixed(0)} %${r.sampledError !== undefined ? `, largest miss-ratio error against full simulation ${r.sampledError.toFixed(4)}` : ''})` : ''}`,
-    );
+    const error = r.sampledError !== undefined ? `, largest miss-ratio error against full simulation ${r.sampledError.toFixed(4)}` : '';
+    const sampled = r.sampleRate < 1 ? ` (miniature simulation of ${(r.sampleRate * 100).toFixed(0)} %${error})` : '';
+    const timing = `trace ${r.traceSeconds.toFixed(1)} s, ${r.sizes} pool sizes ${r.curveSeconds.toFixed(1)} s`;
+    lines.push(`workload curve, ${r.model}: ${r.accesses.toLocaleString('en-US')} requests, ${timing}${sampled}`);
   }
   lines.push(
     `memory of a 1,048,576-page pool: ${Object.entries(memory)

@@ -45,9 +45,10 @@ export function checkTable(checked: CheckedStatement[]): string {
   const bounds = checked.flatMap((c) => c.results);
   const breaches = bounds.filter((r) => r.status === 'breach').length;
   const refused = bounds.filter((r) => r.status === 'refused').length + checked.filter((c) => c.error).length;
+  const within = bounds.length - breaches - bounds.filter((r) => r.status === 'refused').length;
   lines.push(
     '',
-    `${checked.length} budgeted statement${checked.length === 1 ? '' : 's'}: ${bounds.length - breaches - bounds.filter((r) => r.status === 'refused').length} bounds within, ${breaches} breached, ${refused} not checked`,
+    `${checked.length} budgeted statement${checked.length === 1 ? '' : 's'}: ${within} bounds within, ${breaches} breached, ${refused} not checked`,
   );
   return lines.join('\n') + '\n';
 }

@@ -151,7 +151,8 @@ export const COMMANDS: CliCommand[] = [
     name: 'measure',
     summary: 'measure the buffer-pool I/O of one statement, run N times',
     usage:
-      'bufferlens measure --url URL [--runs N] [--cold | --cold=try] [--json] [--commit] [--allow-side-effects] [--no-timing] [--timeout SECONDS] [--earlier REPORT.json] (--sql TEXT | FILE)',
+      'bufferlens measure --url URL [--runs N] [--cold | --cold=try] [--json] [--commit] [--allow-side-effects] [--no-timing] ' +
+      '[--timeout SECONDS] [--earlier REPORT.json] (--sql TEXT | FILE)',
     details: [
       'URL: postgres://user[:password]@host[:port]/db, postgresql://…, mysql://user[:password]@host[:port]/db',
       '     a Unix socket as ?host=/dir (PostgreSQL) or ?socket=/path (MySQL/MariaDB);',

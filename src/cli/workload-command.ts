@@ -27,7 +27,8 @@ function sizesOption(value: string | boolean | undefined): number[] | undefined 
 }
 
 export const WORKLOAD_USAGE =
-  'bufferlens workload predict|run --url URL [--builtin NAME[@W]]… [FILE[@W]]… [--set name=value]… [--json] [--out FILE]\n       bufferlens workload from-stats --url URL [--top N] [--out FILE]';
+  'bufferlens workload predict|run --url URL [--builtin NAME[@W]]… [FILE[@W]]… [--set name=value]… [--json] [--out FILE]\n' +
+  '       bufferlens workload from-stats --url URL [--top N] [--out FILE]';
 
 export const WORKLOAD_DETAILS = [
   'A workload is pgbench custom scripts (\\set name random(1, 100000 * :scale), random_zipfian, random_exponential,',

@@ -7,16 +7,23 @@ export function workloadTable(r: WorkloadReport): string {
   const lines: string[] = [];
   lines.push(`${r.server}: ${r.scripts.map((s) => `${s.name}${s.weight !== 1 ? `@${s.weight}` : ''}`).join(', ')}`);
   lines.push(`data ${sizeText(r.data.bytes)} (${r.data.pages.toLocaleString('en-US')} pages) · pool now ${sizeText(r.currentPool.bytes)}`);
+  const sim = r.simulation;
+  const n = (x: number) => x.toLocaleString('en-US');
   lines.push(
-    `simulated ${r.simulation.warmupTransactions.toLocaleString('en-US')} warm-up and ${r.simulation.transactions.toLocaleString('en-US')} counted transactions from an empty pool (${r.simulation.accesses.toLocaleString('en-US')} page requests, ${r.simulation.seconds.toFixed(1)} s)`,
+    `simulated ${n(sim.warmupTransactions)} warm-up and ${n(sim.transactions)} counted transactions from an empty pool ` +
+      `(${n(sim.accesses)} page requests, ${sim.seconds.toFixed(1)} s)`,
   );
   lines.push('');
   const perSec = r.curve.some((p) => p.readsPerSecond !== undefined);
   const tps = r.curve.some((p) => p.throughput !== undefined);
   lines.push(`  pool        hit ratio   reads/transaction${perSec ? '   reads/s' : ''}${tps ? '   transactions/s (band)   latency mean / p95' : ''}`);
   for (const p of r.curve) {
+    const reads = `${p.readsPerTransaction.toFixed(3).padStart(17)}${p.readsPerSecond !== undefined ? p.readsPerSecond.toFixed(0).padStart(10) : ''}`;
+    const speed = p.throughput
+      ? `   ${throughputText(p.throughput).padStart(20)}   ${latencyText(p.throughput.latencyMeanMs, p.throughput.latencyP95Ms).padStart(18)}`
+      : '';
     lines.push(
-      `${p.current ? '▸ ' : '  '}${sizeText(p.poolBytes).padEnd(10)}  ${pct(p.hitRatio).padStart(9)}   ${p.readsPerTransaction.toFixed(3).padStart(17)}${p.readsPerSecond !== undefined ? p.readsPerSecond.toFixed(0).padStart(10) : ''}${p.throughput ? `   ${throughputText(p.throughput).padStart(20)}   ${latencyText(p.throughput.latencyMeanMs, p.throughput.latencyP95Ms).padStart(18)}` : ''}${p.current ? '   (the pool now)' : ''}`,
+      `${p.current ? '▸ ' : '  '}${sizeText(p.poolBytes).padEnd(10)}  ${pct(p.hitRatio).padStart(9)}   ${reads}${speed}${p.current ? '   (the pool now)' : ''}`,
     );
   }
   lines.push('');
@@ -33,20 +40,23 @@ export function workloadTable(r: WorkloadReport): string {
   const four = now && r.curve.find((p) => p.poolPages === now.poolPages * 4);
   if (now && four)
     lines.push(
-      `4× the pool now (${sizeText(four.poolBytes)}): reads per transaction ${now.readsPerTransaction.toFixed(3)} → ${four.readsPerTransaction.toFixed(3)} (hit ratio ${pct(now.hitRatio)} → ${pct(four.hitRatio)}).`,
+      `4× the pool now (${sizeText(four.poolBytes)}): reads per transaction ${now.readsPerTransaction.toFixed(3)} → ` +
+        `${four.readsPerTransaction.toFixed(3)} (hit ratio ${pct(now.hitRatio)} → ${pct(four.hitRatio)}).`,
     );
   if (r.measured) {
     const m = r.measured;
     lines.push('');
     lines.push(
-      `measured at ${sizeText(m.poolBytes)}: hit ratio ${pct(m.hitRatio)}, ${m.readsPerTransaction.toFixed(3)} reads per transaction (${m.transactions.toLocaleString('en-US')} transactions after ${m.warmupTransactions.toLocaleString('en-US')} warm-up, ${m.sessions} sessions, ${m.transactionsPerSecond.toFixed(0)}/s)`,
+      `measured at ${sizeText(m.poolBytes)}: hit ratio ${pct(m.hitRatio)}, ${m.readsPerTransaction.toFixed(3)} reads per transaction ` +
+        `(${n(m.transactions)} transactions after ${n(m.warmupTransactions)} warm-up, ${m.sessions} sessions, ${m.transactionsPerSecond.toFixed(0)}/s)`,
     );
     if (now) lines.push(`predicted for the same transactions: hit ratio ${pct(now.hitRatio)}, ${now.readsPerTransaction.toFixed(3)} reads per transaction`);
     if (m.latency) lines.push(`latency per transaction: ${latencyText(m.latency.meanMs, m.latency.p95Ms)} (mean / p95)`);
     if (m.latency)
       lines.push(
         m.costs
-          ? `a page read costs ${m.costs.perReadMs.toFixed(3)} ms (${m.costs.perReadMsRange.map((x) => x.toFixed(3)).join('–')}), a transaction without reads ${m.costs.noReadMs.toFixed(2)} ms: from ${m.costs.from}`
+          ? `a page read costs ${m.costs.perReadMs.toFixed(3)} ms (${m.costs.perReadMsRange.map((x) => x.toFixed(3)).join('–')}), ` +
+              `a transaction without reads ${m.costs.noReadMs.toFixed(2)} ms: from ${m.costs.from}`
           : `transactions per second per pool size: not reported: ${m.costsNotReported}`,
       );
     for (const n of m.notes) lines.push(`  · ${n}`);

@@ -7,6 +7,7 @@ import { LocalInnodbServer } from '../../src/local-server/mariadb';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import type { Report } from '../../src/shared/report';
+import type { MeasureOptions } from '../../src/measure/options';
 import { createLabSbtest, mariadbQuery } from './sql';
 
 /**
@@ -29,7 +30,11 @@ export function labServer(
   return () => server!;
 }
 
-export function measureLab(server: LocalInnodbServer, sql: string, o: { runs?: number; cold?: 'no' | 'try' } = {}): Promise<Report> {
+export function measureLab(
+  server: LocalInnodbServer,
+  sql: string,
+  o: { runs?: number; cold?: 'no' | 'try'; onPredictionInput?: MeasureOptions['onPredictionInput'] } = {},
+): Promise<Report> {
   return measure(parseConnectionUrl(server.url('lab')), {
     sql,
     runs: o.runs ?? 3,
@@ -38,6 +43,7 @@ export function measureLab(server: LocalInnodbServer, sql: string, o: { runs?: n
     timing: false,
     timeoutMs: 60_000,
     whatIf: false,
+    ...(o.onPredictionInput ? { onPredictionInput: o.onPredictionInput } : {}),
   });
 }
 

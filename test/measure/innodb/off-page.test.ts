@@ -4,10 +4,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mariadb, need, skipUnless } from '../../support/engines';
-import { labServer } from '../../support/lab';
+import { labServer, measureLab } from '../../support/lab';
 import { mariadbQuery } from '../../support/sql';
-import { measure } from '../../../src/measure/measure';
-import { parseConnectionUrl } from '../../../src/db/connection-url';
 import type { InnodbRunInput } from '../../../src/predict/innodb/facts';
 
 const availability = mariadb();
@@ -21,16 +19,7 @@ describe('MariaDB: long values stored off the rows’ pages, sampled after the r
 
   test('a sample spread over the key finds the long values the first rows lack', async () => {
     let run: InnodbRunInput | undefined;
-    await measure(parseConnectionUrl(server().url('lab')), {
-      sql: 'SELECT COUNT(*), SUM(amount) FROM n',
-      runs: 1,
-      cold: 'no',
-      commit: false,
-      timing: false,
-      timeoutMs: 60_000,
-      whatIf: false,
-      onPredictionInput: (i) => (run = (i.runs as InnodbRunInput[])[0]),
-    });
+    await measureLab(server(), 'SELECT COUNT(*), SUM(amount) FROM n', { runs: 1, onPredictionInput: (i) => (run = (i.runs as InnodbRunInput[])[0]) });
     const [truth] = await mariadbQuery<{ n: string }>(server().port, 'SELECT COUNT(*) AS n FROM lab.n WHERE LENGTH(note) > 8000');
     const values = Number(truth.n);
     assert.equal(values, 1_750, 'the premise: 1,750 values of 12 kB, a page each, none in the first 15,000 rows');
