@@ -8,10 +8,16 @@
 const CHUNK_BITS = 12;
 const CHUNK = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK - 1;
+/** Directory entries to begin with; it doubles as higher ids arrive, up to every 31-bit id's chunk. */
+const FIRST_DIRECTORY = 64;
+const FULL_DIRECTORY = 1 << (31 - CHUNK_BITS);
 
 export class PageTable {
-  /** Chunk number + 1 of each 4,096-page range of ids, 0 where none; undefined once hashed. */
-  private directory: Int32Array | undefined = new Int32Array(1 << (31 - CHUNK_BITS));
+  /**
+   * Chunk number + 1 of each 4,096-page range of ids, 0 where none; undefined once hashed. It grows with the
+   * highest id seen: a pool built per prediction draw would otherwise zero 2 MB it mostly never reads.
+   */
+  private directory: Int32Array | undefined = new Int32Array(FIRST_DIRECTORY);
   private readonly chunks: Int32Array[] = [];
   /** Chunks allowed before hashing: at most about twice the hash table's memory, and never fewer than 256. */
   private readonly chunkBudget: number;
@@ -25,13 +31,15 @@ export class PageTable {
   get(page: number): number {
     const dir = this.directory;
     if (dir === undefined) return this.hash!.get(page);
-    const k = dir[page >>> CHUNK_BITS];
+    const d = page >>> CHUNK_BITS;
+    if (d >= dir.length) return -1;
+    const k = dir[d];
     return k === 0 ? -1 : this.chunks[k - 1][page & CHUNK_MASK];
   }
 
   set(page: number, slot: number): void {
-    const dir = this.directory;
-    if (dir === undefined) return this.hash!.set(page, slot);
+    if (this.directory === undefined) return this.hash!.set(page, slot);
+    const dir = (page >>> CHUNK_BITS) < this.directory.length ? this.directory : this.grown(page >>> CHUNK_BITS);
     let k = dir[page >>> CHUNK_BITS];
     if (k === 0) {
       if (this.chunks.length >= this.chunkBudget) {
@@ -47,8 +55,19 @@ export class PageTable {
   delete(page: number): void {
     const dir = this.directory;
     if (dir === undefined) return this.hash!.delete(page);
-    const k = dir[page >>> CHUNK_BITS];
+    const d = page >>> CHUNK_BITS;
+    const k = d < dir.length ? dir[d] : 0;
     if (k !== 0) this.chunks[k - 1][page & CHUNK_MASK] = EMPTY;
+  }
+
+  /** The directory doubled until it has entry `d`. */
+  private grown(d: number): Int32Array {
+    let size = this.directory!.length;
+    while (size <= d) size *= 2;
+    const dir = new Int32Array(Math.min(size, FULL_DIRECTORY));
+    dir.set(this.directory!);
+    this.directory = dir;
+    return dir;
   }
 
   clear(): void {

@@ -10,6 +10,9 @@ import type { InnodbIndexFacts, InnodbPredictionSettings } from './facts';
 import { usableBytes, type IndexPages } from './index-pages';
 import type { PrefetchReader } from './read-context';
 
+/** A per-row share for the notes (a formatter made once: toLocaleString with options makes one per call). */
+const THREE_DECIMALS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+
 /** Columns a record may store off its page: declared longer than half a page can hold (DYNAMIC rows). */
 export function longColumns(f: InnodbIndexFacts, pageSize: number): string[] {
   return Object.entries(f.columnBytes ?? {})
@@ -90,7 +93,7 @@ export function longValuesAssumption(f: InnodbIndexFacts, columns: string[], sca
       : `${cached.toLocaleString('en-US')} of them cached before run 1 (BLOB pages of its tablespace in INNODB_BUFFER_PAGE_LRU)`;
   return (
     `${f.reportName}: ${columns.join(', ')} read with each row ${scan ? 'the scan passes (before the WHERE clause is applied)' : 'fetched'}: ` +
-    `${f.offPagePages!.toLocaleString('en-US')} off-page pages, ${perRow.toLocaleString('en-US', { maximumFractionDigits: 3 })} a row, each after its row's leaf; ${before}`
+    `${f.offPagePages!.toLocaleString('en-US')} off-page pages, ${THREE_DECIMALS.format(perRow)} a row, each after its row's leaf; ${before}`
   );
 }
 
@@ -158,7 +161,10 @@ export function placeMeasuredOffPages(
     for (const p of pages) list.push(p);
     candidates.set(i, list);
   };
-  for (const leaf of headToTail) add(leaf, byLeaf.get(leaf) ?? []);
+  for (const leaf of headToTail) {
+    const pages = byLeaf.get(leaf);
+    if (pages) add(leaf, pages);
+  }
   for (const [leaf, pages] of byLeaf) add(leaf, pages);
   const listed = new Set(headToTail);
   const next = new Map<number, number>();

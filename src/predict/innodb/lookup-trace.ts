@@ -99,7 +99,9 @@ interface LookupTrace {
   rowLeaves?: number[];
 }
 
-const count = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 });
+// One formatter for every note: toLocaleString with options builds a new one per call (50 times slower).
+const ONE_DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const count = (x: number) => ONE_DECIMAL.format(x);
 
 export function replayLookup(
   pool: InnodbPool,

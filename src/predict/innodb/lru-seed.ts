@@ -5,6 +5,8 @@
 // none young, where a warm pool's or an earlier measurement's pages were read seconds before. Pure.
 import type { SeedHistory } from '../../sim/policies/innodb-frames';
 import type { InnodbPredictionSettings } from './facts';
+import { SPACE } from './index-layout';
+import { placeMeasuredOffPages, placeOffPages } from './long-values';
 
 /** Per LRU position: the page's age and clock where the walk read them; undefined for a seed read before they were. */
 export function seedHistory(seed: NonNullable<InnodbPredictionSettings['lruSeed']>, length: number): SeedHistory | undefined {
@@ -46,4 +48,19 @@ export function headFirstSeed(seed: LruSeed): LruSeed {
 export function oldFlags(seed: NonNullable<InnodbPredictionSettings['lruSeed']>, length: number): Uint8Array {
   const firstOld = seed.firstOld ?? length;
   return Uint8Array.from({ length }, (_, k) => (k >= firstOld ? 1 : 0));
+}
+
+/**
+ * The server's LRU order as run 1 found it, head first: the indexes' pages where the list had them, the
+ * long values' pages where the walk found them (else after their leaves), other pages (numbered from
+ * `other`) in the gaps; with the pages' ages and old flags. The same for every draw: worked out once.
+ */
+export function seededOrder(seed: LruSeed, other: number, byLeaf: Map<number, number[]>) {
+  const length = [...seed.pages, ...(seed.longValues ?? [])].reduce((a, [, , pos]) => Math.max(a, pos + 1), seed.length);
+  const headToTail = new Int32Array(length);
+  for (let k = 0; k < length; k++) headToTail[k] = other + k;
+  for (const [i, page, pos] of seed.pages) headToTail[pos] = i * SPACE + page;
+  if (seed.longValues) placeMeasuredOffPages(headToTail, seed.longValues, byLeaf, (p) => Math.floor(p / SPACE));
+  else placeOffPages(headToTail, (p) => p >= other, byLeaf);
+  return { length, other, headToTail, history: seedHistory(seed, length), old: oldFlags(seed, length) };
 }

@@ -9,13 +9,13 @@ import { replayRowWrite } from './write-trace';
 import { leafOfRow, recordRowLeaves } from './row-leaves';
 import { readCleanerNote, writeSettingsNote } from './pool-notes';
 import { readRunOf } from './read-context';
-import { headFirstSeed, oldFlags, seedHistory } from './lru-seed';
+import { headFirstSeed, seededOrder } from './lru-seed';
 import { openGets, openTable } from './row-costs';
 import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
 import { IndexLayouts, NEW_PAGES, SPACE } from './index-layout';
 import { replayReads, type InnodbReadContext } from './read-replay';
-import { offPagesByLeaf, placeMeasuredOffPages, placeOffPages } from './long-values';
+import { offPagesByLeaf } from './long-values';
 import { calibrationNote } from './calibration';
 import type { InnodbIndexFacts, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import type { RunPrediction } from '../prediction';
@@ -114,20 +114,14 @@ export class InnodbPredictor {
     this.undoLogs.set(pool, undo);
     const seed = this.settings.lruSeed && headFirstSeed(this.settings.lruSeed);
     if (seed) {
-      // The server's order: the indexes' pages where the LRU had them, other pages in the gaps.
-      const length = [...seed.pages, ...(seed.longValues ?? [])].reduce((a, [, , pos]) => Math.max(a, pos + 1), seed.length);
-      const headToTail = new Int32Array(length);
-      const other = this.facts.length * SPACE;
-      for (let k = 0; k < length; k++) headToTail[k] = other + k;
-      const history = seedHistory(seed, length);
-      for (const [i, page, pos] of seed.pages) headToTail[pos] = i * SPACE + page;
-      if (seed.longValues) placeMeasuredOffPages(headToTail, seed.longValues, this.offPagesByLeaf(), (p) => Math.floor(p / SPACE));
-      else placeOffPages(headToTail, (p) => p >= other, this.offPagesByLeaf());
+      const order = this.layouts.memo('seededOrder', () => seededOrder(seed, this.facts.length * SPACE, this.offPagesByLeaf()));
+      const { length, other, history, old } = order;
+      const headToTail = order.headToTail.slice();
       // The undo tablespace's cached pages take the place of other pages nearest the head: every write requests them.
       const undoPages = undo.cachedPages();
       for (let k = 0; k < length && undoPages.length; k++) if (headToTail[k] >= other) headToTail[k] = undoPages.shift()!;
       for (let k = 0; k < length; k++) headToTail[k] = this.swaps.get(headToTail[k]) ?? headToTail[k];
-      pool.seed(headToTail, oldFlags(seed, length), history);
+      pool.seed(headToTail, old, history);
       this.preloadSpaceHeaders(pool);
       return pool;
     }
