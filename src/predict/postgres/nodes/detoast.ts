@@ -69,7 +69,7 @@ export function detoast(sim: SimulationContext, pool: PostgresPool, use: ToastUs
 /** Where along the table (0–1) the values' rows lie, in the order they are read. */
 function positions(sim: SimulationContext, use: ToastUse, tablePages: number, values: number, notes: PlanSimulationNotes): number[] {
   if (values <= 0) return [];
-  const blocks = sim.observed.heapBlocks[use.scan.relation!];
+  const blocks = (use.scan.nodeType === 'Bitmap Heap Scan' ? sim.observed.bitmapBlocks : sim.observed.heapBlocks)[use.scan.relation!];
   const spread = (start: number, span: number) => Array.from({ length: values }, (_, j) => Math.min(1, start + ((j + 0.5) / values) * span));
   const f = sim.facts[sim.relationIndex('table', use.scan.relation)!];
   const read = ((use.scan.actualRows ?? 0) + (use.scan.rowsRemovedByFilter ?? 0)) * Math.max(1, use.scan.actualLoops ?? 1);
@@ -78,10 +78,12 @@ function positions(sim: SimulationContext, use: ToastUse, tablePages: number, va
   // Rows in heap order lie together, and so do their values: one run from the first row's block. Rows
   // anywhere have their values anywhere: each at its own block (a block holds many rows, so one run of
   // the TOAST table's blocks is no finer than that).
+  // A bitmap heap scan reads its rows in block order, wherever the blocks are: their values lie as they do.
+  if (blocks?.length && use.scan.nodeType === 'Bitmap Heap Scan') return atBlocks(blocks, values, tablePages);
   if (blocks?.length && use.scan.nodeType === 'Index Scan') {
     const ascending = blocks.filter((b, i) => i > 0 && b >= blocks[i - 1]).length;
     if (ascending >= PG_CALIBRATION.toastRowsInOrder * (blocks.length - 1)) return spread(blocks[0] / Math.max(1, tablePages), span);
-    return Array.from({ length: values }, (_, j) => blocks[Math.floor(((j + 0.5) * blocks.length) / values)] / Math.max(1, tablePages));
+    return atBlocks(blocks, values, tablePages);
   }
   const start = use.scan.index && use.scan.indexCond ? sim.observed.startFractions[startFractionKey(use.scan.index, use.scan.indexCond)] : undefined;
   notes.assumptions.add(
@@ -89,3 +91,7 @@ function positions(sim: SimulationContext, use: ToastUse, tablePages: number, va
   );
   return spread(start ?? Math.max(0, 0.5 - span / 2), span);
 }
+
+/** The values spread over the blocks their rows were read from, in that order (0–1 along the table). */
+const atBlocks = (blocks: number[], values: number, tablePages: number): number[] =>
+  Array.from({ length: values }, (_, j) => blocks[Math.floor(((j + 0.5) * blocks.length) / values)] / Math.max(1, tablePages));

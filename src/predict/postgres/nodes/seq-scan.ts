@@ -58,7 +58,9 @@ export function seqScan(
         "tells: the prediction takes each at its share's pace from the start, the range also takes workers with smaller shares to have started late",
     );
   }
-  const own = !ring ? undefined : tableWideDead(sim.facts[r]) ? prunedNow(sim, r, blocks, notes, n) : dirtiedNow(sim, r, blocks, notes, n);
+  // Where no packed dead pages were pruned now, the blocks run 1 dirtied as executed are what its ring rejects.
+  const pruned = ring && tableWideDead(f) && sim.liveRowsOf(r).first > 0 ? prunedNow(sim, r, blocks, notes, n) : undefined;
+  const own = !ring ? undefined : (pruned ?? dirtiedNow(sim, r, blocks, notes, n));
   const dirtied = ring ? withWritten(sim, r, own, notes) : undefined;
   const stream = ring ? streamLimits(sim, ringSize, pool.capacity, f.reportName, notes) : undefined;
   for (let l = 0; l < loops; l++) {
