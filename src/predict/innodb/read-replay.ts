@@ -94,9 +94,9 @@ function replayLookupAccess(
   const at = placed?.at;
   // Keys read after the runs place a secondary index's lookups, or an eq_ref join's loops, in the clustered index.
   const looked = keptLookups(a, lookupKeys[a.table], assumptions);
-  const placedKeys = c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(ctx.facts[c], ctx.settings.pageSize, looked.keys, keyRanges) : undefined;
+  const placedKeys = c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(ctx.facts[c], ctx.settings.pageSize, looked.keys, keyRanges, { draw: ctx.draw }) : undefined;
   const lookupLeaves = c !== i ? placedKeys?.map((p) => p.leaf) : undefined;
-  if (placedKeys && (ctx.facts[c].keyColumns?.length ?? 0) > 1) assumptions.add(leadingColumnNote(ctx.facts[c], placedKeys.length));
+  if (placedKeys && (ctx.facts[c].keyColumns?.length ?? 0) > 1) assumptions.add(leadingColumnNote(ctx.facts[c], looked.keys ?? [], keyRanges));
   // An IN list's values placed where the index holds them, on the draws that place by constants.
   const listed =
     list && ctx.draw % 2 === 0
