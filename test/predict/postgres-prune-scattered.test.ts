@@ -12,8 +12,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
 import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
-import { measure } from '../../src/measure/measure';
-import { parseConnectionUrl } from '../../src/db/connection-url';
+import { measurePg } from '../support/pg-lab';
 import { pagesRead } from '../accuracy/innodb-corpus';
 import { pgQuery } from '../support/sql';
 
@@ -52,15 +51,7 @@ async function runTwoFindsPruned(availability: Availability<PostgresBinaries>, w
     for (const q of ['CREATE EXTENSION pg_buffercache', ...table, 'CHECKPOINT']) await pgQuery(server.url(), q);
     // A pool a quarter of the table's size or less, so the scan takes a ring; restarted, nothing is cached.
     await server.restart({ shared_buffers: '16MB' });
-    const report = await measure(parseConnectionUrl(server.url()), {
-      sql: "SELECT count(*) FROM s WHERE c LIKE '%77-99%'",
-      runs: 2,
-      cold: 'no',
-      commit: false,
-      timing: false,
-      timeoutMs: 120_000,
-      whatIf: false,
-    });
+    const report = await measurePg(server, "SELECT count(*) FROM s WHERE c LIKE '%77-99%'", { runs: 2, timeoutMs: 120_000 });
     const [first, second] = report.runs;
     const pages = pagesRead(first.measured)!;
     const again = pagesRead(second.measured)!;

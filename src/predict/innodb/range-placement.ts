@@ -259,5 +259,9 @@ export function leadingColumnNote(clustered: InnodbIndexFacts, keys: number[], k
       "evenly over the column's lowest to highest, each on a drawn leaf"
     );
   }
-  return `${clustered.reportName}: the ${n(keys.length)} looked-up rows placed by ${first}, the first column of its key (${[first, ...rest].join(', ')}; read after the last run), each as far along the leaves as its value along the column's lowest to highest, the values read spreading evenly over them; rows of one ${first} lie together`;
+  return (
+    `${clustered.reportName}: the ${n(keys.length)} looked-up rows placed by ${first}, the first column of its key (${[first, ...rest].join(', ')}; ` +
+    "read after the last run), each as far along the leaves as its value along the column's lowest to highest, the values read spreading " +
+    `evenly over them; rows of one ${first} lie together`
+  );
 }
