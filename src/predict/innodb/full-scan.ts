@@ -33,7 +33,9 @@ export function replayFullScan(
   const l = ctx.layouts.of(i);
   assumptions.add(
     l.scattered
-      ? `${f.reportName}: full scan of ${n(f.leafPages)} leaf pages in key order (statistics); grown by inserts in random key order (its leaves ${Math.round(ctx.layouts.leafFill(f) * 100)} % full), its leaves in key order lie anywhere in the file, so no area is read in order and linear read-ahead never fires`
+      ? `${f.reportName}: full scan of ${n(f.leafPages)} leaf pages in key order (statistics); grown by inserts in random key order (its leaves ` +
+          `${Math.round(ctx.layouts.leafFill(f) * 100)} % full), its leaves in key order lie anywhere in the file, so no area is read in order and ` +
+          `linear read-ahead never fires`
       : `${f.reportName}: full scan of ${n(f.leafPages)} leaf pages in key order (statistics), the first ${FRAGMENT_PAGES} as fragment pages of extent 0, ` +
           `the rest in whole extents; tablespace ${n(f.spacePages)} pages`,
   );
@@ -114,7 +116,8 @@ function clusteredLookups(ctx: InnodbReadContext, a: TableAccess, index: string,
     placed
       ? `${a.table} via ${a.key}: not covering: each of the ${n(rows)} rows read${prefetch} is looked up in ${cf.reportName}, ` +
           `its leaf placed by its key (${n(placed.length)} keys read after the last run, in the scan's order)`
-      : `${a.table} via ${a.key}: not covering: each of the ${n(rows)} rows read${prefetch} is looked up in ${cf.reportName}, in random order (a descent and its leaf)`,
+      : `${a.table} via ${a.key}: not covering: each of the ${n(rows)} rows read${prefetch} is looked up in ${cf.reportName}, in random order (a ` +
+          `descent and its leaf)`,
   );
   return { rows, leafOf: (r: number) => placed?.[r]?.leaf ?? random.int(Math.max(1, cf.leafPages)) };
 }
@@ -139,7 +142,8 @@ function scannedLeaves(f: InnodbIndexFacts, a: TableAccess, assumptions: Set<str
   const leaves = Math.min(f.leafPages, Math.max(1, Math.ceil(a.rows / perLeaf)));
   if (leaves < f.leafPages) {
     assumptions.add(
-      `${f.reportName}: the scan stopped after ${a.rows.toLocaleString('en-US')} rows (as executed), about ${leaves.toLocaleString('en-US')} of ${f.leafPages.toLocaleString('en-US')} leaves at ${Math.round(perLeaf).toLocaleString('en-US')} rows per leaf`,
+      `${f.reportName}: the scan stopped after ${a.rows.toLocaleString('en-US')} rows (as executed), about ${leaves.toLocaleString('en-US')} of ` +
+        `${f.leafPages.toLocaleString('en-US')} leaves at ${Math.round(perLeaf).toLocaleString('en-US')} rows per leaf`,
     );
   }
   return leaves;

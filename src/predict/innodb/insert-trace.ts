@@ -120,7 +120,8 @@ export function replayInsert(
     ? `appended at the right-most leaf, a new page created every ${perNewPage.toLocaleString('en-US')} rows`
     : 'each into a random leaf (the key is not AUTO_INCREMENT), split when full; the rollback tries to merge a page it leaves under half full';
   assumptions.add(
-    `${c.reportName}: ${run.rows.toLocaleString('en-US')} rows inserted (${run.rowsFrom}); ${where}; an undo page per ${perUndoPage.toLocaleString('en-US')} rows`,
+    `${c.reportName}: ${run.rows.toLocaleString('en-US')} rows inserted (${run.rowsFrom}); ${where}; an undo page per ` +
+      `${perUndoPage.toLocaleString('en-US')} rows`,
   );
   for (const { f } of secondary) assumptions.add(secondaryAssumption(f, run, pageSize));
   const entries = secondary.map(({ f, i }) => secondaryEntries(f, layout(i), run, pageSize, draw, c));
@@ -193,12 +194,15 @@ function secondaryAssumption(f: InnodbIndexFacts, run: InsertRun, pageSize: numb
   const buffered = f.unique ? '; UNIQUE, so never change-buffered' : '';
   if (edge === 'above' || edge === 'below')
     return (
-      `${f.reportName}: every new key ${edge === 'above' ? 'above its last' : 'below its first'} (read after the runs), so the entries go to the leaf at that edge ` +
-      `and the pages its splits add, in no order among themselves (each split in the middle); the rollback tries to merge a page it leaves under half full${buffered}`
+      `${f.reportName}: every new key ${edge === 'above' ? 'above its last' : 'below its first'} (read after the runs), so the entries go to ` +
+      `the leaf at that edge ` +
+      `and the pages its splits add, in no order among themselves (each split in the middle); the rollback tries to merge a page it leaves ` +
+      `under half full${buffered}`
     );
   return (
     `${f.reportName}: each entry lands on a random one of ${f.leafPages.toLocaleString('en-US')} leaf pages (keys uncorrelated with the index order), ` +
-    `${Math.round(leafFill(f, pageSize) * 100)} % full on average${fillsNote(f)}, split when full; the rollback tries to merge a page it leaves under half full${buffered}`
+    `${Math.round(leafFill(f, pageSize) * 100)} % full on average${fillsNote(f)}, split when full; the rollback tries to merge a page it leaves ` +
+    `under half full${buffered}`
   );
 }
 

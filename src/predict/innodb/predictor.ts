@@ -242,7 +242,8 @@ export class InnodbPredictor {
       if (!modelled) unmodelled.add(`the ${w.statement} on ${w.table}: no index statistics for it (mysql.innodb_index_stats), so its changes are left out`);
     } else if (w && w.rows === undefined) {
       unmodelled.add(
-        `${w.statement} on ${w.table}: the changes it makes (undo records, secondary-index entries, their rollback) are left out; the reads of its scan are modelled`,
+        `${w.statement} on ${w.table}: the changes it makes (undo records, secondary-index entries, their rollback) are left out; the reads of ` +
+          `its scan are modelled`,
       );
     }
     if (run.insert && run.insert.rows > 0) {
@@ -265,7 +266,8 @@ export class InnodbPredictor {
       const indexes = this.facts.filter((f) => f.table === table).length;
       openTable(pool, this.layouts.of(c), indexes);
       assumptions.add(
-        `${table} was not in the table cache before run 1 (SHOW OPEN TABLES): run 1 opens it, reading its definition and statistics (${openGets(this.layouts.of(c), indexes)} page gets, measured per index and tree level) and its clustered index's root`,
+        `${table} was not in the table cache before run 1 (SHOW OPEN TABLES): run 1 opens it, reading its definition and statistics ` +
+          `(${openGets(this.layouts.of(c), indexes)} page gets, measured per index and tree level) and its clustered index's root`,
       );
     }
   }

@@ -55,7 +55,10 @@ function touchSpaceHeader(pool: InnodbPool, spaceBase: number): void {
  * say so.
  */
 const FRESH_PAGE_GETS = INNODB_CALIBRATION.freshPageGets;
-export const FRESH_PAGE_ASSUMPTION = `a split's new page comes from the file's free space the first time (${FRESH_PAGE_GETS} gets more); later runs take back the page the previous run's rollback freed. Where an earlier rollback freed a page of the index, the first run may take that one instead, which no view shows`;
+export const FRESH_PAGE_ASSUMPTION =
+  `a split's new page comes from the file's free space the first time (${FRESH_PAGE_GETS} gets more); later runs ` +
+  "take back the page the previous run's rollback freed. Where an earlier rollback freed a page of the index, the first run may take " +
+  'that one instead, which no view shows';
 /** The pages each simulated pool's splits have allocated: a later split of the same place reuses its page. */
 const allocated = new WeakMap<InnodbPool, Set<number>>();
 

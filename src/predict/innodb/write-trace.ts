@@ -85,7 +85,8 @@ export function replayRowWrite(
   const primaryChanges = w.statement === 'UPDATE' && set !== undefined && (facts[c].keyColumns ?? []).some((k) => set.includes(k.toLowerCase()));
   if (primaryChanges)
     assumptions.add(
-      `${w.table}: the UPDATE assigns a primary-key column, which InnoDB carries out as a delete and an insert of the clustered record; the model changes it in place (a lower bound)`,
+      `${w.table}: the UPDATE assigns a primary-key column, which InnoDB carries out as a delete and an insert of the clustered record; the ` +
+        `model changes it in place (a lower bound)`,
     );
   const random = new SeededRandom(seedOf([w.table, w.statement, w.rows], draw));
   const splits = changed.map(
@@ -188,7 +189,10 @@ function writeAssumption(w: RowWrite & { rows: number }, changed: Changed[], per
   const names = changed.map(({ f }) => f.reportName).join(', ');
   const near = changed.some((x) => x.nearOld) ? ' (the new key next to the old one, as the SET clause adds to the column)' : '';
   const placed = changed.filter((x) => x.placed);
-  const byValue = `placed by each row's value between the column's lowest and highest (${(placed[0]?.placed?.values.length ?? 0).toLocaleString('en-US')} rows' values read after the last run), drawn within the value's leaves`;
+  const byValue =
+    `placed by each row's value between the column's lowest and highest ` +
+    `(${(placed[0]?.placed?.values.length ?? 0).toLocaleString('en-US')} rows' ` +
+    `values read after the last run), drawn within the value's leaves`;
   const where =
     placed.length === 0
       ? 'on a random leaf per row'
@@ -196,13 +200,15 @@ function writeAssumption(w: RowWrite & { rows: number }, changed: Changed[], per
         ? byValue
         : `in ${placed.map(({ f }) => f.reportName).join(', ')} ${byValue}, elsewhere on a random leaf per row`;
   const secondary = changed.length
-    ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, ${where}${near}; a full leaf splits${changed.map(({ f }) => fillsNote(f)).join('')}`
+    ? `; ${w.statement === 'DELETE' ? 'its entry delete-marked in' : 'the changed key delete-marked and inserted again in'} ${names}, ` +
+      `${where}${near}; a full leaf splits${changed.map(({ f }) => fillsNote(f)).join('')}`
     : w.statement === 'UPDATE'
       ? '; no indexed column changes (the SET clause), so no secondary index is touched'
       : '';
   return (
     `${w.table}: ${w.rows.toLocaleString('en-US')} rows ${w.statement === 'DELETE' ? 'deleted' : 'updated'} (${w.rowsFrom ?? 'counted'}), ` +
-    `each changed in place in the clustered index with an undo record (${perUndoPage.toLocaleString('en-US')} to an undo page, pages of the pool like any other)` +
+    `each changed in place in the clustered index with an undo record (${perUndoPage.toLocaleString('en-US')} to an undo page, pages of the ` +
+    `pool like any other)` +
     secondary
   );
 }
