@@ -15,7 +15,7 @@ import { readDeadEntries } from './dead-entries';
 import { readStartFractions } from './key-fraction';
 import { readToastValues } from './toast-values';
 import { readKeyRanges } from './key-range';
-import { readIndexHeights } from './index-height';
+import { readIndexHeights, type IndexEnds } from './index-height';
 import { readLookupRows } from './lookup-rows';
 import { readIndexWindows } from './index-window';
 import { readWrittenRows } from './written-rows';
@@ -39,6 +39,11 @@ export interface AfterRunsContext {
 
 const some = <T extends object>(o: T) => (Object.keys(o).length > 0 ? o : undefined);
 
+const endsObserved = ({ heights, deadEndLeaves }: IndexEnds): Pick<PgPostRunObservations, 'indexHeights' | 'deadEndLeaves'> => ({
+  ...(some(heights) ? { indexHeights: heights } : {}),
+  ...(some(deadEndLeaves) ? { deadEndLeaves } : {}),
+});
+
 /** The observations, and why the statement's own text was not asked again where the gate blocked it. */
 export async function readAfterRuns(c: AfterRunsContext): Promise<{ observed: PgPostRunObservations; reaskNote?: string }> {
   const { client, plan, relations, timeoutMs: timeout } = c;
@@ -46,10 +51,10 @@ export async function readAfterRuns(c: AfterRunsContext): Promise<{ observed: Pg
   const blocked = c.verdict && reaskBlocked(c.verdict);
   if (blocked) {
     const keyRanges = await readKeyRanges(client, relations, facts, timeout);
-    const heights = await readIndexHeights(client, relations, facts, timeout);
+    const ends = await readIndexHeights(client, relations, facts, timeout);
     // The scans' first keys come from the plan and are compared in pg_stats only: no user code runs.
     const startFractions = await readStartFractions(client, plan, relations, timeout);
-    const observed = { ...(some(keyRanges) ? { keyRanges } : {}), ...(some(heights) ? { indexHeights: heights } : {}) };
+    const observed = { ...(some(keyRanges) ? { keyRanges } : {}), ...endsObserved(ends) };
     return { observed: { ...observed, ...(some(startFractions) ? { startFractions } : {}) }, reaskNote: blocked };
   }
   const observed: PgPostRunObservations = {};
@@ -88,8 +93,7 @@ export async function readAfterRuns(c: AfterRunsContext): Promise<{ observed: Pg
   if (some(moved)) observed.movedRows = moved;
   const keyRanges = await readKeyRanges(client, relations, facts, timeout);
   if (some(keyRanges)) observed.keyRanges = keyRanges;
-  const heights = await readIndexHeights(client, relations, facts, timeout);
-  if (some(heights)) observed.indexHeights = heights;
+  Object.assign(observed, endsObserved(await readIndexHeights(client, relations, facts, timeout)));
   const startFractions = await readStartFractions(client, plan, relations, timeout);
   if (some(startFractions)) observed.startFractions = startFractions;
   const toastValues = committed ? {} : await readToastValues(client, plan, facts, c.facts.settings, timeout);

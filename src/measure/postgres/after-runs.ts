@@ -30,17 +30,23 @@ export async function readOnly<T>(client: Client, timeoutMs: number, fallback: T
   }
 }
 
-/** An index's table (schema-qualified, quoted) and its first key column (quoted), from the catalogs. */
-export async function indexLeadColumn(client: Client, indexOid: number): Promise<{ table: string; column: string } | undefined> {
-  const r = await client.query<{ schema: string; table: string; column: string }>({
-    text: `SELECT tn.nspname AS schema, t.relname AS table, a.attname AS column
+/** The first object id a database's own objects get (FirstNormalObjectId): those below are the server's. */
+const FIRST_NORMAL_OID = 16384;
+
+/**
+ * An index's table (schema-qualified, quoted) and its first key column (quoted), from the catalogs, and
+ * whether that column's type is built in (its comparison and text output are the server's own code).
+ */
+export async function indexLeadColumn(client: Client, indexOid: number): Promise<{ table: string; column: string; builtIn: boolean } | undefined> {
+  const r = await client.query<{ schema: string; table: string; column: string; built_in: boolean }>({
+    text: `SELECT tn.nspname AS schema, t.relname AS table, a.attname AS column, a.atttypid < ${FIRST_NORMAL_OID} AS built_in
              FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace tn ON tn.oid = t.relnamespace
              JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
             WHERE i.indexrelid = $1`,
     values: [indexOid],
   });
   const w = r.rows[0];
-  return w ? { table: `${quotePostgresName(w.schema)}.${quotePostgresName(w.table)}`, column: quotePostgresName(w.column) } : undefined;
+  return w ? { table: `${quotePostgresName(w.schema)}.${quotePostgresName(w.table)}`, column: quotePostgresName(w.column), builtIn: w.built_in === true } : undefined;
 }
 
 /**

@@ -32,6 +32,11 @@ export interface PgRelationFacts {
   leafBytes?: number;
   /** For a B-tree: its levels from root to leaf as a descent after the last run counted them (index-height.ts); else taken from its size. */
   height?: number;
+  /**
+   * For a B-tree: the leaves holding only dead entries past its live keys, at its first end and its last (a
+   * rolled-back write's new keys), as descents after the last run counted them (index-height.ts).
+   */
+  deadEndLeaves?: { first: number; last: number };
   /** For a unique index of one integer column: its smallest and largest key, read after the last run (key-range.ts). */
   keyRange?: { min: number; max: number };
   /** For an index: its columns, the INCLUDE ones last, null for an expression (which any UPDATE may change). */
@@ -247,15 +252,18 @@ export type PgPostRunObservations = Pick<
   keyRanges?: Record<string, { min: number; max: number }>;
   /** Per index (its report name), its levels from root to leaf as a descent counted them (index-height.ts). */
   indexHeights?: Record<string, number>;
+  /** Per index (its report name), the leaves of dead entries past its live keys at each end, as descents counted them (index-height.ts). */
+  deadEndLeaves?: Record<string, { first: number; last: number }>;
 };
 
 /** The facts read before run 1 completed with what was observed after the last run: a new value. */
 export function withObservations(facts: Omit<PgPredictionInput, 'runs'>, observed: PgPostRunObservations): Omit<PgPredictionInput, 'runs'> {
-  const { keyRanges, indexHeights, ...settings } = observed;
+  const { keyRanges, indexHeights, deadEndLeaves, ...settings } = observed;
   const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
   const withHeight = (f: PgRelationFacts) => (indexHeights?.[f.reportName] ? { ...f, height: indexHeights[f.reportName] } : f);
+  const withEnds = (f: PgRelationFacts) => (deadEndLeaves?.[f.reportName] ? { ...f, deadEndLeaves: deadEndLeaves[f.reportName] } : f);
   return {
-    relations: facts.relations.map((f) => withHeight(keyRanges?.[f.reportName] ? { ...f, keyRange: keyRanges[f.reportName] } : f)),
+    relations: facts.relations.map((f) => withEnds(withHeight(keyRanges?.[f.reportName] ? { ...f, keyRange: keyRanges[f.reportName] } : f))),
     settings: { ...facts.settings, ...defined },
   };
 }

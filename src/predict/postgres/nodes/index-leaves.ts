@@ -51,7 +51,8 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
   for (let l = 0; l < loops; l++) {
     const start = placed ? placed.start : loopStart ? loopStart() : single;
     for (const p of descentPages(i, g, start)) pool.access(p);
-    for (let k = 0; k < leaves; k++) pool.access(pageId(i, leafBlock(g, start + k)));
+    const walked = [...deadEndWalk(n, f, g.leafPages, loops, notes), ...Array.from({ length: leaves }, (_, k) => start + k)];
+    for (const leaf of walked) pool.access(pageId(i, leafBlock(g, leaf)));
     if (loops === 1) for (const k of leavesMarkedNow(sim, n, leaves, notes, f.reportName)) pool.access(pageId(i, leafBlock(g, start + k)));
     if (loops === 1) for (const p of splitByEarlier(sim, i, leaves, notes)) pool.access(p);
   }
@@ -227,6 +228,24 @@ function keyPlacedLeaves(sim: SimulationContext, i: number, n: PlanNode, rows: n
   const span = Math.max(1, Math.round(rows)) - 1;
   const [a, b] = [pageOf(rank), pageOf(n.backward ? rank - span : rank + span)];
   return { start: Math.min(a, b), leaves: Math.abs(b - a) + 1, split: starts.length > 1 };
+}
+
+/**
+ * The leaves of dead entries a scan from an end of the index walks before its first live entry: a
+ * rolled-back write's new keys lie past the live ones (new dates, new codes), each leaf of them a request
+ * however many of its entries an earlier scan marked dead. Counted by descents after the last run
+ * (index-height.ts), for a single scan with no index condition, which starts at the end its direction gives.
+ */
+function deadEndWalk(n: PlanNode, f: PgRelationFacts, leafPages: number, loops: number, notes: PlanSimulationNotes): number[] {
+  const dead = f.deadEndLeaves;
+  const count = dead && loops === 1 && !n.indexCond ? Math.min(leafPages, n.backward ? dead.last : dead.first) : 0;
+  if (count <= 0) return [];
+  notes.assumptions.add(
+    `${f.reportName}: ${count.toLocaleString('en-US')} leaf page(s) of dead entries past its ${n.backward ? 'last' : 'first'} live key ` +
+      "(a rolled-back write's new keys), walked before the first live entry, as descents after the last run counted them; " +
+      'taken as marked dead by an earlier scan (one that met them first also fetches each version)',
+  );
+  return Array.from({ length: count }, (_, k) => (n.backward ? leafPages - 1 - k : k));
 }
 
 /**
