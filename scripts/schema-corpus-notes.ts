@@ -124,7 +124,13 @@ export const SCHEMA_MISSES: Record<string, string> = {
     'list too short for an old sublist left its last page at the highest position); seed 1 at 93 MiB warm, runs 2-3, 3,515 read, ' +
     '2,762 predicted before, 3,316 now. Warm run 1 still reads about a quarter more than predicted: the model makes 1,350 of the ' +
     "old sublist's pages young on the scan's hits where the server made 605 young over all three runs (INNODB_BUFFER_POOL_STATS, " +
-    'the same state rebuilt): not yet explained. A clustered index grown by inserts in random key order (UUID and composite keys, ' +
+    'the same state rebuilt): not yet explained. Where in key order a cached leaf lies its page number does not tell where long ' +
+    "values lie between the leaves: such leaves had taken the keys' first places, where the next scan meets them before it evicts " +
+    'anything. A scan reads the leaves in key order at a steady pace, and the walk gives each page its first access: the leaves one ' +
+    'pass read now lie along the keys as their reads lay along the pass (cached-leaf-order.ts; modelled since 2026-12-07: seed 1 at ' +
+    '93 MiB measured again, run 1, 2,850 read, 2,089 predicted before, 2,620 now; seed 1 at 93 MiB warm, run 1, 2,905 read, 2,173 ' +
+    'before, 2,929 now; held-out pages read within 5 %, measured again 71 to 76 %, warm 62 to 61 %). A clustered index grown by ' +
+    'inserts in random key order (UUID and composite keys, ' +
     'leaves 57-72 % full) has its leaves in key order anywhere in the file, and its scans read nothing ahead: the layout used to put ' +
     'them in key order and predicted linear read-ahead (studied seeds, cold run 1: 10,569 pages read ahead, 157,441 predicted before, ' +
     '11,049 now; modelled since 2026-12-07; pages read, read ahead or not, within 5 % in 449 to 465 of 754 studied runs). Leaves counted: the leaf segment holds the ' +

@@ -5,6 +5,7 @@ import { leafFill, seedOf, usableBytes, type IndexPages } from './index-pages';
 import { ascendingKeyLayout } from './key-position';
 import { INNODB_CALIBRATION } from './calibration';
 import { SeededRandom } from '../../sim/random';
+import { cachedLeafSlots } from './cached-leaf-order';
 
 /** Each index's pages live in their own range of simulated page ids: index i starts at i × SPACE. */
 export const SPACE = 0x1000000;
@@ -23,6 +24,8 @@ export class IndexLayouts {
   constructor(
     private readonly facts: InnodbIndexFacts[],
     private readonly pageSize: number,
+    /** Each cached page's first access before run 1, as an age in ms (lru-seed.ts), where the walk read it. */
+    private readonly firstAccess: ReadonlyMap<number, number> = new Map(),
   ) {}
 
   /** What follows from the layout alone, worked out once for all the draws that share it (never changed after). */
@@ -81,7 +84,7 @@ export class IndexLayouts {
     // lay them out in key order.
     const slots = scatteredLeaves(f, this.pageSize) ? shuffled(leafCount, seedOf([f.reportName, 'leaf order'])) : undefined;
     const slotOf = (k: number) => (slots ? slots[Math.min(Math.max(0, k), leafCount - 1)] : k);
-    const map = leafMap(f, (k) => layoutLeaf(slotOf(k)), all.slice(1 + nodes.length));
+    const map = leafMap(f, (k) => layoutLeaf(slotOf(k)), all.slice(1 + nodes.length), this.firstAccess);
     const swaps = offPageSwaps(
       map,
       (k) => layoutLeaf(slotOf(k)),
@@ -234,17 +237,22 @@ function shuffled(n: number, seed: number): Int32Array {
  * grown in random key order has its leaves anywhere in the file) take the places of uncached layout
  * leaves, so that as many leaves are cached as the residency snapshot showed.
  */
-function leafMap(f: InnodbIndexFacts, layoutLeaf: (k: number) => number, cachedLeaves: number[]): Int32Array {
+function leafMap(f: InnodbIndexFacts, layoutLeaf: (k: number) => number, cachedLeaves: number[], firstAccess: ReadonlyMap<number, number>): Int32Array {
   const n = Math.max(1, f.leafPages);
   const map = new Int32Array(n);
   const cached = new Set(cachedLeaves);
   const placed = new Set<number>();
-  for (let k = 0; k < n; k++) if (cached.has(layoutLeaf(k))) placed.add(layoutLeaf(k));
-  const foreign = cachedLeaves.filter((p) => !placed.has(p));
-  let next = 0;
   for (let k = 0; k < n; k++) {
-    const p = layoutLeaf(k);
-    map[k] = !placed.has(p) && next < foreign.length ? foreign[next++] : p;
+    map[k] = layoutLeaf(k);
+    if (cached.has(map[k])) placed.add(map[k]);
   }
+  // A cached page the layout has is where the layout puts it; where the others lie their numbers do not tell.
+  const open: number[] = [];
+  for (let k = 0; k < n; k++) if (!placed.has(map[k])) open.push(k);
+  const foreign = cachedLeaves.filter((p) => !placed.has(p));
+  const slots = cachedLeafSlots(foreign, firstAccess, open.length);
+  foreign.forEach((p, j) => {
+    if (slots[j] !== undefined) map[open[slots[j]!]] = p;
+  });
   return map;
 }

@@ -64,3 +64,8 @@ export function seededOrder(seed: LruSeed, other: number, byLeaf: Map<number, nu
   else placeOffPages(headToTail, (p) => p >= other, byLeaf);
   return { length, other, headToTail, history: seedHistory(seed, length), old: oldFlags(seed, length) };
 }
+
+/** Each page of the measured indexes the LRU list held before run 1 (simulated page id) → its first access as an age in ms, where read. */
+export function firstAccessAges(seed: LruSeed | undefined): Map<number, number> {
+  return new Map((seed?.pages ?? []).flatMap(([i, page, , age]) => (age !== undefined && age >= 0 ? [[i * SPACE + page, age] as const] : [])));
+}

@@ -3,6 +3,7 @@
 import { asPredictedRun, centralDraw, DRAWS, withRanges, type PredictOptions, type ReportPrediction } from '../prediction';
 import type { InnodbIndexFacts, InnodbPredictionInput, InnodbPredictionSettings, InnodbRunInput } from './facts';
 import { InnodbPredictor } from './predictor';
+import { firstAccessAges } from './lru-seed';
 import { IndexLayouts } from './index-layout';
 import { withExactRows } from './key-position';
 import { withOffPageLeaves } from './off-page-leaves';
@@ -21,7 +22,7 @@ export function predictInnodb(input: InnodbPredictionInput, options: PredictOpti
   );
   // Every draw of what the model guesses (where ranges start, lookup orders, which leaves are full) is
   // equally likely: the central one is shown, the others give the band, and the what-if follows the one shown.
-  const layouts = new IndexLayouts(indexes, input.settings.pageSize);
+  const layouts = new IndexLayouts(indexes, input.settings.pageSize, firstAccessAges(input.settings.lruSeed));
   const settings = withRunPace(input.settings, input.runs);
   const predictors = Array.from({ length: DRAWS }, (_, d) => new InnodbPredictor(indexes, settings, d, options.statement, layouts));
   const cached = options.statementCached;

@@ -9,7 +9,7 @@ import { replayRowWrite } from './write-trace';
 import { leafOfRow, recordRowLeaves } from './row-leaves';
 import { readCleanerNote, writeSettingsNote } from './pool-notes';
 import { readRunOf } from './read-context';
-import { headFirstSeed, seededOrder } from './lru-seed';
+import { headFirstSeed, firstAccessAges, seededOrder } from './lru-seed';
 import { openGets, openTable } from './row-costs';
 import { UndoLogs } from './undo-log';
 import { usableBytes } from './index-pages';
@@ -54,7 +54,7 @@ export class InnodbPredictor {
     /** The statement's text, for the constants a range starts from. */
     statement?: string,
     /** The indexes' page layout, which no draw changes: shared by a prediction's draws. */
-    layouts = new IndexLayouts(facts, settings.pageSize),
+    layouts = new IndexLayouts(facts, settings.pageSize, firstAccessAges(settings.lruSeed)),
   ) {
     this.layouts = layouts;
     this.readContext = {
