@@ -84,7 +84,9 @@ export class IndexLayouts {
     // lay them out in key order.
     const slots = scatteredLeaves(f, this.pageSize) ? shuffled(leafCount, seedOf([f.reportName, 'leaf order'])) : undefined;
     const slotOf = (k: number) => (slots ? slots[Math.min(Math.max(0, k), leafCount - 1)] : k);
-    const map = leafMap(f, (k) => layoutLeaf(slotOf(k)), all.slice(1 + nodes.length), this.firstAccess);
+    // In a tree laid out in key order a cached page the layout lacks takes the first places left (a range cached
+    // from the index's start lies there); in one whose leaves lie anywhere, its first access tells where.
+    const map = leafMap(f, (k) => layoutLeaf(slotOf(k)), all.slice(1 + nodes.length), slots ? this.firstAccess : new Map());
     const swaps = offPageSwaps(
       map,
       (k) => layoutLeaf(slotOf(k)),
