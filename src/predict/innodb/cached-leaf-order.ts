@@ -1,10 +1,12 @@
-// Where in key order the cached leaves of an index lie where their page numbers do not tell (long values
-// allocated between the leaves move the leaves' numbers off the layout's): from each page's first access
-// before run 1 (INNODB_BUFFER_PAGE_LRU, pool-walk.ts). A scan or range reads a B-tree's leaves in key order
-// at a steady pace, so the leaves one pass read (first accesses without a pause) lie along the keys as their
-// reads lie along the pass: after a full scan in a pool smaller than the table, the leaves it made young lie
-// all along the keys, and those it read last nearer their end. Before, such leaves took the keys' first
-// places, where the next scan meets them before it evicts anything. Pure.
+// Where in key order the cached leaves of an index lie where their page numbers do not tell: a tree grown by
+// inserts in random key order has its leaves anywhere in the file, and long values allocated between them move
+// the cached leaves' numbers off the layout's. From each page's first access before run 1
+// (INNODB_BUFFER_PAGE_LRU, pool-walk.ts): a scan or range reads a B-tree's leaves in key order at a steady
+// pace, so the leaves one pass read (first accesses without a pause) lie along the keys as their reads lie
+// along the pass: after a full scan in a pool smaller than the table, the leaves it made young lie all along
+// the keys, and those it read last nearer their end. Before, such leaves took the keys' first places, where
+// the next scan meets them before it evicts anything. (A pass over part of the keys is spread over all of
+// them: in a tree laid out in key order the layout keeps such pages at the first places left instead.) Pure.
 
 /** A pause between first accesses longer than this ends a pass: within a scan, leaves are read a fraction of a ms apart. */
 const PASS_GAP_MS = 25;
