@@ -91,6 +91,14 @@ export const PG_GUESSES = {
     'the leaf it lands on',
     'that leaf and the next',
   ]),
+  twinsFastPath: twoWays(
+    "whether a later run's entries of keys past an index's largest, each beside the previous run's dead twin, take the right-most leaf's fast path",
+    0,
+    [
+      "the fast path, as run 1's (the twins in the right-most leaf)",
+      "a descent each (the twins in the leaves before it: where the previous run's splits left them, from the build's last leaf's fill, no view shows)",
+    ],
+  ),
   earlierPlacement: {
     what: "where an earlier write's versions lie, where no view shows it",
     alternatives: ["before the blocks committed updates appended, or on the table's last (cached) blocks", 'spread over the heap'],
@@ -105,7 +113,7 @@ export type PgGuessName = keyof typeof PG_GUESSES;
 
 /** Guesses that move together across the band, declared: one dimension each, to be separated. */
 export const SHARED_DIMENSIONS: Record<Guess['dimension'], PgGuessName[]> = {
-  0: ['earlierPlacement', 'filterReach', 'backwardWithinKey'],
+  0: ['earlierPlacement', 'filterReach', 'backwardWithinKey', 'twinsFastPath'],
   1: ['lateWorkers', 'dirtiedAtEnd', 'updatedEarlierMarked', 'deadPerKey', 'earlierWriteEntries', 'earlierBetweenBlocks'],
   2: ['marksSkipped', 'markedSinceUpdate', 'leavesMarkedBefore', 'fetchedDeadPages'],
   4: ['prunedBefore', 'roomFromPruning', 'deadSpread', 'skipNextLeaf'],

@@ -48,6 +48,7 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
         appended: new Set(sim.observed.appendedKeys),
         runsBefore: sim.history.runsDone,
         partialEntries: sim.observed.partialEntries,
+        draw: sim.draw,
       });
       const values = sim.observed.insertedOutOfLine[heap.f.planName];
       if (values) insertOutOfLine(sim, pool, t, values, rows, notes);
