@@ -10,7 +10,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, type Availability, postgresServers } from '../support/engines';
 import { measurePg } from '../support/pg-lab';
 import { pgQuery } from '../support/sql';
 
@@ -43,10 +43,7 @@ async function appendedAgain(availability: Availability<PostgresBinaries>): Prom
   }
 }
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`an INSERT … SELECT of keys past the largest, run again after its rollback: ${name}`, skipUnless(availability), () => {
     test("runs 2-3: each entry beside run 1's dead twin, the band from the fast path to a descent each holds them", () => appendedAgain(availability));
   });

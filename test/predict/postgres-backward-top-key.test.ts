@@ -6,18 +6,15 @@
 // seed 1 grown state: 123 logical reads measured on every run, 206 predicted).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { pgQuery } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 import { assertRunsWithin } from '../support/runs';
 
 const LATEST = 'SELECT d, pad FROM t ORDER BY d DESC LIMIT 100';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a backward LIMIT scan over moved rows: ${name}`, skipUnless(availability), () => {
     test('every run within 5 %, no dead version met; the band still spans one a row', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });

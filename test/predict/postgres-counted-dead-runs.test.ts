@@ -5,18 +5,15 @@
 // 12,077 logical reads predicted where 9,058 were made (pgbench: 10,704 where 13,332 were made).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { createPgAccounts } from '../support/sql';
 
 const RANGE = 'SELECT sum(abalance) FROM acc WHERE aid BETWEEN 30000 AND 50000';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`later runs meet the dead entries counted after them: ${name}`, skipUnless(availability), () => {
     test('runs 2 and 3 of a range after a table-wide update within 5 %', async () => {
       const server = await LocalPostgres.start({

@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, type Availability, postgresServers } from '../support/engines';
 import { measurePg } from '../support/pg-lab';
 import { pgQuery } from '../support/sql';
 import type { PgRelationFacts } from '../../src/predict/postgres/facts';
@@ -59,10 +59,7 @@ async function latestAfterRolledBackInsert(availability: Availability<PostgresBi
   }
 }
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a scan from the index's end after a rolled-back write of new keys: ${name}`, skipUnless(availability), () => {
     test('walks the leaves of dead entries past the live keys, counted after the runs: runs 2-3 within 5 %', () => latestAfterRolledBackInsert(availability));
   });

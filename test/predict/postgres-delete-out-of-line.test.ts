@@ -5,16 +5,13 @@
 // 302 logical reads predicted where 1,103 were measured (100 rows, a 6 kB value each in 4 chunks).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { createPgDocs } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 import { predictFixture, type PredictFixtureInput } from './fixture-loop';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a DELETE of rows with values out of line: ${name}`, skipUnless(availability), () => {
     test('every run within 5 %, the chunks deleted with their rows', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '64MB', autovacuum: false } });

@@ -6,8 +6,8 @@
 // are gone, and run 1 is a first run again.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { pgQuery } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 
@@ -22,10 +22,7 @@ const SETUP = [
 ];
 const UPDATE = 'UPDATE orders SET amount = amount + 1 WHERE placed BETWEEN 20 AND 20';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a write measured again: ${name}`, skipUnless(availability), () => {
     test("run 1 meets the earlier measurement's rolled-back runs, and is predicted so", async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '128MB', autovacuum: false } });

@@ -9,18 +9,14 @@
 // are held to the range.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
 import { pgQuery } from '../support/sql';
 import { ACC_RANGE_UPDATE, asMeasured, startWithAccounts } from '../support/pg-accounts';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a range UPDATE measured again after committed updates: ${name}`, skipUnless(availability), () => {
     test('run 1 reads the leaves the earlier measurement split; pages read within the range', async () => {
       const server = await startWithAccounts(need(availability));

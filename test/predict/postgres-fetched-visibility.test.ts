@@ -6,9 +6,9 @@
 // correlation: 2,469 logical reads measured on PostgreSQL 15, 3,403 predicted (2,469 with it).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
+import { LocalPostgres } from '../../src/local-server/postgres';
 import type { PlanNode } from '../../src/shared/report';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { pgQuery } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 
@@ -24,10 +24,7 @@ const SETUP = [
 
 const indexOnly = (n: PlanNode): PlanNode | undefined => (n.nodeType === 'Index Only Scan' ? n : n.children.map(indexOnly).find(Boolean));
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`an index-only scan's fetches from pages the visibility map does not mark: ${name}`, skipUnless(availability), () => {
     test('read with pg_visibility after the runs, every run predicted within 5 %', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '64MB', autovacuum: false } });

@@ -8,9 +8,9 @@
 // 22 MiB: 3,009 measured, 18,278 predicted).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
+import { LocalPostgres } from '../../src/local-server/postgres';
 import type { PlanNode } from '../../src/shared/report';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { pgQuery } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 
@@ -27,10 +27,7 @@ const SETUP = [
 
 const modifyTable = (n: PlanNode): PlanNode | undefined => (n.nodeType === 'ModifyTable' ? n : n.children.map(modifyTable).find(Boolean));
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a range update whose rows pruning gave room: ${name}`, skipUnless(availability), () => {
     test('the updates made in place are counted by the server, and every run is predicted within 5 %', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', autovacuum: false } });

@@ -5,18 +5,15 @@
 // index were missing from 17,840.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { createPgDocs } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 import { predictFixture, type PredictFixtureInput } from './fixture-loop';
 
 const INSERT = 'INSERT INTO docs (id, k, body) SELECT id + 100000, k, body FROM docs WHERE id BETWEEN 1001 AND 2000';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`INSERT … SELECT of rows with values out of line: ${name}`, skipUnless(availability), () => {
     test('run 1 within 5 %, each value read and stored again', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '64MB', autovacuum: false } });

@@ -6,8 +6,8 @@
 // other nodes too, of its table alone under its index condition (heap-blocks.ts readScanBlocks).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { pgQuery } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 import { predictFixture, type PredictFixtureInput } from './fixture-loop';
@@ -17,10 +17,7 @@ const JOIN = 'SELECT c.region, count(*), sum(o.amount) FROM ord o JOIN cust c ON
 
 const find = (n: PlanNode, type: string): PlanNode | undefined => (n.nodeType === type ? n : n.children.map((c) => find(c, type)).find(Boolean));
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a join's index scan on a date inserted with jitter: ${name}`, skipUnless(availability), () => {
     test('every run within 5 %, the rows read in key order from page to page', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '64MB', autovacuum: false } });

@@ -6,8 +6,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { assertRunsWithin } from '../support/runs';
 import { lookupOrder, outerReference } from '../../src/predict/postgres/lookup-order';
 import { measurePg } from '../support/pg-lab';
@@ -35,10 +35,7 @@ test('lookup order: sorted from an index scan on the column, heap order through 
   assert.equal(lookupOrder(outer, inner('(id = z.id)'), facts), undefined);
 });
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`nested-loop lookups: ${name}`, skipUnless(availability), () => {
     test('cold joins through the key in order and through an uncorrelated column: logical and physical reads within 5 %', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0 } });

@@ -6,9 +6,9 @@
 // spans leaves (skip scan): with 10 values, 12 searches and about 50 pages, where every leaf is over 700.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
+import { LocalPostgres } from '../../src/local-server/postgres';
 import type { PlanNode } from '../../src/shared/report';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { pgQuery } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 
@@ -21,13 +21,9 @@ const setup = (values: number) => [
 ];
 const SQL = 'SELECT sum(amount) FROM ord WHERE seq BETWEEN 150000 AND 150650';
 
-const indexScanOf = (n: PlanNode): PlanNode | undefined =>
-  n.index === 'ord_pkey' ? n : n.children.map(indexScanOf).find(Boolean);
+const indexScanOf = (n: PlanNode): PlanNode | undefined => (n.index === 'ord_pkey' ? n : n.children.map(indexScanOf).find(Boolean));
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a range on the key's second column: ${name}`, skipUnless(availability), () => {
     let server: LocalPostgres;
     before(async () => {
@@ -56,7 +52,10 @@ for (const [name, availability] of [
         const scan = indexScanOf(r.plan!)!;
         if (major < 18) {
           const [measured, predicted] = [r.measured.logicalReads!, r.predicted.logicalReads!];
-          assert.ok(measured > 700 && Math.abs(predicted - measured) <= 0.05 * measured, `run ${r.run}: ${measured} logical reads measured, ${predicted} predicted`);
+          assert.ok(
+            measured > 700 && Math.abs(predicted - measured) <= 0.05 * measured,
+            `run ${r.run}: ${measured} logical reads measured, ${predicted} predicted`,
+          );
           continue;
         }
         assert.ok((scan.indexSearches ?? 0) >= 10, `the premise: run ${r.run} searched the index ${scan.indexSearches} times`);

@@ -4,18 +4,15 @@
 // how many inserted rows satisfy it is asked after the runs (partial-entries.ts).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { pgQuery } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 import { predictFixture, type PredictFixtureInput } from './fixture-loop';
 
 const INSERT = 'INSERT INTO orders (id, status, code, pad) SELECT id + 200000, status, code + 7, pad FROM orders WHERE id BETWEEN 5001 AND 25000';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`INSERT … SELECT into a table with a partial index: ${name}`, skipUnless(availability), () => {
     test("run 1 within 5 %, the partial index's entries counted after the runs", async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0 } });

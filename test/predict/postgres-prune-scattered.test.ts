@@ -11,7 +11,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, type Availability, postgresServers } from '../support/engines';
 import { measurePg } from '../support/pg-lab';
 import { pagesRead } from '../accuracy/innodb-corpus';
 import { pgQuery } from '../support/sql';
@@ -64,10 +64,7 @@ async function runTwoFindsPruned(availability: Availability<PostgresBinaries>, w
   }
 }
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a ring scan after scattered updates: ${name}`, skipUnless(availability), () => {
     for (const workers of [0, 2]) {
       test(`run 2 finds the pages run 1 pruned cached (${workers ? 'parallel' : 'serial'}): within 5 %`, () =>

@@ -7,17 +7,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import type { PgPredictionInput } from '../../src/predict/postgres/facts';
 import { assertRunsWithin } from '../support/runs';
 import { WINDOW_MARGIN } from '../../src/measure/postgres/index-window';
 import { measurePg } from '../support/pg-lab';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`later runs through a secondary index after a table-wide update: ${name}`, skipUnless(availability), () => {
     test('ORDER BY k with LIMIT: every run within 5 %, the rows around the scan read after the last run', async () => {
       const server = await LocalPostgres.start({

@@ -6,8 +6,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { assertRunsWithin } from '../support/runs';
 import { measurePg } from '../support/pg-lab';
 
@@ -24,10 +24,7 @@ const STATEMENTS: Array<[string, string]> = [
   ["only the values' size (nothing fetched)", 'SELECT count(*) FROM docs WHERE octet_length(doc) > 10'],
 ];
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`out-of-line values read again: ${name}`, skipUnless(availability), () => {
     test('outputs, filters and aggregates that read TOASTed values: logical and physical reads within 5 %', async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '32MB', max_parallel_workers_per_gather: 0 } });

@@ -8,15 +8,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { assertRunsWithin } from '../support/runs';
 import { measurePg } from '../support/pg-lab';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`later runs after a table-wide update: ${name}`, skipUnless(availability), () => {
     test('a primary-key range and a join on the primary key: every run within 5 %, logical and physical', async () => {
       const server = await LocalPostgres.start({

@@ -7,18 +7,14 @@
 // lies within 5 %).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { measure } from '../../src/measure/measure';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { pagesRead } from '../accuracy/innodb-corpus';
 import { pgQuery } from '../support/sql';
 import { ACC_RANGE_UPDATE, asMeasured, startWithAccounts } from '../support/pg-accounts';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a range UPDATE after earlier measurements and a table-wide update: ${name}`, skipUnless(availability), () => {
     test("run 1's pages read within the range, which takes the earlier measurements' versions", async () => {
       const server = await startWithAccounts(need(availability));

@@ -7,16 +7,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { LocalPostgres } from '../../src/local-server/postgres';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import type { PgPredictionInput } from '../../src/predict/postgres/facts';
 import { assertRunsWithin } from '../support/runs';
 import { measurePg } from '../support/pg-lab';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`index-only scans over pages written since VACUUM: ${name}`, skipUnless(availability), () => {
     test('the cached dirty pages are the fetched ones: pages read within 5 %', async () => {
       const server = await LocalPostgres.start({

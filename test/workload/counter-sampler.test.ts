@@ -2,15 +2,12 @@
 // readings must not land in the window it measures.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
+import { LocalPostgres } from '../../src/local-server/postgres';
 import { parseConnectionUrl } from '../../src/db/connection-url';
 import { openCounterReader, settledCounters } from '../../src/workload/counter-sampler';
-import { embeddedPostgres, need, skipUnless, systemPostgres, type Availability } from '../support/engines';
+import { need, skipUnless, postgresServers } from '../support/engines';
 
-for (const [name, availability] of [
-  ['installed server', systemPostgres()],
-  ['embedded PostgreSQL 18', embeddedPostgres()],
-] as Array<[string, Availability<PostgresBinaries>]>) {
+for (const [name, availability] of postgresServers()) {
   describe(`workload counters: ${name}`, skipUnless(availability), () => {
     let server: LocalPostgres;
     before(async () => {
