@@ -81,6 +81,7 @@ export async function readAfterRuns(c: AfterRunsContext): Promise<{ observed: Pg
       observed.appendedKeys = await readAppendedKeys(client, c.statement, facts, timeout);
       const written = await readWrittenRows(client, plan, relations, facts, c.facts.settings, timeout);
       observed.writtenBlocks = some(written.blocks);
+      observed.writtenKeyPositions = some(written.keyPositions);
       observed.writtenOutOfLine = some(written.outOfLine);
       // An INSERT's rows, or an UPDATE's: each count is of the statement's own written rows.
       observed.partialEntries = some({ ...written.partial, ...(await readPartialEntries(client, c.statement, facts, timeout)) });

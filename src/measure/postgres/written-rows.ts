@@ -15,6 +15,7 @@ import { storedOutOfLine } from './toast-values';
 import { toastChunkBytes } from '../../predict/postgres/toast-layout';
 import { predicateNames } from '../../predict/postgres/write-trace';
 import type { PgRelation } from './residency';
+import { keyedIndexes, leadStats, positionsOf, type KeyedIndex } from './key-positions';
 
 /** Beyond this many rows the write is not asked again: its rows' pages stay modelled. */
 export const MAX_WRITTEN_ROWS = 100_000;
@@ -40,7 +41,8 @@ export async function writtenRowsQuery(
   relations: PgRelation[],
   facts: PgRelationFacts[],
   settings: { major: number; blockSize: number; updatedColumns?: string[] },
-): Promise<{ table: string; rows: number; sql: string; partialSql?: string; partial: string[] } | undefined> {
+  keyed: (table: string) => Promise<KeyedIndex[]> = async () => [],
+): Promise<{ table: string; rows: number; sql: string; partialSql?: string; partial: string[]; keys: KeyedIndex[] } | undefined> {
   const write = writeOf(root);
   if (!write || write.rows === 0 || write.rows > MAX_WRITTEN_ROWS) return undefined;
   const scans = scanNodes(root).filter((n) => n.relation === write.table);
@@ -65,13 +67,17 @@ export async function writtenRowsQuery(
       ? facts.filter((f) => f.kind === 'index' && f.table === write.table && f.predicate && !predicateNames(f.predicate, changed))
       : [];
   const counts = partial.map((f, k) => `count(*) FILTER (WHERE ${f.predicate}) AS p${k}`);
+  // An UPDATE's new versions take entries beside their keys: where those keys lie along each index.
+  const keys = root.operation === 'Update' ? await keyed(write.table) : [];
+  const keyColumns = keys.map((k, n) => `, ${k.image(`${alias}.${quotePostgresName(k.column)}`)} AS k${n}`).join('');
   return {
     table: write.table,
     rows: write.rows,
     partial: partial.map((f) => f.planName),
+    keys,
     ...(counts.length > 0 ? { partialSql: `SELECT ${counts.join(', ')} FROM ${table.reportName} AS ${alias}${where}` } : {}),
     sql:
-      `SELECT (${alias}.ctid::text::point)[0]::bigint AS block, ${toast.values} AS values, ${toast.chunks} AS chunks ` +
+      `SELECT (${alias}.ctid::text::point)[0]::bigint AS block, ${toast.values} AS values, ${toast.chunks} AS chunks${keyColumns} ` +
       `FROM ${table.reportName} AS ${alias}${where} ORDER BY ${order}`,
   };
 }
@@ -124,6 +130,25 @@ async function scanOrder(client: Client, scan: PlanNode, relations: PgRelation[]
   return `${alias}.${lead.column} ${dir}, ${alias}.ctid ${dir}`;
 }
 
+export interface WrittenRows {
+  blocks: Record<string, number[]>;
+  outOfLine: Record<string, Array<[number, number, number]>>;
+  partial: Record<string, number>;
+  /** Per index of an UPDATE's table (its plan name), each written row's position along it, in scan order (key-positions.ts). */
+  keyPositions: Record<string, number[]>;
+}
+
+/** Per keyed index, the rows' positions from their keys' images (the query's columns k0, k1, …) and the column's statistics. */
+async function keyPositions(client: Client, keys: KeyedIndex[], rows: Array<Record<string, unknown>>): Promise<Record<string, number[]>> {
+  const out: Record<string, number[]> = {};
+  for (const [n, k] of keys.entries()) {
+    const stats = await leadStats(client, k);
+    const images = rows.map((r) => (r[`k${n}`] === null ? null : Number(r[`k${n}`])));
+    if (stats && images.every((v) => v === null || Number.isFinite(v))) out[k.index] = positionsOf(stats, images, k.descending);
+  }
+  return out;
+}
+
 /**
  * Per written table (its plan name), each written row's heap block in scan order, and for a DELETE the rows
  * holding values out of line ([row, values, chunks]); empty where not asked or not matched.
@@ -135,16 +160,16 @@ export async function readWrittenRows(
   facts: PgRelationFacts[],
   settings: { major: number; blockSize: number; updatedColumns?: string[] },
   timeoutMs: number,
-): Promise<{ blocks: Record<string, number[]>; outOfLine: Record<string, Array<[number, number, number]>>; partial: Record<string, number> }> {
-  const none = { blocks: {}, outOfLine: {}, partial: {} };
+): Promise<WrittenRows> {
+  const none: WrittenRows = { blocks: {}, outOfLine: {}, partial: {}, keyPositions: {} };
   return readOnly(
     client,
     timeoutMs,
     none,
     async () => {
-      const q = await writtenRowsQuery(client, root, relations, facts, settings);
+      const q = await writtenRowsQuery(client, root, relations, facts, settings, (table) => keyedIndexes(client, table, relations, facts));
       if (!q) return none;
-      const res = await client.query<{ block: string; values: string | number; chunks: string | number }>(q.sql);
+      const res = await client.query<{ block: string; values: string | number; chunks: string | number } & Record<string, unknown>>(q.sql);
       const blocks = res.rows.map((r) => Number(r.block));
       if (blocks.length !== q.rows || !blocks.every(Number.isSafeInteger)) return none;
       const toast = res.rows.flatMap((r, k): Array<[number, number, number]> => (Number(r.values) > 0 ? [[k, Number(r.values), Number(r.chunks)]] : []));
@@ -153,6 +178,7 @@ export async function readWrittenRows(
         blocks: { [q.table]: blocks },
         outOfLine: toast.length > 0 ? { [q.table]: toast } : {},
         partial: Object.fromEntries(q.partial.map((name, k) => [name, Number(partial?.[`p${k}`])]).filter(([, n]) => Number.isSafeInteger(n))),
+        keyPositions: await keyPositions(client, q.keys, res.rows),
       };
     },
     "the written rows' pages",

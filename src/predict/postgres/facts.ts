@@ -166,6 +166,12 @@ export interface PgPredictionSettings {
    */
   writtenBlocks?: Record<string, number[]>;
   /**
+   * Per index of a table an UPDATE wrote (its plan name), each written row's position along the index (the
+   * share of its entries below the row's key, from the leading column's statistics), in the scan's order,
+   * read after the last run (key-positions.ts). Absent where not read: the new versions' entries go to leaves at random.
+   */
+  writtenKeyPositions?: Record<string, number[]>;
+  /**
    * Per partial index (its plan name) of an INSERT … SELECT's target, how many of the inserted rows satisfy
    * its predicate and so take an entry, read after the last run (partial-entries.ts).
    */
@@ -244,6 +250,7 @@ export type PgPostRunObservations = Pick<
   | 'writeDeadEntries'
   | 'toastValues'
   | 'writtenBlocks'
+  | 'writtenKeyPositions'
   | 'partialEntries'
   | 'writtenOutOfLine'
   | 'insertedOutOfLine'

@@ -285,6 +285,7 @@ const OBSERVED_KEYS = [
   'writeDeadEntries',
   'toastValues',
   'writtenBlocks',
+  'writtenKeyPositions',
   'partialEntries',
   'writtenOutOfLine',
   'insertedOutOfLine',

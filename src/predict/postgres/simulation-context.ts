@@ -44,6 +44,8 @@ export interface PostRunObservations {
   toastValues: Record<string, PgToastValues>;
   /** The heap block of each row an UPDATE or DELETE wrote, in its scan's order, per table (written-rows.ts). */
   writtenBlocks: Record<string, number[]>;
+  /** Each written row's position along each index of an UPDATE's table, in its scan's order, per index (key-positions.ts). */
+  writtenKeyPositions: Record<string, number[]>;
   /** The rows of an INSERT … SELECT that satisfy each partial index's predicate, per index (partial-entries.ts). */
   partialEntries: Record<string, number>;
   /** A DELETE's rows holding values out of line, as [row, values, chunks], per table (written-rows.ts). */
@@ -131,6 +133,7 @@ export class SimulationContext {
       writeDeadEntries: o.writeDeadEntries ?? {},
       toastValues: o.toastValues ?? {},
       writtenBlocks: o.writtenBlocks ?? {},
+      writtenKeyPositions: o.writtenKeyPositions ?? {},
       partialEntries: o.partialEntries ?? {},
       writtenOutOfLine: o.writtenOutOfLine ?? {},
       insertedOutOfLine: o.insertedOutOfLine ?? {},

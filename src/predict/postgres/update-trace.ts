@@ -6,7 +6,7 @@
 // fillfactor's reserve), with an entry in every index (the first new block after a look at the table's last
 // block, or at the session's cached target); the first update of an all-visible page pins its visibility-map
 // page and clears the page's bit; the entry goes into the scan's own index at the leaf it holds, any other
-// at a random leaf; a unique index whose key did not change finds the old version's entry and checks its
+// at the leaf its key lies on where that was read (else at random); a unique index whose key did not change finds the old version's entry and checks its
 // tuple on the old page (_bt_check_unique), another hit. Where the server counted the run's HOT updates (a
 // full page may have room that pruning freed, which no view shows), that count decides.
 // A rollback touches no data page (the aborted tuples stay until VACUUM), so nothing more follows.
@@ -53,6 +53,8 @@ export interface UpdateShape {
   rowsPerPage?: number;
   /** Each written row's heap block in the scan's order, where read after the runs: in place of the scan's model. */
   rowBlocks?: number[];
+  /** Per index (its relation number), each written row's position along it in the scan's order (read after the runs): its new entry's leaf. */
+  keyPositions?: Map<number, number[]>;
   /** Per partial index, how many of the written rows satisfy its predicate (read after the runs). */
   partialEntries?: Record<string, number>;
 }
@@ -233,8 +235,10 @@ function indexEntry(
 ): void {
   const { pool, heap, rnd } = context;
   const { t, f } = heap;
-  // The scan's own index: the entry goes to the leaf the scan holds (taken at the index's start, as the scan's leaves are).
-  const leaf = s.i === shape.scanIndex ? 0 : rnd.int(s.g.leafPages);
+  // The scan's own index: the entry goes to the leaf the scan holds (taken at the index's start, as the scan's
+  // leaves are); another beside the row's key, where its position was read, else at a random leaf.
+  const at = shape.keyPositions?.get(s.i)?.[r];
+  const leaf = s.i === shape.scanIndex ? 0 : at !== undefined ? Math.min(s.g.leafPages - 1, Math.floor(at * s.g.leafPages)) : rnd.int(s.g.leafPages);
   for (const p of descentPages(s.i, s.g, leaf)) pool.access(p);
   if (s.i === shape.scanIndex) pool.repin();
   else pool.readBuffer(pageId(s.i, leafBlock(s.g, leaf)), -1, true);

@@ -112,6 +112,7 @@ function modifyUpdate(sim: SimulationContext, context: WriteContext, input: Plan
     ...(hotCounted === undefined ? {} : { hotCounted }),
     ...(rowsPerPage ? { rowsPerPage } : {}),
     ...(rowBlocks ? { rowBlocks } : {}),
+    ...keyPositionsOf(sim, heap.f, rows, notes),
     partialEntries: sim.observed.partialEntries,
     ...(sim.updatedColumns ? { updatedColumns: sim.updatedColumns } : {}),
   });
@@ -129,6 +130,19 @@ function modifyUpdate(sim: SimulationContext, context: WriteContext, input: Plan
   // Rolled back, each moved row leaves its new version dead, with an entry in every index, for the next
   // run's scan. (An INSERT's aborted rows are dead too, but the same INSERT run again does not read them.)
   if (rows > 0) sim.history.leftovers.set(t, moved / rows);
+}
+
+/** Each written row's position along the table's indexes, read after the runs, where read for every row. */
+function keyPositionsOf(sim: SimulationContext, f: PgRelationFacts, rows: number, notes: WriteContext['notes']): { keyPositions?: Map<number, number[]> } {
+  const byIndex = new Map<number, number[]>();
+  for (const [name, positions] of Object.entries(sim.observed.writtenKeyPositions)) {
+    const i = sim.relationIndex('index', name);
+    if (i !== undefined && sim.facts[i].table === f.planName && positions.length === rows) byIndex.set(i, positions);
+  }
+  if (byIndex.size === 0) return {};
+  const names = [...byIndex.keys()].map((i) => sim.facts[i].reportName).join(', ');
+  notes.assumptions.add(`${f.reportName}: each new version's entry in ${names} goes to the leaf its key lies on, placed by the leading column's statistics (pg_stats) after the runs`);
+  return { keyPositions: byIndex };
 }
 
 /** Each written row's heap block, read after the runs, where it was read for as many rows as the write's input produced. */
