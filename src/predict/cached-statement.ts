@@ -38,13 +38,15 @@ export function recordRequests<K extends string>(pool: { [key in K]: (page: numb
  * Victim → replacement for the starting pool. `start` lists the starting pages, most recently used first;
  * `relationOf` names a page's relation, or -1 for a page of none. A page read whose relation has no
  * cached page left to give (the model requests more of it than the snapshot holds) takes another page's
- * place: the earlier run read nothing, which outweighs the model's count of the statement's pages.
+ * place: the earlier run read nothing, which outweighs the model's count of the statement's pages. Without
+ * `orOtherRelations` it takes none: a relation keeps as many cached pages as the snapshot showed.
  */
 export function seedSwaps(
   start: readonly number[],
   log: RequestLog,
   relationOf: (page: number) => number,
   isStarting: (page: number) => boolean,
+  orOtherRelations = true,
 ): Map<number, number> {
   const swaps = new Map<number, number>();
   const free = new Map<number, number[]>();
@@ -58,7 +60,7 @@ export function seedSwaps(
   }
   for (const page of log.read) {
     if (isStarting(page)) continue;
-    const victim = free.get(relationOf(page))?.pop() ?? free.get(-1)?.pop();
+    const victim = free.get(relationOf(page))?.pop() ?? (orOtherRelations ? free.get(-1)?.pop() : undefined);
     if (victim !== undefined) swaps.set(victim, page);
   }
   return swaps;

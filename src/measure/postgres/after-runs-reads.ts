@@ -21,6 +21,7 @@ import { readIndexWindows } from './index-window';
 import { readWrittenRows } from './written-rows';
 import { readPartialEntries } from './partial-entries';
 import { readInsertedOutOfLine } from './inserted-values';
+import { readInsertedKeyPositions } from './key-positions';
 import type { PgRelation } from './residency';
 
 export interface AfterRunsContext {
@@ -81,7 +82,8 @@ export async function readAfterRuns(c: AfterRunsContext): Promise<{ observed: Pg
       observed.appendedKeys = await readAppendedKeys(client, c.statement, facts, timeout);
       const written = await readWrittenRows(client, plan, relations, facts, c.facts.settings, timeout);
       observed.writtenBlocks = some(written.blocks);
-      observed.writtenKeyPositions = some(written.keyPositions);
+      const inserted = await readInsertedKeyPositions(client, c.statement, relations, facts, observed.appendedKeys ?? [], timeout);
+      observed.writtenKeyPositions = some({ ...written.keyPositions, ...inserted });
       observed.writtenOutOfLine = some(written.outOfLine);
       // An INSERT's rows, or an UPDATE's: each count is of the statement's own written rows.
       observed.partialEntries = some({ ...written.partial, ...(await readPartialEntries(client, c.statement, facts, timeout)) });

@@ -1,16 +1,24 @@
-// Where each row an UPDATE wrote lies along the table's other indexes: the share of an index's entries
+// Where each row a write adds an entry for lies along the table's indexes: the share of an index's entries
 // below the row's key. An update that moves a row off its page puts an entry for the new version in every
-// index, beside the old one where the key did not change, so the leaves it dirties are those its rows' keys
-// lie on. Rows a range selects by one column can share a few stretches of another index (one customer's
-// orders, or columns that follow each other): 1,799 rows of one date range lay on 136 of the 1,169 leaves of
-// a composite key, which a random leaf a row had put at about 900. Placed as the planner places a key
-// (scalarineqsel): the most common values below it, plus the histogram's share of the rest, interpolated
-// within its bucket. Read from pg_stats and the written rows only, after the runs, in the read-only
-// transaction written-rows.ts opens; only leading columns whose type has a numeric image (numbers, dates
-// and times, UUIDs), converted by the server's own built-in casts.
+// index, beside the old one where the key did not change, and an INSERT … SELECT one for each row it
+// inserts, so the leaves a write dirties are those its rows' keys lie on. Rows a range selects by one column
+// can share a few stretches of another index (one customer's orders, or columns that follow each other):
+// 1,799 rows of one date range lay on 147 of the 1,168 blocks of a composite key (pg_buffercache after
+// a lookup of each row's key), where a random leaf a row had put them on about 900. Placed as the planner
+// places a key (scalarineqsel): the most common values below it, plus the histogram's share of the rest,
+// interpolated within its bucket. Read from pg_stats and the written rows only, after the runs, in a
+// read-only transaction (an UPDATE's rows are asked by written-rows.ts, an INSERT's SELECT again here);
+// only leading columns whose type has a numeric image (numbers, dates and times, UUIDs), converted by the
+// server's own built-in casts.
 import type { Client } from 'pg';
 import type { PgRelationFacts } from '../../predict/postgres/facts';
 import type { PgRelation } from './residency';
+import { quotePostgresName } from '../../sql/quote';
+import { readOnly } from './after-runs';
+import { insertSelectParts, tableColumns } from './appended-keys';
+
+/** Beyond this many inserted rows their keys are not asked: their entries stay at random leaves. */
+const MAX_INSERTED_ROWS = 100_000;
 
 /** Positions kept to this many decimals: a leaf of a million-leaf index is still told apart. */
 const DECIMALS = 7;
@@ -130,4 +138,48 @@ export function positionsOf(stats: LeadStats, keys: Array<number | null>, descen
     const below = v === null ? 1 - stats.nullFrac / 2 : shareBelow(stats, v);
     return round(descending ? 1 - below : below);
   });
+}
+
+/**
+ * Per index of an INSERT … SELECT's target (its plan name), each inserted row's position along it, in the
+ * order the SELECT returns the rows: the SELECT is asked again after the runs (they were rolled back, so it
+ * finds the same rows), each value cast to the index column's type. Indexes whose inserted keys all lie past
+ * their largest (appended-keys.ts) are placed there already.
+ */
+export async function readInsertedKeyPositions(
+  client: Client,
+  statement: string,
+  relations: PgRelation[],
+  facts: PgRelationFacts[],
+  appended: string[],
+  timeoutMs: number,
+): Promise<Record<string, number[]>> {
+  const parts = insertSelectParts(statement);
+  if (!parts) return {};
+  const bare = (c: string) => c.replace(/^"|"$/g, '').replace(/""/g, '"');
+  const target = facts.find((f) => f.kind === 'table' && f.planName === bare(parts.table.split('.').pop()!.trim()));
+  if (!target) return {};
+  return readOnly(
+    client,
+    timeoutMs,
+    {},
+    async () => {
+      const cols = (parts.columns ?? (await tableColumns(client, parts.table))).map(bare);
+      const keys = (await keyedIndexes(client, target.planName, relations, facts)).filter((k) => cols.includes(k.column) && !appended.includes(k.index));
+      if (keys.length === 0) return {};
+      const images = keys.map((k, n) => `${k.image(`(s.${quotePostgresName(k.column)})::${k.type}`)} AS k${n}`);
+      const res = await client.query<Record<string, unknown>>(
+        `WITH s(${cols.map((c) => quotePostgresName(c)).join(', ')}) AS (${parts.query}) SELECT ${images.join(', ')} FROM s LIMIT ${MAX_INSERTED_ROWS + 1}`,
+      );
+      if (res.rows.length > MAX_INSERTED_ROWS) return {};
+      const out: Record<string, number[]> = {};
+      for (const [n, k] of keys.entries()) {
+        const stats = await leadStats(client, k);
+        const values = res.rows.map((r) => (r[`k${n}`] === null ? null : Number(r[`k${n}`])));
+        if (stats && values.length > 0 && values.every((v) => v === null || Number.isFinite(v))) out[k.index] = positionsOf(stats, values, k.descending);
+      }
+      return out;
+    },
+    "where the inserted rows' keys lie along the indexes",
+  );
 }

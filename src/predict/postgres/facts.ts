@@ -166,9 +166,10 @@ export interface PgPredictionSettings {
    */
   writtenBlocks?: Record<string, number[]>;
   /**
-   * Per index of a table an UPDATE wrote (its plan name), each written row's position along the index (the
-   * share of its entries below the row's key, from the leading column's statistics), in the scan's order,
-   * read after the last run (key-positions.ts). Absent where not read: the new versions' entries go to leaves at random.
+   * Per index of a table an UPDATE or INSERT … SELECT wrote (its plan name), each written row's position
+   * along the index (the share of its entries below the row's key, from the leading column's statistics), in
+   * the scan's order (an INSERT's: its SELECT's), read after the last run (key-positions.ts). Absent where
+   * not read: the new entries go to leaves at random.
    */
   writtenKeyPositions?: Record<string, number[]>;
   /**

@@ -8,8 +8,8 @@ export function predictPostgres(input: PgPredictionInput, options: PredictOption
   const cached = options.statementCached;
   const made = (draw: number) => {
     const p = new PostgresPredictor(input.relations, input.settings, draw);
-    if (cached && input.runs.length > 0) p.assumeStatementCached(input.runs[0], cached);
-    if (options.earlierRuns && input.runs.length > 0) p.assumeEarlierRuns(input.runs[0], options.earlierRuns);
+    if (cached && input.runs.length > 0) p.assumeStatementCached(input.runs[0], cached, options.earlierRuns ?? 0);
+    if (options.earlierRuns && input.runs.length > 0) p.assumeEarlierRuns(input.runs[0], options.earlierRuns, cached === undefined);
     return p;
   };
   const predictor = made(0);

@@ -93,24 +93,35 @@ export class PostgresPredictor {
    * the model would read, and the starting pool is rebuilt with them in the buffers of cached pages of the
    * same relation that run 1 does not request, those with the highest usage counts first.
    */
-  assumeStatementCached(plan: PlanNode, why: string): void {
+  assumeStatementCached(plan: PlanNode, why: string, earlierRuns = 0): void {
     const probe = this.startingPool(this.settings.nbuffers * PROBE_POOL_SCALE);
-    const start = probe
-      .cachedPages()
-      .map((p, k) => ({ p, k, u: probe.usageOf(p) }))
-      .sort((a, b) => b.u - a.u || a.k - b.k)
-      .map((x) => x.p);
+    const start = this.mostUsedFirst(probe);
     const startSet = new Set(start);
-    const log = recordRequests(probe, 'readBuffer');
     const simulator = this.makeSimulator();
     const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
+    // Run 1 after an earlier measurement's runs of the same write meets what they left: replayed first.
+    for (let k = 0; k < earlierRuns; k++) {
+      simulator.plan(probe, plan, notes);
+      simulator.run(probe, plan, notes);
+    }
+    const log = recordRequests(probe, 'readBuffer');
     simulator.plan(probe, plan, notes);
     simulator.run(probe, plan, notes);
     const measuredRelation = (p: number) => (relationOf(p) < this.facts.length ? relationOf(p) : -1);
-    this.swaps = seedSwaps(start, log, measuredRelation, (p) => startSet.has(p));
+    const notStarting = { requested: log.requested, read: [...log.requested].filter((p) => !startSet.has(p)) };
+    this.swaps = seedSwaps(start, notStarting, measuredRelation, (p) => startSet.has(p));
     this.simulator.inheritClearedPages(simulator);
     this.pool = this.startingPool(this.settings.nbuffers);
     this.cachedNote = cachedStatementAssumption(why);
+  }
+
+  /** A pool's cached pages, those with the highest usage counts first. */
+  private mostUsedFirst(pool: PostgresPool): number[] {
+    return pool
+      .cachedPages()
+      .map((p, k) => ({ p, k, u: pool.usageOf(p) }))
+      .sort((a, b) => b.u - a.u || a.k - b.k)
+      .map((x) => x.p);
   }
 
   /**
@@ -120,7 +131,7 @@ export class PostgresPredictor {
    * pool this measurement starts from is the one the residency read before run 1 showed. Where fewer dead
    * versions are counted than one run leaves, a VACUUM removed them since, and run 1 is a first run.
    */
-  assumeEarlierRuns(plan: PlanNode, runs: number): void {
+  assumeEarlierRuns(plan: PlanNode, runs: number, placeTheirPages = true): void {
     // A VACUUM since (autovacuum, say) removed what they left: the dead versions counted now must hold a
     // run's worth of the rows at least.
     const write = findNode(plan, (n) => n.nodeType === 'ModifyTable');
@@ -128,14 +139,30 @@ export class PostgresPredictor {
     const rows = (write?.children[0]?.actualRows ?? 0) * Math.max(1, write?.children[0]?.actualLoops ?? 1);
     if (!write || !table || (table.deadTuples ?? 0) < rows) return;
     const scratch = this.startingPool(this.settings.nbuffers);
+    const start = this.mostUsedFirst(scratch);
+    const startSet = new Set(start);
     const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
+    const log = recordRequests(scratch, 'readBuffer');
+    const lastRequest = new Map<number, number>();
+    let requests = 0;
+    const request = scratch.readBuffer.bind(scratch);
+    scratch.readBuffer = (page, ring, dirties) => (lastRequest.set(page, requests++), request(page, ring, dirties));
     for (let k = 0; k < runs; k++) {
       this.simulator.plan(scratch, plan, notes);
       this.simulator.run(scratch, plan, notes);
     }
     this.earlierNote = `an earlier measurement of this statement, rolled back, ran it ${runs} time(s) just before: run 1 is predicted as the run after those`;
+    // The residency read before run 1 shows the pages those runs left, under the server's block numbers;
+    // the model places some pages by guess (an index's leaves in key order, say) under others. Each page
+    // they requested that the snapshot lacks, the last requested first, takes the place of a cached page of
+    // the same relation none of them requested, so a relation keeps as many cached pages as the snapshot
+    // showed. (Where run 1 finds all its pages cached, assumeStatementCached has placed them already.)
+    if (!placeTheirPages) return;
+    const latestFirst = [...log.requested].filter((p) => !startSet.has(p)).sort((a, b) => (lastRequest.get(b) ?? 0) - (lastRequest.get(a) ?? 0));
+    const measuredRelation = (p: number) => (relationOf(p) < this.facts.length ? relationOf(p) : -1);
+    this.swaps = seedSwaps(start, { requested: log.requested, read: latestFirst }, measuredRelation, (p) => startSet.has(p), false);
+    this.pool = this.startingPool(this.settings.nbuffers);
   }
-
   /**
    * A table with pages cached has its visibility map's and free-space map's pages cached too (every
    * scan of it and every write consults them); residency reads the main fork only, so they are assumed.

@@ -5,7 +5,8 @@
 //   offer in its free-space map;
 // - each B-tree: for an ascending key (identity, or a nextval() default) the cached right-most leaf (the
 //   fast path of _bt_search_insert), extended as leaves fill; for any other key a descent from the root
-//   and the leaf the key falls on, taken at random (keys uncorrelated with the index order).
+//   and the leaf the key falls on: where the inserted rows' keys were placed after the runs (key-positions.ts),
+//   there; else at random (keys uncorrelated with the index order).
 // UPDATE: update-trace.ts. DELETE: delete-trace.ts.
 // A rollback touches no data page (the aborted tuples stay until VACUUM), so nothing more follows.
 import type { PostgresPool } from '../../sim/policies/postgres-clock-sweep';
@@ -42,6 +43,37 @@ export function tuplesPerBlock(f: PgRelationFacts): number {
   return f.tuples > 0 && f.pages > 0 ? Math.max(1, Math.round(f.tuples / f.pages)) : DEFAULT_TUPLES_PER_BLOCK;
 }
 
+/** One index's entry for inserted row r: at the index's end where its keys are appended, else at its key's leaf. */
+function insertEntry(pool: PostgresPool, rnd: SeededRandom, s: InsertShape, r: number): void {
+  const e = s.placed++;
+  if (s.atEnd) {
+    // The rightmost leaf, then the pages the appends add past the index's end.
+    const added = Math.floor(e / s.perLeaf);
+    const leaf = added === 0 ? leafBlock(s.g, s.g.leafPages - 1) : s.x.pages - 1 + added;
+    if (e === 0 || !s.inOrder) for (const p of descentPages(s.i, s.g, s.g.leafPages - 1)) pool.access(p);
+    if (e > 0 && e % s.perLeaf === 0) pool.extend(pageId(s.i, leaf));
+    else pool.readBuffer(pageId(s.i, leaf), -1, true);
+    return;
+  }
+  const at = s.positions?.[r];
+  const leaf = at === undefined ? rnd.int(s.g.leafPages) : Math.min(s.g.leafPages - 1, Math.floor(at * s.g.leafPages));
+  for (const p of descentPages(s.i, s.g, leaf)) pool.access(p);
+  pool.readBuffer(pageId(s.i, leafBlock(s.g, leaf)), -1, true);
+}
+
+/** How one index of an INSERT's target takes its entries. */
+interface InsertShape {
+  x: PgRelationFacts;
+  i: number;
+  g: ReturnType<typeof indexGeometry>;
+  perLeaf: number;
+  atEnd: boolean;
+  inOrder: boolean;
+  share: number;
+  positions: number[] | undefined;
+  placed: number;
+}
+
 /**
  * `sequencePage`: where the simulation keeps the page of an ascending key's sequence. `appended`: indexes
  * whose inserted keys all lie beyond their largest (read after the runs), which take their entries at the
@@ -55,7 +87,15 @@ export function replayInsert(
     runsBefore,
     partialEntries = {},
     draw = 0,
-  }: { appended: Set<string>; runsBefore: number; partialEntries?: Record<string, number>; draw?: number } = { appended: new Set(), runsBefore: 0 },
+    keyPositions,
+  }: {
+    appended: Set<string>;
+    runsBefore: number;
+    partialEntries?: Record<string, number>;
+    draw?: number;
+    /** Per index (its relation number), each inserted row's position along it (read after the runs): its entry's leaf. */
+    keyPositions?: Map<number, number[]>;
+  } = { appended: new Set(), runsBefore: 0 },
 ): void {
   if (rows <= 0) return;
   const { t, f } = heap;
@@ -63,7 +103,7 @@ export function replayInsert(
   notes.assumptions.add(
     `${f.reportName}: ${rows.toLocaleString('en-US')} rows inserted, into its last block and then ${Math.ceil(rows / perBlock).toLocaleString('en-US')} new blocks of ~${perBlock} tuples (extended, not read: no free space assumed in the free-space map)`,
   );
-  const shapes = indexes.map(({ f: x, i }) => {
+  const shapes = indexes.map(({ f: x, i }): InsertShape => {
     const g = indexGeometry(x);
     const perLeaf = x.tuples > 0 ? Math.max(1, Math.round(x.tuples / g.leafPages)) : DEFAULT_TUPLES_PER_BLOCK;
     notes.assumptions.add(
@@ -73,7 +113,9 @@ export function replayInsert(
           ? `${x.reportName}: every inserted key lies beyond its largest (the inserted rows, read after the last run), so each entry goes to the right-most leaves, ` +
             `cached, a new one every ~${perLeaf} rows` +
             (orderedShare(x.correlation) > PG_CALIBRATION.blockOrder ? '' : "; keys not in the index's order (its correlation) descend from the root each")
-          : `${x.reportName}: each entry descends ${g.height} level(s) to a random one of ${g.leafPages.toLocaleString('en-US')} leaves (keys uncorrelated with the index order)`,
+          : keyPositions?.has(i)
+            ? `${x.reportName}: each entry descends ${g.height} level(s) to the leaf its key lies on`
+            : `${x.reportName}: each entry descends ${g.height} level(s) to a random one of ${g.leafPages.toLocaleString('en-US')} leaves (keys uncorrelated with the index order)`,
     );
     // Appended keys that do not come in the index's order (a date plus a constant, of rows in heap order)
     // miss the right-most leaf's fast path once it has split: each entry descends from the root. Nor does a
@@ -95,6 +137,7 @@ export function replayInsert(
       atEnd: x.ascending === true || appended.has(x.planName),
       inOrder,
       share: partialShare(x, f, rows, partialEntries, notes),
+      positions: keyPositions?.get(i),
       placed: 0,
     };
   });
@@ -119,20 +162,7 @@ export function replayInsert(
     for (let k = 0; k < rechecked; k++) pool.access(pageId(t, f.pages + Math.floor(r / perBlock)));
     for (const s of shapes) {
       // A partial index takes the rows that satisfy its predicate, spread evenly over the inserted rows.
-      if (Math.floor((r + 1) * s.share) === Math.floor(r * s.share)) continue;
-      const e = s.placed++;
-      if (s.atEnd) {
-        // The rightmost leaf, then the pages the appends add past the index's end.
-        const added = Math.floor(e / s.perLeaf);
-        const leaf = added === 0 ? leafBlock(s.g, s.g.leafPages - 1) : s.x.pages - 1 + added;
-        if (e === 0 || !s.inOrder) for (const p of descentPages(s.i, s.g, s.g.leafPages - 1)) pool.access(p);
-        if (e > 0 && e % s.perLeaf === 0) pool.extend(pageId(s.i, leaf));
-        else pool.readBuffer(pageId(s.i, leaf), -1, true);
-      } else {
-        const leaf = rnd.int(s.g.leafPages);
-        for (const p of descentPages(s.i, s.g, leaf)) pool.access(p);
-        pool.readBuffer(pageId(s.i, leafBlock(s.g, leaf)), -1, true);
-      }
+      if (Math.floor((r + 1) * s.share) !== Math.floor(r * s.share)) insertEntry(pool, rnd, s, r);
     }
   }
 }

@@ -49,6 +49,7 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
         runsBefore: sim.history.runsDone,
         partialEntries: sim.observed.partialEntries,
         draw: sim.draw,
+        ...keyPositionsOf(sim, heap.f, rows, notes),
       });
       const values = sim.observed.insertedOutOfLine[heap.f.planName];
       if (values) insertOutOfLine(sim, pool, t, values, rows, notes);
