@@ -55,6 +55,9 @@ export const SCHEMA_MISSES: Record<string, string> = {
     "Each new entry goes beside its dead twin, and only those whose twin lies in the right-most leaf keep the fast path (lab, 1,000 rows: " +
     '1,030 index requests on run 1, 2,877 on run 2): where the previous run\'s splits left them no view shows, and the band spans the fast ' +
     'path for every entry and a descent for every entry (since 2026-12-07; the held-out logical band 94 to 95 %, PostgreSQL 18 94 to 96 %). ' +
+    "Keys inside the index go to the leaves they lie on: the SELECT is asked again after the runs and each row's key placed by the " +
+    "leading column's statistics (key-positions.ts; modelled since 2026-12-07: lab, 1,800 rows of 45 customers under a (cust_id, seq) " +
+    'key, run 1 256 pages read, 1,087 predicted before, 251 now). ' +
     "MariaDB: its scan reads every row's long values before the WHERE clause (seed 105: " +
     '4,764 off-page pages, a scan of 5,673 leaves; modelled since 2026-12-06), and the rollback tries a merge at every removal that leaves a ' +
     "page under half full (INNODB_METRICS: 483 attempts for 550 rows in one index; modelled). Recordings made before then lack the keys' " +
@@ -83,10 +86,19 @@ export const SCHEMA_MISSES: Record<string, string> = {
     "PostgreSQL: the written rows' pages are read after the runs, so each page's reserve takes as many new versions as fit (HOT), and " +
     "the pages the update changes stay cached past the scan's ring (modelled since 2026-12-06: seed 106, 12,818 logical measured, 18,715 " +
     "predicted before, 12,818 now); each index's levels are counted after the runs (a sorted build a level deeper than its size suggests). " +
+    "A moved row's new entry goes beside its key in every other index, so the leaves the update dirties are those its rows' keys lie on, " +
+    'which for rows one column selects can be a few stretches of another index (seed 104: 1,799 rows of one date range on 147 of the ' +
+    "composite key's 1,168 blocks, pg_buffercache after a lookup of each key); each written row's position along each index is read " +
+    "after the runs from the leading column's statistics (key-positions.ts; modelled since 2026-12-07: seed 104 at 25 MiB cold, run 1, " +
+    '2,068 pages read, 2,899 predicted before, 2,062 now; the held-out class 44 to 64 of 110 within 5 %, PostgreSQL 18 44 to 63 of 108). ' +
     "Measured again, run 1 meets the earlier measurement's three rolled-back runs as a fourth run would, and the prediction, handed the " +
     'earlier report (as the editor hands it from its history), replays them first (modelled since 2026-12-07: lab, 20,656 logical ' +
     'measured, 18,558 predicted before, within 5 % now; the studied re-measured range UPDATE 9 to 13 of 21 within 5 %, the INSERT … ' +
-    'SELECT 15 to 18); it also finds the visibility-map bits the earlier measurement cleared: not modelled. Grown state: the committed ' +
+    'SELECT 15 to 18); it also finds the visibility-map bits the earlier measurement cleared: not modelled. The residency read before ' +
+    "run 1 shows the pages those runs left under the server's block numbers, where the model places leaves by key under its own: each " +
+    "page they requested that the residency lacks takes the place of a cached page of the same relation they did not (since 2026-12-07: " +
+    'seed 104 at 25 MiB, the INSERT … SELECT measured again, run 1, 3,709 pages read, 4,026 predicted before, 3,730 now; the held-out ' +
+    're-measured pages read 94 to 99 %). Grown state: the committed ' +
     'update that grew a third of the rows left dead versions on the pages of the others, and ' +
     'pruning them gives updated rows room on their own page (HOT); which pages hold dead versions no view shows, but the server counts ' +
     "each run's HOT updates (pg_stat_get_xact_tuples_hot_updated, read in the run's transaction), and the prediction takes that count " +
