@@ -98,7 +98,11 @@ export const SCHEMA_MISSES: Record<string, string> = {
     "run 1 shows the pages those runs left under the server's block numbers, where the model places leaves by key under its own: each " +
     "page they requested that the residency lacks takes the place of a cached page of the same relation they did not (since 2026-12-07: " +
     'seed 104 at 25 MiB, the INSERT … SELECT measured again, run 1, 3,709 pages read, 4,026 predicted before, 3,730 now; the held-out ' +
-    're-measured pages read 94 to 99 %). Grown state: the committed ' +
+    're-measured pages read 94 to 99 %). A later run\'s bitmap heap scan also visits the blocks that hold only rolled-back versions of ' +
+    "the runs before it (their entries in the date index lead there): those of the two runs just before are placed where they went, " +
+    "those of earlier runs had been spread over the table and are now taken on its last blocks, where rolled-back versions are " +
+    'appended (since 2026-12-07: lab, a range update measured again, runs 2-3 57 and 67 pages predicted before, 5 and 15 now, none ' +
+    'read). Grown state: the committed ' +
     'update that grew a third of the rows left dead versions on the pages of the others, and ' +
     'pruning them gives updated rows room on their own page (HOT); which pages hold dead versions no view shows, but the server counts ' +
     "each run's HOT updates (pg_stat_get_xact_tuples_hot_updated, read in the run's transaction), and the prediction takes that count " +
