@@ -91,7 +91,9 @@ export class PostgresPredictor {
    * Run 1 finds every page it requests cached (an earlier measurement's last run read none, and nothing of
    * the relations left shared buffers since): a probe replay of run 1 with buffers to spare (PROBE_POOL_SCALE) finds the pages
    * the model would read, and the starting pool is rebuilt with them in the buffers of cached pages of the
-   * same relation that run 1 does not request, those with the highest usage counts first.
+   * same relation that run 1 does not request, those with the highest usage counts first. Where an earlier
+   * measurement of the same write ran `earlierRuns` times just before, the probe replays those first: run 1
+   * meets what they left.
    */
   assumeStatementCached(plan: PlanNode, why: string, earlierRuns = 0): void {
     const probe = this.startingPool(this.settings.nbuffers * PROBE_POOL_SCALE);
@@ -142,11 +144,10 @@ export class PostgresPredictor {
     const start = this.mostUsedFirst(scratch);
     const startSet = new Set(start);
     const notes: PlanSimulationNotes = { assumptions: new Set(), unmodelled: new Set() };
-    const log = recordRequests(scratch, 'readBuffer');
-    const lastRequest = new Map<number, number>();
-    let requests = 0;
+    // Every page the replayed runs request, in the order of its last request (a Map keeps insertion order).
+    const requested = new Map<number, true>();
     const request = scratch.readBuffer.bind(scratch);
-    scratch.readBuffer = (page, ring, dirties) => (lastRequest.set(page, requests++), request(page, ring, dirties));
+    scratch.readBuffer = (page, ring, dirties) => (requested.delete(page), requested.set(page, true), request(page, ring, dirties));
     for (let k = 0; k < runs; k++) {
       this.simulator.plan(scratch, plan, notes);
       this.simulator.run(scratch, plan, notes);
@@ -158,11 +159,13 @@ export class PostgresPredictor {
     // the same relation none of them requested, so a relation keeps as many cached pages as the snapshot
     // showed. (Where run 1 finds all its pages cached, assumeStatementCached has placed them already.)
     if (!placeTheirPages) return;
-    const latestFirst = [...log.requested].filter((p) => !startSet.has(p)).sort((a, b) => (lastRequest.get(b) ?? 0) - (lastRequest.get(a) ?? 0));
+    const latestFirst = [...requested.keys()].reverse().filter((p) => !startSet.has(p));
     const measuredRelation = (p: number) => (relationOf(p) < this.facts.length ? relationOf(p) : -1);
-    this.swaps = seedSwaps(start, { requested: log.requested, read: latestFirst }, measuredRelation, (p) => startSet.has(p), false);
+    const log = { requested: new Set(requested.keys()), read: latestFirst };
+    this.swaps = seedSwaps(start, log, measuredRelation, (p) => startSet.has(p), false);
     this.pool = this.startingPool(this.settings.nbuffers);
   }
+
   /**
    * A table with pages cached has its visibility map's and free-space map's pages cached too (every
    * scan of it and every write consults them); residency reads the main fork only, so they are assumed.
