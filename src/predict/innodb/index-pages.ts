@@ -72,7 +72,8 @@ export function fillsNote(f: { cachedFills?: number[] }): string {
   const fills = cachedFillsOf(f);
   if (!fills) return '';
   const n = fills.reduce((a, b) => a + b, 0);
-  return ` (each page as full as one of its ${n.toLocaleString('en-US')} cached pages, ${fills[fills.length - 1].toLocaleString('en-US')} of them full, read before run 1)`;
+  return ` (each page as full as one of its ${n.toLocaleString('en-US')} cached pages, ${fills[fills.length - 1].toLocaleString('en-US')} of them full, read ` +
+    `before run 1)`;
 }
 
 /**

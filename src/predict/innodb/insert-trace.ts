@@ -229,7 +229,8 @@ function unwrite(t: InsertTrace, e: IndexEntries, r: number): void {
 function rollBack(t: InsertTrace): void {
   const { pool } = t;
   t.assumptions.add(
-    'the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is read); ' +
+    'the rollback removes each row again, newest first: every page the rows touched is requested again (buffered changes are merged when their page is ' +
+    'read); ' +
       'the pages the inserts created are freed',
   );
   pool.residentHits(ROLLBACK_GETS);

@@ -285,7 +285,8 @@ function lookupAssumption(t: LookupTrace, loops: number, spanned: number): strin
   const after =
     t.lookups && clustered
       ? a.lookupLeaves
-        ? `, then ${count(looked)} lookups in ${clustered.f.reportName}, each row's leaf placed by its key (the keys read after the last run, in the index's order)`
+        ? `, then ${count(looked)} lookups in ${clustered.f.reportName}, each row's leaf placed by its key (the keys read after the last run, in the ` +
+          `index's order)`
         : `, then ${count(looked)} lookups in ${clustered.f.reportName} in random order ` +
           '(InnoDB keeps no correlation statistic: an upper bound for a key that follows the primary key)'
       : a.usingIndex

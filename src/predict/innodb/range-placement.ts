@@ -62,7 +62,10 @@ function byKey(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, rows:
   const first = layout.leafOf(from);
   return {
     at: { first, last: layout.leafOf(lastKey), diveLast: layout.leafOf(dived ? (to ?? Infinity) : lastKey) },
-    assumption: `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(first + 1)} of ${n(f.leafPages)}: a key filled in ascending order holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as running without gaps from ${n(known?.[0] ?? 1)}${known ? ' (its lowest, read after the runs)' : ''}; half the draws take the start as unknown`,
+    assumption:
+      `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(first + 1)} of ${n(f.leafPages)}: a key filled in ascending order ` +
+      `holds ${layout.first} rows in its first leaf and ${layout.perLeaf} in each other (1/16 of a page kept free), taking its ids as running without ` +
+      `gaps from ${n(known?.[0] ?? 1)}${known ? ' (its lowest, read after the runs)' : ''}; half the draws take the start as unknown`,
   };
 }
 
@@ -80,7 +83,9 @@ function byValue(ctx: PlacementContext, f: InnodbIndexFacts, a: TableAccess, row
   const last = leaf(start + (rows - 1) / Math.max(1, f.rows / leaves));
   return {
     at: { first: leaf(start), last, diveLast: dived ? (bounds.to === undefined ? leaves - 1 : leaf(position(bounds.to))) : last },
-    assumption: `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(leaf(start) + 1)} of ${n(leaves)}, taking the column's values as spread evenly between its lowest and highest (${n(lo)} and ${n(hi)}, read after the runs); half the draws take the start as unknown`,
+    assumption:
+      `${f.reportName}: the range starts at ${column} = ${n(bounds.from)}, in leaf ${n(leaf(start) + 1)} of ${n(leaves)}, taking the column's values as ` +
+      `spread evenly between its lowest and highest (${n(lo)} and ${n(hi)}, read after the runs); half the draws take the start as unknown`,
   };
 }
 

@@ -94,7 +94,8 @@ function replayLookupAccess(
   const at = placed?.at;
   // Keys read after the runs place a secondary index's lookups, or an eq_ref join's loops, in the clustered index.
   const looked = keptLookups(a, lookupKeys[a.table], assumptions);
-  const placedKeys = c >= 0 && (c !== i || a.accessType === 'eq_ref') ? placeKeys(ctx.facts[c], ctx.settings.pageSize, looked.keys, keyRanges, { draw: ctx.draw }) : undefined;
+  const placesKeys = c >= 0 && (c !== i || a.accessType === 'eq_ref');
+  const placedKeys = placesKeys ? placeKeys(ctx.facts[c], ctx.settings.pageSize, looked.keys, keyRanges, { draw: ctx.draw }) : undefined;
   const lookupLeaves = c !== i ? placedKeys?.map((p) => p.leaf) : undefined;
   if (placedKeys && (ctx.facts[c].keyColumns?.length ?? 0) > 1) assumptions.add(leadingColumnNote(ctx.facts[c], looked.keys ?? [], keyRanges));
   // An IN list's values placed where the index holds them, on the draws that place by constants.
@@ -164,7 +165,8 @@ function keptLookups(a: TableAccess, keys: number[] | undefined, assumptions: Se
   if (kept.length === keys.length) return { keys, loops: a.loops };
   const loops = Math.max(1, Math.round((a.loops * kept.length) / keys.length));
   assumptions.add(
-    `${a.table}: ${(keys.length - kept.length).toLocaleString('en-US')} of the join's ${keys.length.toLocaleString('en-US')} eq_ref loops repeat the previous loop's key (read after the last run) and reuse its row without a lookup`,
+    `${a.table}: ${(keys.length - kept.length).toLocaleString('en-US')} of the join's ${keys.length.toLocaleString('en-US')} eq_ref loops repeat the ` +
+    `previous loop's key (read after the last run) and reuse its row without a lookup`,
   );
   return { keys: kept, loops };
 }
@@ -205,7 +207,12 @@ function listedRanges(ctx: InnodbReadContext, a: TableAccess, f: InnodbIndexFact
     values: listed,
     assumption:
       `${f.reportName}: IN list of ${values} values on ${column}: ${values} ranges, each a descent from the root` +
-      `${unique ? ' (one row of a unique key each: no dive)' : dived ? ' and a dive of its own' : ` (${values} ≥ eq_range_index_dive_limit ${limit}: estimated from statistics, no dive)`}, ` +
+      (unique
+        ? ' (one row of a unique key each: no dive)'
+        : dived
+          ? ' and a dive of its own'
+          : ` (${values} ≥ eq_range_index_dive_limit ${limit}: estimated from statistics, no dive)`) +
+      ', ' +
       "their places in the index read from the values where the index's layout or the column's spread gives them (half the draws), else drawn",
     dive: (one: IndexLookup['dive']): IndexLookup['dive'] =>
       one && dived ? { ...one, estimatedRows: one.estimatedRows / values, times: one.times * values, stoppedEarly: false } : undefined,

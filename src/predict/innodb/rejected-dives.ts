@@ -80,7 +80,8 @@ export function replayRejectedDives(
     }
     diveBetween(pool, l, placed.first, placed.last, shared);
     assumptions.add(
-      `${f.reportName}: the optimizer's dive for the range on ${column}${propagated ? " (the join equality carries the other table's constants)" : ''}, estimated while optimising and not used: ` +
+      `${f.reportName}: the optimizer's dive for the range on ${column}${propagated ? " (the join equality carries the other table's constants)" : ''}, ` +
+      `estimated while optimising and not used: ` +
         `leaves ${n(placed.first + 1)}–${n(placed.last + 1)} of ${n(f.leafPages)}, its bounds' paths and at most 9 leaves between`,
     );
   }

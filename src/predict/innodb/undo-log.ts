@@ -51,15 +51,21 @@ export function undoLogAssumption(undo: UndoState | undefined): string {
   const kept = undo?.keptLogSlots;
   const shown =
     undo?.writesSinceStartup === 0 && kept !== undefined
-      ? `the server ran no write since it started, so run k takes segment ${FIRST_CLIENT_SEGMENT} + k, as the first writes after every restart do; the pool's pages, in the order the restart read them, show the segments that kept a log (${kept.length ? kept.slice(0, 12).join(', ') + (kept.length > 12 ? ', …' : '') : 'none'}), and the prediction reuses where the run's segment is one of them`
+      ? `the server ran no write since it started, so run k takes segment ${FIRST_CLIENT_SEGMENT} + k, as the first writes after every restart do; the ` +
+        `pool's pages, in the order the restart read them, show the segments that kept a log ` +
+        `(${kept.length ? kept.slice(0, 12).join(', ') + (kept.length > 12 ? ', …' : '') : 'none'}), and the prediction reuses where the run's segment ` +
+        `is one of them`
       : undo?.writesSinceStartup === 0
-        ? "the server ran no write since it started, so the runs take the rollback segments the first writes after every restart take, where an earlier measurement's rolled-back runs left a log each: the prediction reuses them (the first write measured after the data was loaded finds none and creates)"
+        ? "the server ran no write since it started, so the runs take the rollback segments the first writes after every restart take, where an earlier " +
+          "measurement's rolled-back runs left a log each: the prediction reuses them (the first write measured after the data was loaded finds none and " +
+          "creates)"
         : 'which segment comes next and what it holds no view shows: the prediction creates a log';
   const pages =
     undo?.systemPagesCached !== undefined
       ? "; its pages are cached as the undo tablespace's pages were before run 1 (INNODB_BUFFER_PAGE_LRU by page type)"
       : '';
-  return `each run's transaction takes the next of ${SEGMENTS} rollback segments and creates an undo log there, or reuses the one-page log a rolled-back transaction kept (2 gets fewer); ${shown}; the band holds both${pages}`;
+  return `each run's transaction takes the next of ${SEGMENTS} rollback segments and creates an undo log there, or reuses the one-page log a rolled-back ` +
+    `transaction kept (2 gets fewer); ${shown}; the band holds both${pages}`;
 }
 
 export class UndoLogs {
