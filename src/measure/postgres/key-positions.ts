@@ -39,7 +39,7 @@ const IMAGES: Partial<Record<number, (ref: string) => string>> = {
   2950: (r) => `('x' || substr(replace(${r}::text, '-', ''), 1, 13))::bit(52)::bigint::float8`,
 };
 
-/** An index whose entries an update's rows take, with the numeric image of its leading column. */
+/** An index whose entries a write's rows take, with the numeric image of its leading column. */
 export interface KeyedIndex {
   index: string;
   schema: string;
