@@ -8,9 +8,11 @@ const VERSIONS = 'PostgreSQL 15 and 18';
 export const PG_CALIBRATION_ENTRIES = {
   blockOrder: {
     value: 0.8,
-    what: "an index scan whose heap share in block order (geometry.ts orderedShare, from the index column's correlation) is above this walks the heap in block order",
+    what: "an index scan whose heap share in block order (geometry.ts orderedShare, from the index column's correlation) is above this walks the heap in " +
+      "block order",
     provenance:
-      'a gate set by hand between two mechanisms (the block-order walk and the drawn one), not fitted; the rules that follow a scan in key order (dead entries counted, moved rows, partial fetches) apply above it',
+      'a gate set by hand between two mechanisms (the block-order walk and the drawn one), not fitted; the rules that follow a scan in key order (dead ' +
+      'entries counted, moved rows, partial fetches) apply above it',
     versions: VERSIONS,
   },
   randomOrder: {
@@ -78,7 +80,8 @@ export const PG_CALIBRATION_ENTRIES = {
     value: 0.5,
     what: "run 1's scan that dirtied at least this share of the dead versions' pages was the first to prune them since the table-wide update",
     provenance:
-      'a gate set by hand between the two cases measured: 3,594 and 4,058 dirtied where run 1 was the first visit, 1-19 where an earlier statement had pruned them',
+      'a gate set by hand between the two cases measured: 3,594 and 4,058 dirtied where run 1 was the first visit, 1-19 where an earlier statement had ' +
+      'pruned them',
     versions: 'PostgreSQL 15',
   },
   clusteredWrite: {
@@ -97,7 +100,8 @@ export const PG_CALIBRATION_ENTRIES = {
     value: 0.62,
     what: 'dead entries per row that one earlier measurement of a rolled-back write leaves in posting lists, where no scan can mark them',
     provenance:
-      "fitted: pageinspect on pgbench's accounts (2,000,000 rows) after three rolled-back runs of a 2,001-row range update: 1,237 entries, 0.62 a row (keys with one, two, three: 992, 70, 35)",
+      "fitted: pageinspect on pgbench's accounts (2,000,000 rows) after three rolled-back runs of a 2,001-row range update: 1,237 entries, 0.62 a row " +
+      "(keys with one, two, three: 992, 70, 35)",
     versions: 'PostgreSQL 15',
   },
   sortSupportRequests: {
@@ -108,15 +112,18 @@ export const PG_CALIBRATION_ENTRIES = {
   },
   toastRowsInOrder: {
     value: 0.9,
-    what: "an index scan's rows whose heap blocks ascend at least this often have their out-of-line values read as one run of the TOAST table (below: each at its own row's place)",
+    what: "an index scan's rows whose heap blocks ascend at least this often have their out-of-line values read as one run of the TOAST table (below: each " +
+      "at its own row's place)",
     provenance: 'a gate set by hand between the two placements, not fitted (a key range of rows loaded in order ascends every time)',
     versions: VERSIONS,
   },
   randomInsertFill: {
     value: 0.8,
-    what: "an index on a key that is not ascending whose leaves hold under this share of a full page's entries was grown by random inserts: its root holds every leaf until the root is full (above: a sorted build's 70 % internal pages)",
+    what: "an index on a key that is not ascending whose leaves hold under this share of a full page's entries was grown by random inserts: its root holds " +
+      "every leaf until the root is full (above: a sorted build's 70 % internal pages)",
     provenance:
-      'a gate set by hand between the two fills, not fitted: a sorted build leaves leaves 90 % full, random inserts about 70 % (60,000 UUID keys: 285 leaves, one root, two levels measured)',
+      'a gate set by hand between the two fills, not fitted: a sorted build leaves leaves 90 % full, random inserts about 70 % (60,000 UUID keys: 285 ' +
+      'leaves, one root, two levels measured)',
     versions: VERSIONS,
   },
 } satisfies Record<string, CalibrationEntry>;

@@ -21,7 +21,8 @@ export function replayDelete({ pool, heap, rows, notes, rnd, vmPage }: WriteCont
   );
   if (visibleShare > 0)
     notes.assumptions.add(
-      `${f.reportName}: ${Math.round(visibleShare * 100)} % of its pages all-visible (pg_class.relallvisible): heap_delete pins the visibility-map page of each such page it deletes from ` +
+      `${f.reportName}: ${Math.round(visibleShare * 100)} % of its pages all-visible (pg_class.relallvisible): heap_delete pins the visibility-map page ` +
+      `of each such page it deletes from ` +
         "and clears the page's bit, once (a rollback leaves it cleared)",
     );
   for (let r = 0; r < rows; r++) {

@@ -82,14 +82,19 @@ export function liveRows(f: PgRelationFacts, blockSize: number, draw: number, no
   // Dead versions counted where the live ones are not: the heap is full, the live rows packed after them.
   if (tableWideDead(f) && spread.perPage * (1 + deadEntriesPerRow(f)) >= 0.75 * capacity) {
     notes.assumptions.add(
-      `${f.reportName}: ${formatNumber(f.tuples)} live rows and ${formatNumber(f.deadTuples ?? 0)} dead versions fill its ${formatNumber(f.pages)} pages: the live ones taken packed into the last ${formatNumber(pages)}, as a table-wide update appends them`,
+      `${f.reportName}: ${formatNumber(f.tuples)} live rows and ${formatNumber(f.deadTuples ?? 0)} dead versions fill its ${formatNumber(f.pages)} ` +
+      `pages: the live ones taken packed into the last ${formatNumber(pages)}, as a table-wide update appends them`,
     );
     return packed;
   }
   // Every row updated off its page since the statistics began: the versions were appended together, packed.
   const packedFirst = f.rowsUpdated !== undefined && f.rowsUpdated.all - f.rowsUpdated.hot >= 0.9 * f.tuples;
   notes.assumptions.add(
-    `${f.reportName}: room for ${formatNumber(capacity * f.pages)} rows, ${formatNumber(f.tuples)} live: where they are is drawn, spread over all ${formatNumber(f.pages)} pages (${spread.perPage.toFixed(1)} a page) or packed into the last ${formatNumber(pages)} (${capacity} a page, as an update's versions after VACUUM); the prediction shown takes them ${packedFirst ? `packed, since ${formatNumber(f.rowsUpdated?.all ?? 0)} rows were updated off their pages` : 'spread'}, the band covers both`,
+    `${f.reportName}: room for ${formatNumber(capacity * f.pages)} rows, ${formatNumber(f.tuples)} live: where they are is drawn, ` +
+      `spread over all ${formatNumber(f.pages)} pages (${spread.perPage.toFixed(1)} a page) or packed into the last ${formatNumber(pages)} ` +
+      `(${capacity} a page, as an update's versions after VACUUM); the prediction shown takes them ` +
+      (packedFirst ? `packed, since ${formatNumber(f.rowsUpdated?.all ?? 0)} rows were updated off their pages` : 'spread') +
+      ', the band covers both',
   );
   return (draw % 2 === 1) !== packedFirst ? packed : spread;
 }
@@ -119,7 +124,8 @@ export function deadVersions(
   const region = live.first > 0 ? { first: 0, pages: live.first } : { first: 0, pages: Math.max(1, f.pages) };
   if (counted > 0)
     notes.assumptions.add(
-      `${f.reportName}: ${formatNumber(f.deadTuples ?? 0)} dead row versions not yet vacuumed, ${counted.toFixed(2)} per live row reached through its index entries`,
+      `${f.reportName}: ${formatNumber(f.deadTuples ?? 0)} dead row versions not yet vacuumed, ${counted.toFixed(2)} per live row reached through its ` +
+      `index entries`,
     );
   if (left > 0)
     notes.assumptions.add(`${f.reportName}: the previous run's rolled-back versions (${left.toFixed(2)} per row) are reached through their index entries`);
@@ -185,7 +191,13 @@ export function notAllVisible(
   const rnd = new SeededRandom(0x4a11 + t + draw * 0x9e3779b1);
   while (blocks.length < count) blocks.push(live.first + rnd.int(pages));
   notes.assumptions.add(
-    `${f.reportName}: ${fetches.toLocaleString('en-US')} heap fetches go to about ${count.toLocaleString('en-US')} pages not all-visible (written since the last VACUUM)${fromDirty ? `, ${fromDirty.toLocaleString('en-US')} of them among the ${dirty.length.toLocaleString('en-US')} cached dirty (written since the last checkpoint)` : ''}: which ${fromDirty ? 'others' : 'ones'} is drawn, anywhere in the heap (the prediction shown) or among its cached pages, where pages written lately are (the band)`,
+    `${f.reportName}: ${fetches.toLocaleString('en-US')} heap fetches go to about ${count.toLocaleString('en-US')} pages not all-visible ` +
+      '(written since the last VACUUM)' +
+      (fromDirty
+        ? `, ${fromDirty.toLocaleString('en-US')} of them among the ${dirty.length.toLocaleString('en-US')} cached dirty (written since the last checkpoint)`
+        : '') +
+      `: which ${fromDirty ? 'others' : 'ones'} is drawn, anywhere in the heap (the prediction shown) or among its cached pages, ` +
+      'where pages written lately are (the band)',
   );
   return blocks;
 }

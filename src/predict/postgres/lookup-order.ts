@@ -66,6 +66,12 @@ export function lookupOrder(outer: PlanNode, inner: PlanNode, facts: PgRelationF
   return {
     ordered,
     stride,
-    why: `${col} arrives in heap order, correlation ${c.toFixed(2)}: ${ordered > 0.8 ? 'the inner lookups arrive in key order' : ordered < 0.2 ? 'the inner lookups arrive in random order' : `${Math.round(ordered * 100)} % of the inner lookups follow key order`}`,
+    why:
+      `${col} arrives in heap order, correlation ${c.toFixed(2)}: ` +
+      (ordered > 0.8
+        ? 'the inner lookups arrive in key order'
+        : ordered < 0.2
+          ? 'the inner lookups arrive in random order'
+          : `${Math.round(ordered * 100)} % of the inner lookups follow key order`),
   };
 }

@@ -77,7 +77,8 @@ export class PlanSimulator {
         if (!settled) for (const b of ends) pool.access(pageId(t, Math.max(0, b)));
       }
       notes.assumptions.add(
-        `${f.reportName}: planning the join looks up ${column}'s lowest and highest value through it (root, first and last leaf, the map page${settled ? '' : " and the rows' heap pages"}), so the run finds them cached`,
+        `${f.reportName}: planning the join looks up ${column}'s lowest and highest value through it (root, first and last leaf, the map ` +
+        `page${settled ? '' : " and the rows' heap pages"}), so the run finds them cached`,
       );
     };
     const walk = (n: PlanNode) => {

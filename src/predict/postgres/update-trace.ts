@@ -122,13 +122,15 @@ function updateRules({ pool, heap, indexes, rows, notes }: WriteContext, shape: 
   const hotRoom = roomLeft ? 1 : hotPerPage;
   if (counted !== undefined) {
     notes.assumptions.add(
-      `${f.reportName}: ${counted.toLocaleString('en-US')} of the ${rows.toLocaleString('en-US')} rows updated in place (HOT), as the server counted them in the run ` +
+      `${f.reportName}: ${counted.toLocaleString('en-US')} of the ${rows.toLocaleString('en-US')} rows updated in place (HOT), as the server counted ` +
+      `them in the run ` +
         "(pg_stat_get_xact_tuples_hot_updated, read in the run's transaction): no new block, no index entry; taken evenly over the rows",
     );
   } else if (!indexed && hotPerPage === 0 && (f.deadTuples ?? 0) > 0) {
     notes.assumptions.add(
       `${f.reportName}: it counts ${Math.round(f.deadTuples ?? 0).toLocaleString('en-US')} dead versions; where pruning removed one from a row's page, ` +
-        "that page has room for the row's new version (HOT, no index entry), which no view shows before run 1: the prediction takes none, the range the first update of every page",
+        "that page has room for the row's new version (HOT, no index entry), which no view shows before run 1: the prediction takes none, the range the " +
+        "first update of every page",
     );
   }
   if (counted === undefined)
@@ -153,7 +155,8 @@ function updateRules({ pool, heap, indexes, rows, notes }: WriteContext, shape: 
     : new HeapTarget(pool, t, f.pages, perBlock, true);
   if (shape.freeSpace)
     notes.assumptions.add(
-      `${f.reportName}: the free-space map offers the pages a VACUUM emptied: the new versions go there, ${shape.freeSpace.perBlock} a page, each page read, not added; ` +
+      `${f.reportName}: the free-space map offers the pages a VACUUM emptied: the new versions go there, ${shape.freeSpace.perBlock} a page, each page ` +
+      `read, not added; ` +
         'a later run takes the pages after them (the earlier ones are full)',
     );
   // A version that leaves its page first asks the free-space map for a page with room, where it has one.

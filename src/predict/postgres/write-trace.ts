@@ -101,7 +101,8 @@ export function replayInsert(
   const { t, f } = heap;
   const perBlock = tuplesPerBlock(f);
   notes.assumptions.add(
-    `${f.reportName}: ${rows.toLocaleString('en-US')} rows inserted, into its last block and then ${Math.ceil(rows / perBlock).toLocaleString('en-US')} new blocks of ~${perBlock} tuples (extended, not read: no free space assumed in the free-space map)`,
+    `${f.reportName}: ${rows.toLocaleString('en-US')} rows inserted, into its last block and then ${Math.ceil(rows / perBlock).toLocaleString('en-US')} ` +
+    `new blocks of ~${perBlock} tuples (extended, not read: no free space assumed in the free-space map)`,
   );
   const shapes = indexes.map(({ f: x, i }): InsertShape => {
     const g = indexGeometry(x);
@@ -110,12 +111,14 @@ export function replayInsert(
       x.ascending
         ? `${x.reportName}: ascending key, so each entry goes to the cached right-most leaf; a new leaf every ~${perLeaf} rows`
         : appended.has(x.planName)
-          ? `${x.reportName}: every inserted key lies beyond its largest (the inserted rows, read after the last run), so each entry goes to the right-most leaves, ` +
+          ? `${x.reportName}: every inserted key lies beyond its largest (the inserted rows, read after the last run), so each entry goes to the ` +
+            `right-most leaves, ` +
             `cached, a new one every ~${perLeaf} rows` +
             (orderedShare(x.correlation) > PG_CALIBRATION.blockOrder ? '' : "; keys not in the index's order (its correlation) descend from the root each")
           : keyPositions?.has(i)
             ? `${x.reportName}: each entry descends ${g.height} level(s) to the leaf its key lies on`
-            : `${x.reportName}: each entry descends ${g.height} level(s) to a random one of ${g.leafPages.toLocaleString('en-US')} leaves (keys uncorrelated with the index order)`,
+            : `${x.reportName}: each entry descends ${g.height} level(s) to a random one of ${g.leafPages.toLocaleString('en-US')} leaves (keys ` +
+              `uncorrelated with the index order)`,
     );
     // Appended keys that do not come in the index's order (a date plus a constant, of rows in heap order)
     // miss the right-most leaf's fast path once it has split: each entry descends from the root. Nor does a
@@ -127,7 +130,8 @@ export function replayInsert(
     // cached block pass the fast path's check (measured: 1,000 rows, 1,030 index requests on run 1, 2,877 on
     // run 2); where the previous run's splits left them, no view shows: the band spans both.
     const twins = runsBefore > 0 && x.ascending !== true && appended.has(x.planName);
-    if (twins) notes.assumptions.add(`${x.reportName}: ${PG_GUESSES.twinsFastPath.what}: ${PG_GUESSES.twinsFastPath.alternatives[guess(draw, 'twinsFastPath')]}`);
+    const twinsNote = `${PG_GUESSES.twinsFastPath.what}: ${PG_GUESSES.twinsFastPath.alternatives[guess(draw, 'twinsFastPath')]}`;
+    if (twins) notes.assumptions.add(`${x.reportName}: ${twinsNote}`);
     const inOrder = ordered && g.height >= FASTPATH_MIN_HEIGHT && !(twins && guess(draw, 'twinsFastPath') === 1);
     return {
       x,
@@ -184,13 +188,15 @@ export function partialShare(
   const n = counted[x.planName];
   if (n !== undefined) {
     notes.assumptions.add(
-      `${x.reportName}: partial (${x.predicate}): ${n.toLocaleString('en-US')} of the ${rows.toLocaleString('en-US')} ${what} rows satisfy it (read after the runs)`,
+      `${x.reportName}: partial (${x.predicate}): ${n.toLocaleString('en-US')} of the ${rows.toLocaleString('en-US')} ${what} rows satisfy it (read ` +
+      `after the runs)`,
     );
     return Math.min(1, Math.max(0, n / Math.max(1, rows)));
   }
   const share = f.tuples > 0 ? Math.min(1, x.tuples / f.tuples) : 1;
   notes.assumptions.add(
-    `${x.reportName}: partial (${x.predicate}): the ${what} rows taken to satisfy it as the table's rows do (${Math.round(share * 100)} %, its entries over the table's rows)`,
+    `${x.reportName}: partial (${x.predicate}): the ${what} rows taken to satisfy it as the table's rows do (${Math.round(share * 100)} %, its entries ` +
+    `over the table's rows)`,
   );
   return share;
 }

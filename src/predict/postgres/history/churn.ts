@@ -61,7 +61,9 @@ export function killedAfterChurn(
   const period = churn.keysPerLeaf;
   const posting = churn.posting.reduce((a, b) => a + b, 0);
   notes.assumptions.add(
-    `${f.reportName}: a table-wide update in key order left ${Math.round((posting / period) * 100)} % of the keys' two versions in one posting list (replayed on a leaf of ${period} keys: ${replayed.toLocaleString('en-US')} leaves, ${leaves.toLocaleString('en-US')} found); the earlier run marked the other keys' dead entries, which this run skips`,
+    `${f.reportName}: a table-wide update in key order left ${Math.round((posting / period) * 100)} % of the keys' two versions in one posting list ` +
+    `(replayed on a leaf of ${period} keys: ${replayed.toLocaleString('en-US')} leaves, ${leaves.toLocaleString('en-US')} found); the earlier run marked ` +
+    `the other keys' dead entries, which this run skips`,
   );
   return { leaves: new ChurnedLeaves(churn, min, sim.draw), min, max };
 }
@@ -83,7 +85,9 @@ export function churnOf(sim: SimulationContext, i: number, scanned: number, note
   const leaves = indexGeometry(f).leafPages;
   if (Math.abs(churn.leavesPerRow * heap.tuples - leaves) > PG_CALIBRATION.secondaryChurn * leaves) {
     notes.unmodelled.add(
-      `${f.reportName}: the replay of a table-wide update over the ${w.keys.length.toLocaleString('en-US')} rows around the scan gives ${Math.round(churn.leavesPerRow * heap.tuples).toLocaleString('en-US')} leaves, not the ${leaves.toLocaleString('en-US')} it has: the index was not built and updated as replayed, and its leaves and marked entries are modelled without it`,
+      `${f.reportName}: the replay of a table-wide update over the ${w.keys.length.toLocaleString('en-US')} rows around the scan gives ` +
+      `${Math.round(churn.leavesPerRow * heap.tuples).toLocaleString('en-US')} leaves, not the ${leaves.toLocaleString('en-US')} it has: the index was ` +
+      `not built and updated as replayed, and its leaves and marked entries are modelled without it`,
     );
     return undefined;
   }
@@ -104,7 +108,10 @@ export function secondaryKills(sim: SimulationContext, i: number, t: number, sca
   if (!churn) return undefined;
   const perStart = churn.perStart.map(sum);
   notes.assumptions.add(
-    `${f.reportName}: the table-wide update, replayed over the ${sim.observed.indexWindows[f.planName].keys.length.toLocaleString('en-US')} rows around the scan (read after the last run) from ${churn.perStart.length} places of a leaf's start, left about ${sum(churn.alone).toFixed(1)} of the ${churn.alone.length.toLocaleString('en-US')} rows' dead versions alone in their entries (${Math.min(...perStart)}–${Math.max(...perStart)}); the earlier run marked them, and this run skips them`,
+    `${f.reportName}: the table-wide update, replayed over the ${sim.observed.indexWindows[f.planName].keys.length.toLocaleString('en-US')} rows around ` +
+    `the scan (read after the last run) from ${churn.perStart.length} places of a leaf's start, left about ${sum(churn.alone).toFixed(1)} of the ` +
+    `${churn.alone.length.toLocaleString('en-US')} rows' dead versions alone in their entries (${Math.min(...perStart)}–${Math.max(...perStart)}); the ` +
+    `earlier run marked them, and this run skips them`,
   );
   return sim.draw === 0 ? churn.alone : churn.perStart[startOfDraw(sim, churn.perStart.length)];
 }
@@ -134,7 +141,9 @@ export function findUpdatedEarlier(
   moved.forEach((m, k) => m && leaves.updatedEarlier(start + k));
   if (leaves.leavesUpdatedEarlier > 0)
     notes.assumptions.add(
-      `${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update (its version out of the update's order), and kept no posting list past its first keys (${Math.round(PLAIN_AFTER_EARLIER_UPDATE * 100)} % of such leaves, each whole, which ones drawn; the others had its dead entry marked and removed first, as the band's odd draws take every such leaf)`,
+      `${table}: ${leaves.leavesUpdatedEarlier.toLocaleString('en-US')} leaf/leaves held, in the second half, a row updated before the table-wide update ` +
+      `(its version out of the update's order), and kept no posting list past its first keys (${Math.round(PLAIN_AFTER_EARLIER_UPDATE * 100)} % of such ` +
+      `leaves, each whole, which ones drawn; the others had its dead entry marked and removed first, as the band's odd draws take every such leaf)`,
     );
 }
 

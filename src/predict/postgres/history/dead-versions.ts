@@ -53,7 +53,8 @@ export function deadMetByWrite(sim: SimulationContext, t: number, notes: PlanSim
   const f = sim.facts[t];
   if (!tableWideDead(f)) return deadEntriesPerRow(f);
   notes.assumptions.add(
-    `${f.reportName}: whether a scan since the table-wide update marked the dead entries under these keys no view shows: the prediction takes none marked, the range also all of them`,
+    `${f.reportName}: whether a scan since the table-wide update marked the dead entries under these keys no view shows: the prediction takes none ` +
+    `marked, the range also all of them`,
   );
   return markedSinceUpdate(sim, f) ? 0 : deadEntriesPerRow(f);
 }

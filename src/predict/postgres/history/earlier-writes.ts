@@ -39,13 +39,22 @@ export function earlierUnderWrite(sim: SimulationContext, t: number, notes?: Pla
   // No scan marks them, so every run meets them again (measured: three measurements of one range update on
   // a fresh server, runs 2-3 19,712-19,764, 22,035-23,656 and 23,471-23,555 logical reads).
   notes?.assumptions.add(
-    `${f.reportName}: an earlier rolled-back write may have left dead entries under these keys that no scan can mark, which every run meets (out to each version and back, and again as each row's new entry is checked for uniqueness) and no view shows before run 1; after the runs a bitmap scan of the same condition counted ${all.toLocaleString('en-US')}, this write's own runs' among them. ` +
+    `${f.reportName}: an earlier rolled-back write may have left dead entries under these keys that no scan can mark, which every run meets (out to each ` +
+    `version and back, and again as each row's new entry is checked for uniqueness) and no view shows before run 1; after the runs a bitmap scan of the ` +
+    `same condition counted ${all.toLocaleString('en-US')}, this write's own runs' among them. ` +
       (shown > 0
-        ? `The statistics count ${rolledBack.toLocaleString('en-US')} updates tried beyond the changes committed since the last ANALYZE, that is rolled back (updates committed before that ANALYZE would count too): the prediction takes ${shown.toLocaleString('en-US')} entries as under these keys (what one earlier measurement of this write leaves), the range none to ${all.toLocaleString('en-US')}`
+        ? `The statistics count ${rolledBack.toLocaleString('en-US')} updates tried beyond the changes committed since the last ANALYZE, that is rolled ` +
+          `back (updates committed before that ANALYZE would count too): the prediction takes ${shown.toLocaleString('en-US')} entries as under these ` +
+          `keys (what one earlier measurement of this write leaves), the range none to ${all.toLocaleString('en-US')}`
         : rolledBack > 0
-          ? `The statistics count ${rolledBack.toLocaleString('en-US')} updates rolled back (tried beyond the changes committed since the last ANALYZE), fewer than one run of this write makes, so another write's, on other keys: the prediction takes none, the range up to all of them`
-          : `The statistics count no rolled-back updates (updates tried beyond the changes committed since the last ANALYZE)${tableWide ? ' or show a table-wide update, whose versions model the dead entries' : ''}: the prediction takes none, the range up to all of them`) +
-      ", on the table's last blocks where nothing was committed since (cached ones first: a scan of the keys since met them), else on the blocks before those the committed updates appended, its last run's on every block, the run's before on one in two and older runs' on one in three (a guess: the share varies), the range also spread over the heap",
+          ? `The statistics count ${rolledBack.toLocaleString('en-US')} updates rolled back (tried beyond the changes committed since the last ANALYZE), ` +
+            `fewer than one run of this write makes, so another write's, on other keys: the prediction takes none, the range up to all of them`
+          : 'The statistics count no rolled-back updates (updates tried beyond the changes committed since the last ANALYZE)' +
+            (tableWide ? ' or show a table-wide update, whose versions model the dead entries' : '') +
+            ': the prediction takes none, the range up to all of them') +
+      ", on the table's last blocks where nothing was committed since (cached ones first: a scan of the keys since met them), else on the blocks before " +
+      "those the committed updates appended, its last run's on every block, the run's before on one in two and older runs' on one in three (a guess: the " +
+      "share varies), the range also spread over the heap",
   );
   const taken = guess(sim.draw, 'earlierWriteEntries');
   if (taken === PG_GUESSES.earlierWriteEntries.high) return { ...e, dead: all };
@@ -94,7 +103,11 @@ export function earlierUnderTableWide(sim: SimulationContext, f: PgRelationFacts
   const between = betweenLoadedAndLive(f, rows, sim.blockSize);
   if (!earlier || !between) return [];
   notes.assumptions.add(
-    `${f.reportName}: the statistics count ${(earlier.runs * rows).toLocaleString('en-US')} updates rolled back (${earlier.measurements} earlier measurement(s) of this write, taken as ${RUNS_PER_MEASUREMENT} runs each), whose versions lie between the rows as loaded and the table-wide update's: runs 1 and 2 visit their pages as their new entries fill the leaves holding theirs (deleting them to make room, checking uniqueness); how many no view shows: the prediction takes one block in five of each measurement's on run 1 and one in ten more on run 2, the range none to all ${between.blocks.toLocaleString('en-US')} blocks between on run 1`,
+    `${f.reportName}: the statistics count ${(earlier.runs * rows).toLocaleString('en-US')} updates rolled back (${earlier.measurements} earlier ` +
+    `measurement(s) of this write, taken as ${RUNS_PER_MEASUREMENT} runs each), whose versions lie between the rows as loaded and the table-wide ` +
+    `update's: runs 1 and 2 visit their pages as their new entries fill the leaves holding theirs (deleting them to make room, checking uniqueness); how ` +
+    `many no view shows: the prediction takes one block in five of each measurement's on run 1 and one in ten more on run 2, the range none to all ` +
+    `${between.blocks.toLocaleString('en-US')} blocks between on run 1`,
   );
   const visits = guess(sim.draw, 'earlierBetweenBlocks');
   const { shown, high } = PG_GUESSES.earlierBetweenBlocks;
@@ -123,7 +136,8 @@ export function splitByEarlier(sim: SimulationContext, i: number, leaves: number
   const split = Math.min(x.pages - 1, measurements * leaves);
   if (split <= 0) return [];
   notes.assumptions.add(
-    `${x.reportName}: the earlier measurement(s) of this write split each of the ${leaves} leaves under its keys (taken as ${measurements} of ${RUNS_PER_MEASUREMENT} runs from the updates rolled back): the scan also reads the ${split} halves they appended at the index's end`,
+    `${x.reportName}: the earlier measurement(s) of this write split each of the ${leaves} leaves under its keys (taken as ${measurements} of ` +
+    `${RUNS_PER_MEASUREMENT} runs from the updates rolled back): the scan also reads the ${split} halves they appended at the index's end`,
   );
   return Array.from({ length: split }, (_, k) => pageId(i, x.pages - split + k));
 }

@@ -62,7 +62,8 @@ export function detoast(sim: SimulationContext, pool: PostgresPool, use: ToastUs
   notes.assumptions.add(
     `${toastFacts.reportName}: ${values.toLocaleString('en-US')} out-of-line values of ${use.column} read again by ${use.node.nodeType} ` +
       `(${observed.values.toLocaleString('en-US')} of the scan's ${observed.rows.toLocaleString('en-US')} rows hold one, ${perValue.toFixed(1)} chunks ` +
-      `each${sim.engine.major < TOAST_CHUNK_ID_FROM_MAJOR ? ', out of line where stored larger than a chunk' : ''}): each its index descent and its chunks' blocks`,
+      `each${sim.engine.major < TOAST_CHUNK_ID_FROM_MAJOR ? ', out of line where stored larger than a chunk' : ''}): each its index descent and its ` +
+      `chunks' blocks`,
   );
 }
 
@@ -87,7 +88,8 @@ function positions(sim: SimulationContext, use: ToastUse, tablePages: number, va
   }
   const start = use.scan.index && use.scan.indexCond ? sim.observed.startFractions[startFractionKey(use.scan.index, use.scan.indexCond)] : undefined;
   notes.assumptions.add(
-    `${f.reportName}: the rows whose out-of-line values are read again taken as one run of the table ${start === undefined ? 'in its middle' : "from the scan's first key"}`,
+    `${f.reportName}: the rows whose out-of-line values are read again taken as one run of the table ` +
+    `${start === undefined ? 'in its middle' : "from the scan's first key"}`,
   );
   return spread(start ?? Math.max(0, 0.5 - span / 2), span);
 }

@@ -40,7 +40,15 @@ export function indexLeaves(sim: SimulationContext, pool: PostgresPool, n: PlanN
     : undefined;
   const leaves = placed?.leaves ?? replayed ?? Math.min(g.leafPages, Math.max(1, Math.ceil(perLoop / perLeaf)));
   notes.assumptions.add(
-    `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan${placed ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded${placed.split ? ' and a table-wide update in key order split each leaf' : ''}` : ''}${churn ? `, as the table-wide update, replayed over the rows around the scan (read after the last run), left them (${Math.min(...churn.leaves)}–${Math.max(...churn.leaves)} from ${churn.leaves.length} places of a leaf's start)` : ''}`,
+    `${f.reportName}: B-tree of ${g.height} level(s), ~${Math.round(perLeaf)} entries per leaf; ${leaves} leaf page(s) per scan` +
+      (placed
+        ? `, from leaf ${placed.start.toLocaleString('en-US')}, where its first key lies as the keys were loaded` +
+          (placed.split ? ' and a table-wide update in key order split each leaf' : '')
+        : '') +
+      (churn
+        ? ', as the table-wide update, replayed over the rows around the scan (read after the last run), left them ' +
+          `(${Math.min(...churn.leaves)}–${Math.max(...churn.leaves)} from ${churn.leaves.length} places of a leaf's start)`
+        : ''),
   );
   // A single scan whose first key is known and the keys dense (key-range.ts), on leaves laid out otherwise,
   // starts as far along the leaves as its key is along the keys; else at the first.
@@ -80,12 +88,15 @@ function everyLeaf(sim: SimulationContext, pool: PostgresPool, i: number, n: Pla
       if (next && leaf + 1 < g.leafPages) pool.access(pageId(i, leafBlock(g, leaf + 1)));
     }
     return void notes.assumptions.add(
-      `${f.reportName}: the condition leaves the index's leading column free; a skip scan over its ~${values.toLocaleString('en-US')} values, ${searches.toLocaleString('en-US')} descents as the server counted them, each to ${next ? 'a leaf and the next' : 'one leaf'} (the range also takes ${next ? 'one' : 'the next'})`,
+      `${f.reportName}: the condition leaves the index's leading column free; a skip scan over its ~${values.toLocaleString('en-US')} values, ` +
+      `${searches.toLocaleString('en-US')} descents as the server counted them, each to ${next ? 'a leaf and the next' : 'one leaf'} (the range also ` +
+      `takes ${next ? 'one' : 'the next'})`,
     );
   }
   const backward = n.backward === true;
   notes.assumptions.add(
-    `${f.reportName}: the condition leaves the index's leading column free, so each scan walks all ${g.leafPages.toLocaleString('en-US')} leaves from the ${backward ? 'last' : 'first'}, testing every entry`,
+    `${f.reportName}: the condition leaves the index's leading column free, so each scan walks all ${g.leafPages.toLocaleString('en-US')} leaves from ` +
+    `the ${backward ? 'last' : 'first'}, testing every entry`,
   );
   const start = backward ? g.leafPages - 1 : 0;
   for (let l = 0; l < loops; l++) {
@@ -166,7 +177,12 @@ function arrayScanLeaves(sim: SimulationContext, pool: PostgresPool, i: number, 
     descents++;
   });
   notes.assumptions.add(
-    `${f.reportName}: = ANY over ${keys.length.toLocaleString('en-US')} keys, ${onLeaf ? 'a descent to each leaf that holds some (PostgreSQL 17+ reads the next key on the leaf in hand)' : 'a descent from the root for each (before PostgreSQL 17)'}: ${descents.toLocaleString('en-US')} descents of ${g.height} level(s), keys placed ${dense ? 'as far along the leaves as along the keys' : byValue ? 'evenly over the leaves' : 'at random over the leaves (their values are not numbers)'}`,
+    `${f.reportName}: = ANY over ${keys.length.toLocaleString('en-US')} keys, ` +
+      (onLeaf
+        ? 'a descent to each leaf that holds some (PostgreSQL 17+ reads the next key on the leaf in hand)'
+        : 'a descent from the root for each (before PostgreSQL 17)') +
+      `: ${descents.toLocaleString('en-US')} descents of ${g.height} level(s), keys placed ` +
+      (dense ? 'as far along the leaves as along the keys' : byValue ? 'evenly over the leaves' : 'at random over the leaves (their values are not numbers)'),
   );
 }
 
@@ -192,7 +208,8 @@ function leavesMarkedNow(sim: SimulationContext, n: PlanNode, leaves: number, no
     return [];
   const marked = [...new Set(moved.ranks.map((r) => Math.min(leaves - 1, Math.floor(((r - 1) / moved.scanned) * leaves))))];
   notes.assumptions.add(
-    `${indexName}: run 1 marks the old entries of the rows an update moved dead, reading again the ${marked.length.toLocaleString('en-US')} leaves that hold them (taken as the first scan to meet them since the updates; the range also takes an earlier one to have)`,
+    `${indexName}: run 1 marks the old entries of the rows an update moved dead, reading again the ${marked.length.toLocaleString('en-US')} leaves that ` +
+    `hold them (taken as the first scan to meet them since the updates; the range also takes an earlier one to have)`,
   );
   return marked;
 }
@@ -274,7 +291,8 @@ function startFraction(sim: SimulationContext, i: number, n: PlanNode, notes: Pl
   const stats = n.index && n.indexCond ? sim.observed.startFractions[startFractionKey(n.index, n.indexCond)] : undefined;
   if (stats !== undefined) {
     notes.assumptions.add(
-      `${sim.facts[i].reportName}: the scan starts ${Math.round(stats * 100)} % along the leaves, where the column's statistics put its first key (pg_stats, read after the last run)`,
+      `${sim.facts[i].reportName}: the scan starts ${Math.round(stats * 100)} % along the leaves, where the column's statistics put its first key ` +
+      `(pg_stats, read after the last run)`,
     );
   }
   return stats;

@@ -71,7 +71,8 @@ export function heapRoute(sim: SimulationContext, pool: PostgresPool, notes: Pla
 function noteFarEntries(notes: PlanSimulationNotes, b: ScanBase, far: PgDeadEntries, marked: number): void {
   const more = marked > 0 ? `, and ${marked.toLocaleString('en-US')} more this run marks (its heap fetches beyond the last run's)` : '';
   notes.assumptions.add(
-    `${b.f.reportName}: ${far.dead.toLocaleString('en-US')} dead entries under the scan's keys that no scan can mark (a posting list's, beside a live version)${more}, ` +
+    `${b.f.reportName}: ${far.dead.toLocaleString('en-US')} dead entries under the scan's keys that no scan can mark (a posting list's, beside a live ` +
+    `version)${more}, ` +
       `on ${far.farBlocks.toLocaleString('en-US')} blocks beyond the live rows' (counted after the last run by a bitmap scan of the same condition): ` +
       `each run goes out to one and back${b.indexOnly ? ', and to its visibility-map page and back where another covers it' : ''}; ` +
       "which keys they lie under no view shows: taken evenly over the scan, one a key (the range also takes two), on the table's last blocks " +
@@ -122,7 +123,8 @@ function withinTopKey(sim: SimulationContext, notes: PlanSimulationNotes, b: Sca
   const { n, dead, known, live, f } = b;
   if (!n.backward || !dead?.mirrorsLive || !known || known.length === 0 || known.some((block) => block < live.first)) return false;
   notes.assumptions.add(
-    `${f.reportName}: every row the backward scan returned lies among the versions the table-wide update appended, which a key's entries list after its dead ones (heap order): the scan is taken to have stopped within its first key and met none of the dead versions, the range also each row's`,
+    `${f.reportName}: every row the backward scan returned lies among the versions the table-wide update appended, which a key's entries list after its ` +
+    `dead ones (heap order): the scan is taken to have stopped within its first key and met none of the dead versions, the range also each row's`,
   );
   return guess(sim.draw, 'backwardWithinKey') === PG_GUESSES.backwardWithinKey.shown;
 }
@@ -148,7 +150,8 @@ function unmarkedPerEntry(sim: SimulationContext, notes: PlanSimulationNotes, b:
   if (countedAfter) {
     notes.assumptions.add(
       `${f.reportName}: ${countedAfter.dead.toLocaleString('en-US')} dead entries under the scan's keys left unmarked by the run before ` +
-        '(counted after the last run by a bitmap scan of the same condition), under the keys where the replay of the updates leaves them, then under those it takes as marked',
+        '(counted after the last run by a bitmap scan of the same condition), under the keys where the replay of the updates leaves them, then under ' +
+        'those it takes as marked',
     );
   }
   return unmarked;
@@ -181,7 +184,9 @@ function fetchedInRange(
   others.sort((a, b) => a[0] - b[0]);
   for (let k = 0; taken.size < count && k < others.length; k++) taken.add(others[k][1]);
   notes.assumptions.add(
-    `${sim.facts[t].reportName}: the heap fetches go to about ${count.toLocaleString('en-US')} of the ${(to - from).toLocaleString('en-US')} pages of the scan's range, those not all-visible: the ${dirty.length.toLocaleString('en-US')} cached dirty ones (written since the last checkpoint) and the rest taken evenly over the range`,
+    `${sim.facts[t].reportName}: the heap fetches go to about ${count.toLocaleString('en-US')} of the ${(to - from).toLocaleString('en-US')} pages of ` +
+    `the scan's range, those not all-visible: the ${dirty.length.toLocaleString('en-US')} cached dirty ones (written since the last checkpoint) and the ` +
+    `rest taken evenly over the range`,
   );
   return [...taken].sort((a, b) => (backward ? b - a : a - b));
 }

@@ -108,7 +108,8 @@ function loadOrderOf(b: Omit<ScanBase, 'loadOrder'>, keyMin: number | undefined,
     const mirrored =
       dead && !loadOrder ? '; each dead version as far along the dead ones as its live row is along the live ones, a row an earlier update moved included' : '';
     notes.assumptions.add(
-      `${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ${new Set(known).size.toLocaleString('en-US')} blocks${mirrored}`,
+      `${f.reportName}: the ${known.length.toLocaleString('en-US')} rows' heap blocks as the scan found them (read after the last run), ` +
+      `${new Set(known).size.toLocaleString('en-US')} blocks${mirrored}`,
     );
   }
   return loadOrder;

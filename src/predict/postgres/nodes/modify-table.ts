@@ -142,7 +142,9 @@ function keyPositionsOf(sim: SimulationContext, f: PgRelationFacts, rows: number
   }
   if (byIndex.size === 0) return {};
   const names = [...byIndex.keys()].map((i) => sim.facts[i].reportName).join(', ');
-  notes.assumptions.add(`${f.reportName}: each new version's entry in ${names} goes to the leaf its key lies on, placed by the leading column's statistics (pg_stats) after the runs`);
+  notes.assumptions.add(
+    `${f.reportName}: each new version's entry in ${names} goes to the leaf its key lies on, placed by the leading column's statistics (pg_stats) after ` +
+    `the runs`);
   return { keyPositions: byIndex };
 }
 

@@ -56,7 +56,8 @@ export function repeatedIndexScan(sim: SimulationContext, pool: PostgresPool, n:
   const keyed = known?.keys && f.keyRange ? { keys: known.keys, min: f.keyRange.min } : undefined;
   if (known)
     notes.assumptions.add(
-      `${f.reportName}: the ${loops.toLocaleString('en-US')} lookups' ${keyed ? 'keys and ' : ''}rows' heap blocks as the loop found them (read after the last run)`,
+      `${f.reportName}: the ${loops.toLocaleString('en-US')} lookups' ${keyed ? 'keys and ' : ''}rows' heap blocks as the loop found them (read after ` +
+      `the last run)`,
     );
   const state: LoopState = { pos: rnd.int(Math.max(1, entries - Math.ceil(loops * order.stride))), heapDue: 0, deadDue: 0, metDead: false };
   let prev = state.pos;

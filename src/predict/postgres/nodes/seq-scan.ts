@@ -45,7 +45,8 @@ export function seqScan(
   const scanning = shares ? shares.filter((b) => b > 0).length : processes;
   if (ring) {
     notes.assumptions.add(
-      `${f.reportName}: ${f.pages.toLocaleString('en-US')} blocks > NBuffers/4, so each of ${scanning} scanning process(es) uses a ${ringSize}-buffer BULKREAD ring`,
+      `${f.reportName}: ${f.pages.toLocaleString('en-US')} blocks > NBuffers/4, so each of ${scanning} scanning process(es) uses a ${ringSize}-buffer ` +
+      `BULKREAD ring`,
     );
   }
   if (blocks < f.pages)
@@ -161,7 +162,8 @@ function dirtiedNow(sim: SimulationContext, t: number, blocks: number, notes: Pl
     ? 'data checksums or wal_log_hints log hint bits too'
     : `pruned: the table has ${(f.deadTuples ?? 0).toLocaleString('en-US')} dead versions`;
   notes.assumptions.add(
-    `${f.reportName}: the scan dirtied ${scan.self.sharedDirtied.toLocaleString('en-US')} blocks as executed; ${count.toLocaleString('en-US')} taken as WAL-logged (${why}), ` +
+    `${f.reportName}: the scan dirtied ${scan.self.sharedDirtied.toLocaleString('en-US')} blocks as executed; ${count.toLocaleString('en-US')} taken as ` +
+    `WAL-logged (${why}), ` +
       'which its BULKREAD ring rejects, leaving them cached; which blocks no counter tells: taken evenly over the scan (the range also takes them at its end)',
   );
   const atEnd = guess(sim.draw, 'dirtiedAtEnd') === 1;

@@ -16,6 +16,7 @@ export function sortSupport(sim: SimulationContext, pool: PostgresPool, n: PlanN
   const requests = PG_CALIBRATION.sortSupportRequests * n.sortKeys;
   for (let k = 0; k < requests; k++) pool.repin();
   notes.assumptions.add(
-    `${n.nodeType}: its first execution in the session looks up the sort support of its ${n.sortKeys} key(s) in the catalogs, ${requests} cached catalog page request(s)`,
+    `${n.nodeType}: its first execution in the session looks up the sort support of its ${n.sortKeys} key(s) in the catalogs, ${requests} cached catalog ` +
+    `page request(s)`,
   );
 }

@@ -41,8 +41,10 @@ export function deleteOutOfLine(
   const cleared = clearedOf(sim, toast);
   const { visibleShare, allVisible } = visibility(toastFacts, cleared);
   notes.assumptions.add(
-    `${toastFacts.reportName}: ${values.toLocaleString('en-US')} out-of-line values of the deleted rows (read after the runs), ${perValue.toFixed(1)} chunks each, deleted with them: ` +
-      `each its index descent, its chunks' blocks, and a request per chunk deleted${visibleShare > 0 ? `; ${Math.round(visibleShare * 100)} % of the TOAST pages all-visible, each clearing its bit once` : ''}`,
+    `${toastFacts.reportName}: ${values.toLocaleString('en-US')} out-of-line values of the deleted rows (read after the runs), ${perValue.toFixed(1)} ` +
+    `chunks each, deleted with them: ` +
+      "each its index descent, its chunks' blocks, and a request per chunk deleted" +
+        (visibleShare > 0 ? `; ${Math.round(visibleShare * 100)} % of the TOAST pages all-visible, each clearing its bit once` : ''),
   );
   for (const [row, n] of outOfLine) {
     const at = rowBlocks ? Math.min(1, rowBlocks[row] / Math.max(1, heap.pages)) : (row + 0.5) / Math.max(1, outOfLine.length);

@@ -42,7 +42,8 @@ export function insertOutOfLine(sim: SimulationContext, pool: PostgresPool, t: n
   };
   const target = new HeapTarget(pool, toast, toastFacts.pages, perBlock, false, beforeExtend);
   notes.assumptions.add(
-    `${toastFacts.reportName}: ${values.toLocaleString('en-US')} of the inserted rows' values stored out of line (counted after the runs), ${perValue.toFixed(1)} chunks each: ` +
+    `${toastFacts.reportName}: ${values.toLocaleString('en-US')} of the inserted rows' values stored out of line (counted after the runs), ` +
+    `${perValue.toFixed(1)} chunks each: ` +
       "each read from its chunks and saved again under a new chunk id, every chunk a row of the TOAST table's last block and an entry at its index's right end",
   );
   const rightmost = g.leafPages - 1;
