@@ -58,7 +58,9 @@ export function decide(role: 'read' | 'write', reached: Reached, policy: GatePol
     const many = reached.nonTransactional.length > 1;
     return {
       decision: 'refused',
-      reason: `${reached.nonTransactional.map((x) => `${x.table} uses the ${x.engine} engine`).join(' and ')}, which ${many ? 'are' : 'is'} not transactional: the statement reaches ${many ? 'them' : 'it'} and a rollback would undo nothing there`,
+      reason:
+        `${reached.nonTransactional.map((x) => `${x.table} uses the ${x.engine} engine`).join(' and ')}, which ${many ? 'are' : 'is'} not transactional: ` +
+        `the statement reaches ${many ? 'them' : 'it'} and a rollback would undo nothing there`,
       remedy: 'commit',
     };
   }
@@ -70,12 +72,18 @@ export function decide(role: 'read' | 'write', reached: Reached, policy: GatePol
   if (reached.routines.length) {
     const n = reached.routines.length;
     warnings.push(
-      `the statement reaches user-defined ${plural(n, 'routine', 'routines')} ${reached.routines.join(', ')}: ${writes ? (policy.commit ? 'what they write is kept' : 'their table changes are rolled back') : 'a reading statement runs in a read-only transaction, so they cannot write a table'}`,
+      `the statement reaches user-defined ${plural(n, 'routine', 'routines')} ${reached.routines.join(', ')}: ` +
+      writes
+        ? policy.commit
+          ? 'what they write is kept'
+          : 'their table changes are rolled back'
+        : 'a reading statement runs in a read-only transaction, so they cannot write a table',
     );
   }
   if (reached.sequences.length && writes && !policy.commit) {
     warnings.push(
-      `${plural(reached.sequences.length, 'sequence', 'sequences')} ${reached.sequences.join(', ')} ${reached.sequencesSurely ? 'will' : 'may'} advance: sequences are not transactional, and the rollback does not give their values back`,
+      `${plural(reached.sequences.length, 'sequence', 'sequences')} ${reached.sequences.join(', ')} ${reached.sequencesSurely ? 'will' : 'may'} advance: ` +
+      `sequences are not transactional, and the rollback does not give their values back`,
     );
   }
   const mode: RunMode = !writes ? 'read-only' : policy.commit ? 'committed' : 'rolled-back';
@@ -101,5 +109,6 @@ export function mustRun(v: GateVerdict): RunVerdict {
  */
 export function reaskBlocked(v: RunVerdict): string | undefined {
   if (!v.consented.length) return undefined;
-  return `the queries BufferLens asks after the runs from the statement's own text were not sent, since they would run again what a rollback cannot undo (${v.consented.join('; ')}): the prediction models what they would have told`;
+  return `the queries BufferLens asks after the runs from the statement's own text were not sent, since they would run again what a rollback cannot undo ` +
+    `(${v.consented.join('; ')}): the prediction models what they would have told`;
 }

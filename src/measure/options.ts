@@ -38,7 +38,14 @@ export interface MeasureOptions {
    * Receives what the predict step was given (facts, settings and each run as replayed): plain data that
    * reproduces the prediction with no server. The golden fixtures of test/fixtures/predict come from it.
    */
-  onPredictionInput?: (input: { engine: 'postgresql' | 'mysql'; statement: string; facts: unknown; runs: unknown[]; statementCached?: string; earlierRuns?: number }) => void;
+  onPredictionInput?: (input: {
+    engine: 'postgresql' | 'mysql';
+    statement: string;
+    facts: unknown;
+    runs: unknown[];
+    statementCached?: string;
+    earlierRuns?: number;
+  }) => void;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
 }

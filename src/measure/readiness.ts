@@ -33,7 +33,8 @@ async function postgresNeeds(c: Client): Promise<Need[]> {
       ? { ok: true, what: 'pg_buffercache is installed: residency (which pages are cached) and the warm starting state of predictions' }
       : {
           ok: false,
-          what: `pg_buffercache is not installed in ${r.db}: no residency, and predictions assume nothing was cached${r.available ? '' : " (the server does not ship it: install PostgreSQL's contrib package)"}`,
+          what: `pg_buffercache is not installed in ${r.db}: no residency, and predictions assume nothing was ` +
+            `cached${r.available ? '' : " (the server does not ship it: install PostgreSQL's contrib package)"}`,
           ...(r.available ? { fix: 'CREATE EXTENSION pg_buffercache;' } : {}),
         },
   );

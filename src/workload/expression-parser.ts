@@ -8,8 +8,9 @@ type Token = { t: 'num'; value: Value } | { t: 'var'; name: string } | { t: 'id'
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  const re =
-    /\s*(?:(\d+\.\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)|(\d+)|:([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)|(<=|>=|<>|!=|<<|>>|[-+*/%(),<>=&|#~]))/y;
+  // Groups: a float, an integer, a :variable, a function name, an operator or punctuation.
+  const float = String.raw`\d+\.\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+`;
+  const re = new RegExp(String.raw`\s*(?:(${float})|(\d+)|:([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)|(<=|>=|<>|!=|<<|>>|[-+*/%(),<>=&|#~]))`, 'y');
   let i = 0;
   while (i < text.length) {
     if (/^\s*$/.test(text.slice(i))) break;

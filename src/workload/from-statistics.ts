@@ -152,7 +152,9 @@ export async function workloadFromStatistics(
     }
     if (parts.length === 0) throw new WorkloadInputError(`none of the ${chosen.length} statements could be turned into a workload:\n${skipped.join('\n')}`);
     return [
-      `-- A BufferLens workload from ${source}: ${choose ? `${chosen.length} of its top ${counted.length}` : `its top ${counted.length}`} statements by calls, weighted by them.`,
+      `-- A BufferLens workload from ${source}: ` +
+        (choose ? `${chosen.length} of its top ${counted.length}` : `its top ${counted.length}`) +
+        ' statements by calls, weighted by them.',
       '-- The server keeps no parameters: each is drawn uniformly over its column\u2019s range. Change a \\set line',
       '-- (random_zipfian, random_exponential, …) where the real keys are skewed.',
       ...skipped,

@@ -20,7 +20,8 @@ const SEGMENT_STRIDE = 64;
 
 export const TRANSACTION_NOTE =
   `The transaction's first change and its commit: ${TRANSACTION_WRITE_PAGES} gets of the rollback segment's and the undo log's headers; ` +
-  `transactions take the ${ROLLBACK_SEGMENTS} rollback segments in turn, each with its own header and undo log page, where the records go and purge reads them back.`;
+  `transactions take the ${ROLLBACK_SEGMENTS} rollback segments in turn, each with its own header and undo log page, where the records go and purge ` +
+  `reads them back.`;
 
 /** The segments' pages from `base` on; the transaction system's header page is every transaction's. */
 export function rollbackSegments(base: number): RollbackSegments {

@@ -102,7 +102,8 @@ export class PostgresWorkloadModel {
       makePool: (pages) => new PostgresPool(pages),
       notes: [
         'Each statement was EXPLAINed (not run) with one draw of its parameters; every execution is taken to use that plan.',
-        'Keys are placed on the index by their share of the first column\u2019s range (dense numeric keys lay out that way); rows of a correlated index lie in key order on the heap, others at a stable pseudo-random block per key.',
+        'Keys are placed on the index by their share of the first column\u2019s range (dense numeric keys lay out that way); rows of a correlated index ' +
+        'lie in key order on the heap, others at a stable pseudo-random block per key.',
         'Pages of the system catalogs, the visibility and free-space maps, and other sessions are not in the trace.',
       ],
     };
@@ -157,7 +158,8 @@ export class PostgresWorkloadModel {
               op !== 'Update'
                 ? ''
                 : moves
-                  ? `; ${table.name}'s pages are full as loaded, so the first update of each moves the new version to another page (the free-space map searched when that one fills) with a new entry in every index, later ones fitting where pruning made room`
+                  ? `; ${table.name}'s pages are full as loaded, so the first update of each moves the new version to another page (the free-space map ` +
+                    `searched when that one fills) with a new entry in every index, later ones fitting where pruning made room`
                   : table.roomOnPage === undefined
                     ? ` (a HOT update; without column statistics for ${table.name}, whether its pages have room is not known)`
                     : ' (a HOT update: its pages have room)'
@@ -186,7 +188,8 @@ export class PostgresWorkloadModel {
         const table = await this.table(String(node['Relation Name']));
         stmt.shapes.push({ kind: 'scan', table: table.layout, limit, ...(rewrites ? { rewrites, companion: table.vmPage } : {}) });
         stmt.notes.push(
-          `A sequential scan of ${table.name} reads all ${table.layout.pages.toLocaleString('en-US')} pages${limit ? ' up to its LIMIT' : ''}; its ring buffer (for tables over a quarter of shared buffers) is not modelled in a workload.`,
+          `A sequential scan of ${table.name} reads all ${table.layout.pages.toLocaleString('en-US')} pages${limit ? ' up to its LIMIT' : ''}; its ring ` +
+          `buffer (for tables over a quarter of shared buffers) is not modelled in a workload.`,
         );
         return;
       }
@@ -201,7 +204,8 @@ export class PostgresWorkloadModel {
         return;
       default:
         throw new NotModelled(
-          `a plan with a ${type} node is not modelled in a workload yet (supported: index, index-only, bitmap and sequential scans, LIMIT, aggregates, sorts, INSERT, UPDATE, DELETE)`,
+          `a plan with a ${type} node is not modelled in a workload yet (supported: index, index-only, bitmap and sequential scans, LIMIT, aggregates, ` +
+          `sorts, INSERT, UPDATE, DELETE)`,
         );
     }
   }
@@ -239,7 +243,8 @@ export class PostgresWorkloadModel {
     }
     if (!correlated)
       stmt.notes.push(
-        `${table.name}'s rows are not in ${ix.firstColumn} order (correlation ${ix.correlation === null ? 'unknown' : ix.correlation.toFixed(2)}): each key's row is placed at a stable pseudo-random block.`,
+        `${table.name}'s rows are not in ${ix.firstColumn} order (correlation ${ix.correlation === null ? 'unknown' : ix.correlation.toFixed(2)}): each ` +
+        `key's row is placed at a stable pseudo-random block.`,
       );
   }
 
@@ -328,7 +333,8 @@ export class PostgresWorkloadModel {
   /** Rows a page of a table with no statistics yet holds: tuple header, line pointer, fixed-width columns. */
   private async rowsPerEmptyPage(oid: number): Promise<number> {
     const r = await this.client.query(
-      'SELECT coalesce(sum(CASE WHEN attlen > 0 THEN attlen ELSE 8 END), 0)::int AS bytes FROM pg_attribute WHERE attrelid = $1 AND attnum > 0 AND NOT attisdropped',
+      'SELECT coalesce(sum(CASE WHEN attlen > 0 THEN attlen ELSE 8 END), 0)::int AS bytes FROM pg_attribute WHERE attrelid = $1 AND attnum > 0 AND NOT ' +
+      'attisdropped',
       [oid],
     );
     const tuple = 24 + Math.ceil(Number(r.rows[0].bytes) / 8) * 8 + 4;

@@ -43,7 +43,9 @@ export function costsFromPairs(rounds: PairedRound[], meanLatencyMs: number, rea
   if (rounds.length < 5) return { notReported: `the probe ran ${rounds.length} rounds; 5 are needed to tell a page read's cost` };
   if (readsSaved < Math.max(20, 0.5 * transactions)) {
     return {
-      notReported: `the probe's transactions read ${readsSaved} pages fewer the second time over ${transactions} pairs: their pages were in the pool already, so a read's cost was not seen`,
+      notReported:
+        `the probe's transactions read ${readsSaved} pages fewer the second time over ${transactions} pairs: their pages were in the pool already, so a ` +
+        `read's cost was not seen`,
     };
   }
   const perRead = saved.reduce((a, x) => a + x.ms, 0) / readsSaved;
@@ -55,7 +57,9 @@ export function costsFromPairs(rounds: PairedRound[], meanLatencyMs: number, rea
   // claim reads are free; what is true is that the probe could not tell.
   if (perRead <= 0) {
     return {
-      notReported: `the probe's second runs were no faster than the first (${perRead.toFixed(3)} ms per read saved, ±${(2 * se).toFixed(3)}): a read's cost was not told apart from the run's spread`,
+      notReported:
+        `the probe's second runs were no faster than the first (${perRead.toFixed(3)} ms per read saved, ±${(2 * se).toFixed(3)}): a read's cost was not ` +
+        `told apart from the run's spread`,
     };
   }
   return {
@@ -63,7 +67,8 @@ export function costsFromPairs(rounds: PairedRound[], meanLatencyMs: number, rea
       perReadMs: perRead,
       perReadMsRange: [Math.max(0, perRead - 2 * se), perRead + 2 * se],
       noReadMs: Math.max(0, meanLatencyMs - perRead * readsPerTransaction),
-      from: `${n} rounds of ${rounds[0].transactions} transactions each run twice, the second finding its pages in the pool (${(readsSaved / transactions).toFixed(1)} reads fewer per transaction)`,
+      from: `${n} rounds of ${rounds[0].transactions} transactions each run twice, the second finding its pages in the pool ` +
+        `(${(readsSaved / transactions).toFixed(1)} reads fewer per transaction)`,
     },
   };
 }

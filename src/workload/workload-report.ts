@@ -14,7 +14,8 @@ export function workloadReport(w: CompiledWorkload, trace: WorkloadTrace, curve:
   const skipped = stmts.filter((x) => x.st.notModelled);
   if (skipped.length)
     notes.unshift(
-      `${skipped.length} of ${stmts.length} statements are not modelled and their pages are not on the curve: ${skipped.map((x) => `line ${x.st.line} (${x.st.notModelled})`).join('; ')}.`,
+      `${skipped.length} of ${stmts.length} statements are not modelled and their pages are not on the curve: ` +
+        `${skipped.map((x) => `line ${x.st.line} (${x.st.notModelled})`).join('; ')}.`,
     );
   if (curve.sampleRate < 1)
     notes.push(
@@ -73,6 +74,12 @@ export function addThroughput(r: WorkloadReport): void {
   const measured = { sessions: m.sessions, ...latency, transactionsPerSecond: m.transactionsPerSecond, clientCpuShare: m.clientCpuShare };
   for (const p of r.curve) p.throughput = throughputAt(m.costs, measured, now.readsPerTransaction, p.readsPerTransaction);
   r.notes.push(
-    `Transactions per second assume ${m.sessions} sessions always busy, as in the run; a size's latency is the run's moved by ${m.costs.perReadMs.toFixed(3)} ms per page read more or fewer than predicted at the pool now; p95 keeps the run's p95 / mean ratio${m.clientCpuShare !== undefined ? `; no size runs faster than the client that drove the run can (it used ${(m.clientCpuShare * 100).toFixed(0)} % of a core at ${Math.round(m.transactionsPerSecond)} per second)` : ''}.`,
+    `Transactions per second assume ${m.sessions} sessions always busy, as in the run; a size's latency is the run's moved by ` +
+      `${m.costs.perReadMs.toFixed(3)} ms per page read more or fewer than predicted at the pool now; p95 keeps the run's p95 / mean ratio` +
+      (m.clientCpuShare !== undefined
+        ? `; no size runs faster than the client that drove the run can (it used ${(m.clientCpuShare * 100).toFixed(0)} % of a core ` +
+          `at ${Math.round(m.transactionsPerSecond)} per second)`
+        : '') +
+      '.',
   );
 }

@@ -103,7 +103,8 @@ function blockMap(rel: RelationResidency): HTMLElement {
   const legend = el(
     'p',
     { class: 'blockmap-legend' },
-    `Each square is ${perText}, block 0 at the top left to block ${formatCount(Math.max(0, rel.pages - 1))}, row by row; the darker, the more of its blocks were cached: `,
+    `Each square is ${perText}, block 0 at the top left to block ${formatCount(Math.max(0, rel.pages - 1))}, row by row; the darker, the more of its ` +
+    `blocks were cached: `,
     ...[0, 1, 2, 3, 4].flatMap((l) => [
       el('span', { class: `cell level-${l}`, 'aria-hidden': 'true' }),
       ` ${['none', 'up to ¼', 'up to ½', 'up to ¾', 'all'][l]} `,

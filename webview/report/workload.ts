@@ -13,7 +13,11 @@ export function renderWorkload(root: HTMLElement, report: WorkloadReport): void 
   const now = current >= 0 ? `, the pool now (${v.curve[current].size}) at ${v.curve[current].hit}` : '';
   const canvas = el('canvas', {
     role: 'img',
-    'aria-label': `line chart of the predicted hit ratio by pool size${now}${v.measured ? ', with the measured point' : ''}${v.curve.some((p) => p.throughput !== null) ? ', and predicted transactions per second' : ''}${v.target?.index != null && v.target.index >= 0 ? `, the smallest pool for the target circled` : ''}`,
+    'aria-label':
+      `line chart of the predicted hit ratio by pool size${now}` +
+      (v.measured ? ', with the measured point' : '') +
+      (v.curve.some((p) => p.throughput !== null) ? ', and predicted transactions per second' : '') +
+      (v.target?.index != null && v.target.index >= 0 ? ', the smallest pool for the target circled' : ''),
   });
   const measuredIndex = v.measured ? v.curve.findIndex((p) => p.poolBytes === v.measured!.poolBytes) : -1;
   queueMicrotask(() =>

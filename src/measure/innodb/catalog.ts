@@ -76,7 +76,8 @@ interface KeyPartRow {
 async function readIndexShapes(conn: Connection, tables: string[][], product: 'mysql' | 'mariadb'): Promise<{ columns: ColumnRow[]; keyParts: KeyPartRow[] }> {
   const where = `(TABLE_SCHEMA, TABLE_NAME) IN (${tables.map(() => '(?, ?)').join(', ')})`;
   const [columns] = await conn.query(
-    `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS type, CHARACTER_OCTET_LENGTH AS octets, NUMERIC_PRECISION AS \`precision\`, EXTRA AS extra
+    `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS type, CHARACTER_OCTET_LENGTH AS octets,
+            NUMERIC_PRECISION AS \`precision\`, EXTRA AS extra
        FROM information_schema.COLUMNS WHERE ${where}`,
     tables.flat(),
   );

@@ -34,17 +34,23 @@ export function noiseWarnings(
     const tolerance = Math.max(16, Math.round(s.pagesAccessed * 0.05) + (delta.Innodb_buffer_pool_reads ?? 0) * 0.05);
     if (Math.abs(gap) > tolerance) {
       out.push(
-        `run ${run}: the global read requests (${global.toLocaleString('en-US')}) differ from the statement's own pages accessed (${s.pagesAccessed.toLocaleString('en-US')}, ${product === 'mariadb' ? 'r_engine_stats' : 'engine stats'}) by ${gap.toLocaleString('en-US')}: something else was reading`,
+        `run ${run}: the global read requests (${global.toLocaleString('en-US')}) differ from the statement's own pages accessed ` +
+        `(${s.pagesAccessed.toLocaleString('en-US')}, ${product === 'mariadb' ? 'r_engine_stats' : 'engine stats'}) by ${gap.toLocaleString('en-US')}: ` +
+        `something else was reading`,
       );
     } else if (gap !== 0) {
       // The runs table and the plan count different things; a user seeing two totals is told why.
       out.push(
-        `run ${run}: the runs table counts the server-wide read requests (${global.toLocaleString('en-US')} before calibration), the plan only the pages of the statement's tables (${s.pagesAccessed.toLocaleString('en-US')}, r_engine_stats); the ${Math.abs(gap).toLocaleString('en-US')} ${gap > 0 ? 'more' : 'fewer'} are InnoDB's own in the same window (data dictionary, change-buffer bitmap pages), within the ${tolerance.toLocaleString('en-US')} allowed for them`,
+        `run ${run}: the runs table counts the server-wide read requests (${global.toLocaleString('en-US')} before calibration), the plan only the pages ` +
+        `of the statement's tables (${s.pagesAccessed.toLocaleString('en-US')}, r_engine_stats); the ${Math.abs(gap).toLocaleString('en-US')} ` +
+        `${gap > 0 ? 'more' : 'fewer'} are InnoDB's own in the same window (data dictionary, change-buffer bitmap pages), within the ` +
+        `${tolerance.toLocaleString('en-US')} allowed for them`,
       );
     }
   } else if (stats && stats.length && run === 1) {
     out.push(
-      "the plan's page counts (r_engine_stats) are those of the tables the statement reads; the runs table's counters also count what a write touches beyond them (secondary indexes changed, undo log, the rollback)",
+      "the plan's page counts (r_engine_stats) are those of the tables the statement reads; the runs table's counters also count what a write touches " +
+      "beyond them (secondary indexes changed, undo log, the rollback)",
     );
   }
   return out;

@@ -40,6 +40,7 @@ export function prefixed(prefix: string, o: Record<string, number>): Record<stri
 export function autoIncrementWarnings(after: Map<string, number>, rowsInserted: number): string[] {
   return [...after].map(
     ([name, v]) =>
-      `the AUTO_INCREMENT counter of ${name} advanced by at least ${rowsInserted.toLocaleString('en-US')} over the runs (one value per row inserted; bulk inserts reserve more) and stays advanced after the rollback: it now stands at ${v.toLocaleString('en-US')}`,
+      `the AUTO_INCREMENT counter of ${name} advanced by at least ${rowsInserted.toLocaleString('en-US')} over the runs (one value per row inserted; ` +
+      `bulk inserts reserve more) and stays advanced after the rollback: it now stands at ${v.toLocaleString('en-US')}`,
   );
 }

@@ -22,13 +22,16 @@ export async function mayReadInnodbViews(conn: Connection): Promise<boolean> {
 
 /** What a measurement without PROCESS gives and lacks, and the GRANT that gives the rest. */
 export function withoutProcessWarning(account: string): string {
-  return `measured without PROCESS, which InnoDB's information_schema views need: the three numbers are measured as usual, but no residency (which pages are cached), no change-buffer metrics and no wait for purge (GRANT PROCESS ON *.* TO ${account} gives them; Test Connection shows every grant measuring uses)`;
+  return `measured without PROCESS, which InnoDB's information_schema views need: the three numbers are measured as usual, but no residency (which pages are ` +
+    `cached), no change-buffer metrics and no wait for purge (GRANT PROCESS ON *.* TO ${account} gives them; Test Connection shows every grant measuring ` +
+    `uses)`;
 }
 
 /** Why there is no prediction for a user denied the dictionary views (PROCESS) or the index statistics, and the GRANT. */
 export function predictionDenied(processDenied: boolean, account: string): string {
   return processDenied
-    ? `the measuring user may not read InnoDB's dictionary views, where the prediction finds each index's key columns; GRANT PROCESS ON *.* TO ${account} enables it`
+    ? `the measuring user may not read InnoDB's dictionary views, where the prediction finds each index's key columns; GRANT PROCESS ON *.* TO ` +
+      `${account} enables it`
     : `the measuring user may not read mysql.innodb_index_stats, which the prediction needs; GRANT SELECT ON mysql.innodb_index_stats TO ${account} enables it`;
 }
 

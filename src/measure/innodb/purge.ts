@@ -57,12 +57,15 @@ export async function waitForPurge(
 /** What the report says about the wait: a note when purge drained, a warning when it did not or could not be seen. */
 export function purgeWaitWarning(w: PurgeWait | 'unknown', when: string): string {
   if (w === 'unknown') {
-    return `${when}, InnoDB's history list length was not available (INNODB_METRICS trx_rseg_history_len is disabled; innodb_monitor_enable = 'trx_rseg_history_len' turns it on): BufferLens could not wait for purge, and the global counters may include its page requests and reads`;
+    return `${when}, InnoDB's history list length was not available (INNODB_METRICS trx_rseg_history_len is disabled; innodb_monitor_enable = ` +
+      `'trx_rseg_history_len' turns it on): BufferLens could not wait for purge, and the global counters may include its page requests and reads`;
   }
   const n = (x: number) => x.toLocaleString('en-US');
   const seconds = (w.waitedMs / 1000).toFixed(1);
   if (w.after === 0) {
-    return `${when}, InnoDB's purge had the undo logs of ${n(w.before)} committed transactions to process; BufferLens waited ${seconds} s for it to finish, so that its background page requests do not count in the runs`;
+    return `${when}, InnoDB's purge had the undo logs of ${n(w.before)} committed transactions to process; BufferLens waited ${seconds} s for it to finish, ` +
+      `so that its background page requests do not count in the runs`;
   }
-  return `${when}, InnoDB's purge still had ${n(w.after)} committed transactions to process after ${seconds} s (${n(w.before)} at first; other sessions keep writing): purge runs in the background, and the global counters may include its page requests and reads`;
+  return `${when}, InnoDB's purge still had ${n(w.after)} committed transactions to process after ${seconds} s (${n(w.before)} at first; other sessions keep ` +
+    `writing): purge runs in the background, and the global counters may include its page requests and reads`;
 }

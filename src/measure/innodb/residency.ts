@@ -85,7 +85,8 @@ export async function relationsAsAllowed(
     if (!isStatsDenied(err)) throw err;
     if (!viewsReadable) return { relations: [], statsDenied: true };
     warnings.push(
-      'residency per table, sized by its tablespace file (all its indexes together): the measuring user may not read mysql.innodb_index_stats, which names and sizes each index',
+      'residency per table, sized by its tablespace file (all its indexes together): the measuring user may not read mysql.innodb_index_stats, which ' +
+      'names and sizes each index',
     );
     const spaces = info.product === 'mariadb' ? 'information_schema.INNODB_SYS_TABLESPACES' : 'information_schema.INNODB_TABLESPACES';
     return { relations: await tablesFromTablespaces(conn, tables, spaces, info.pageSize), statsDenied: true };

@@ -53,7 +53,8 @@ export async function readInnodbServerInfo(conn: Connection): Promise<InnodbServ
   const { version, comment } = (rows as Array<{ version: string; comment: string }>)[0];
   const { product, release } = parseProduct(version, comment);
   const [vars] = await conn.query(
-    `SELECT VARIABLE_NAME AS name, VARIABLE_VALUE AS value FROM ${product === 'mysql' ? 'performance_schema.global_variables' : 'information_schema.GLOBAL_VARIABLES'}
+    `SELECT VARIABLE_NAME AS name, VARIABLE_VALUE AS value
+       FROM ${product === 'mysql' ? 'performance_schema.global_variables' : 'information_schema.GLOBAL_VARIABLES'}
       WHERE VARIABLE_NAME IN (?)`,
     [SETTINGS.map((s) => (product === 'mysql' ? s : s.toUpperCase()))],
   );

@@ -46,7 +46,8 @@ export async function indexLeadColumn(client: Client, indexOid: number): Promise
     values: [indexOid],
   });
   const w = r.rows[0];
-  return w ? { table: `${quotePostgresName(w.schema)}.${quotePostgresName(w.table)}`, column: quotePostgresName(w.column), builtIn: w.built_in === true } : undefined;
+  if (!w) return undefined;
+  return { table: `${quotePostgresName(w.schema)}.${quotePostgresName(w.table)}`, column: quotePostgresName(w.column), builtIn: w.built_in === true };
 }
 
 /**

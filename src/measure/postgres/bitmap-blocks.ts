@@ -27,7 +27,8 @@ export async function readBitmapBlocks(client: Client, root: PlanNode, facts: Pg
       undefined,
       async () => {
         const res = await client.query<{ block: string }>(
-          `SELECT DISTINCT (${alone.alias}.ctid::text::point)[0]::bigint AS block FROM ${table.reportName} AS ${alone.alias} WHERE ${alone.indexCond} ORDER BY 1`,
+          `SELECT DISTINCT (${alone.alias}.ctid::text::point)[0]::bigint AS block FROM ${table.reportName} AS ${alone.alias} WHERE ${alone.indexCond} ` +
+          `ORDER BY 1`,
         );
         return res.rows.map((r) => Number(r.block));
       },

@@ -32,9 +32,12 @@ export async function readRelationFacts(client: Client, rels: PgRelation[], resi
                     (SELECT array_agg(att.attname::text ORDER BY att.attnum) FROM pg_attribute att
                       WHERE att.attrelid = c.oid AND att.attnum > 0 AND NOT att.attisdropped AND att.attlen = -1 AND att.attstorage IN ('x', 'e'))
                   END AS toast_columns,
-                  CASE WHEN i.indnatts = 1 AND i.indpred IS NULL THEN CASE a.atttypid WHEN 'int2'::regtype THEN 2 WHEN 'int4'::regtype THEN 4 WHEN 'int8'::regtype THEN 8 END END AS key_bytes,
+                  CASE WHEN i.indnatts = 1 AND i.indpred IS NULL
+                       THEN CASE a.atttypid WHEN 'int2'::regtype THEN 2 WHEN 'int4'::regtype THEN 4 WHEN 'int8'::regtype THEN 8 END END AS key_bytes,
                   CASE WHEN a.attlen > 0 THEN a.attlen END AS pivot_bytes,
-                  (SELECT CASE WHEN bool_and(att.attlen > 0) THEN sum(att.attlen + CASE att.attalign WHEN 'd' THEN (8 - att.attlen % 8) % 8 WHEN 'i' THEN (4 - att.attlen % 4) % 4 WHEN 's' THEN att.attlen % 2 ELSE 0 END) END
+                  (SELECT CASE WHEN bool_and(att.attlen > 0) THEN sum(att.attlen + CASE att.attalign WHEN 'd' THEN (8 - att.attlen % 8) % 8
+                                                                               WHEN 'i' THEN (4 - att.attlen % 4) % 4
+                                                                               WHEN 's' THEN att.attlen % 2 ELSE 0 END) END
                      FROM unnest(i.indkey::int2[]) AS u(k) LEFT JOIN pg_attribute att ON att.attrelid = i.indrelid AND att.attnum = u.k) AS leaf_bytes
              FROM unnest($1::oid[]) o
              JOIN pg_class c ON c.oid = o

@@ -26,7 +26,8 @@ export function postgresError(err: unknown, ctx: PostgresErrorContext): Error {
   const limit = `${ctx.timeoutMs / 1000} s limit`;
   if (e.code === '55P03') {
     return new MeasureError(
-      `waited longer than the ${limit} for a lock another session holds on a relation the statement needs${during ? during : ' (before run 1)'}: ${e.message} (--timeout)`,
+      `waited longer than the ${limit} for a lock another session holds on a relation the statement needs${during ? during : ' (before run 1)'}: ` +
+      `${e.message} (--timeout)`,
       'timeout',
     );
   }

@@ -69,7 +69,8 @@ export async function readScanBlocks(client: Client, root: PlanNode, facts: PgRe
       async () =>
         (
           await client.query<{ block: string }>(
-            `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block FROM ${table.reportName} AS ${alone.alias} WHERE ${aloneCondition(alone, index)} ORDER BY ${order}`,
+            `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block FROM ${table.reportName} AS ${alone.alias} WHERE ` +
+            `${aloneCondition(alone, index)} ORDER BY ${order}`,
           )
         ).rows.map((r) => Number(r.block)),
       "where an index scan's rows are",

@@ -77,7 +77,8 @@ async function startFraction(client: Client, indexOid: number, n: PlanNode): Pro
   const t = c.type;
   const r = await client.query<ColumnStats>({
     text: `SELECT s.null_frac::float8 AS nf,
-                  coalesce((SELECT sum(m.f) FROM unnest(s.most_common_vals::text::${t}[], s.most_common_freqs) m(v, f) WHERE m.v < $1::${t}), 0)::float8 AS mcv_below,
+                  coalesce((SELECT sum(m.f) FROM unnest(s.most_common_vals::text::${t}[], s.most_common_freqs) m(v, f)
+                             WHERE m.v < $1::${t}), 0)::float8 AS mcv_below,
                   coalesce((SELECT sum(f) FROM unnest(s.most_common_freqs) f), 0)::float8 AS mcv_all,
                   (SELECT count(*) FROM unnest(s.histogram_bounds::text::${t}[]) b WHERE b < $1::${t})::int AS hb,
                   coalesce(cardinality(s.histogram_bounds::text::${t}[]), 0)::int AS hn

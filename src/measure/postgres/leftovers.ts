@@ -35,5 +35,6 @@ export function footprintWarning(before: Footprint, after: Footprint, runs: numb
     parts.push(`${name}: ${what.join(', ')}`);
   }
   if (!parts.length) return undefined;
-  return `the ${runs} rolled-back run${runs > 1 ? 's' : ''} left behind ${parts.join('; ')} (dead versions stay until VACUUM, grown pages stay after it; later runs read past them)${flushed ? '' : '; dead-tuple counts may lag, as this user cannot force a statistics flush'}`;
+  return `the ${runs} rolled-back run${runs > 1 ? 's' : ''} left behind ${parts.join('; ')} (dead versions stay until VACUUM, grown pages stay after it; ` +
+    `later runs read past them)${flushed ? '' : '; dead-tuple counts may lag, as this user cannot force a statistics flush'}`;
 }

@@ -35,7 +35,9 @@ export async function readLookupRows(client: Client, statement: string, root: Pl
   // The outer rows' own blocks where one index scan read them (a table, so it has a ctid).
   const outer = findNode(loop.children[0], (c) => (c.nodeType === 'Index Scan' || c.nodeType === 'Index Only Scan') && (c.alias ?? c.relation) === ref.alias);
   const outerBlock = outer?.relation && (outer.actualLoops ?? 1) === 1 ? `, (${quotePostgresName(ref.alias)}.ctid::text::point)[0]::bigint AS outer_block` : '';
-  const expression = `${quotePostgresName(ref.alias)}.${quotePostgresName(ref.outerColumn)}::text AS key, (${quotePostgresName(innerAlias)}.ctid::text::point)[0]::bigint AS block${outerBlock}`;
+  const expression =
+    `${quotePostgresName(ref.alias)}.${quotePostgresName(ref.outerColumn)}::text AS key, (${quotePostgresName(innerAlias)}.ctid::text::point)[0]::bigint ` +
+    `AS block${outerBlock}`;
   const sql = replaceSelectList(statement, expression, 'postgresql', { unordered: count(root, 'Sort') > 0 });
   if (!sql) return NONE;
   return readOnly(

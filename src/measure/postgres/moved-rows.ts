@@ -72,7 +72,8 @@ function scanAlone(n: PlanNode, lead: { table: string; column: string }, index: 
   const alone = asAlone(n);
   return (
     alone &&
-    `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block, ${alone.alias}.${lead.column} AS lead FROM ${lead.table} AS ${alone.alias} WHERE ${aloneCondition(alone, index)}`
+    `SELECT (${alone.alias}.ctid::text::point)[0]::bigint AS block, ${alone.alias}.${lead.column} AS lead FROM ${lead.table} AS ${alone.alias} WHERE ` +
+    `${aloneCondition(alone, index)}`
   );
 }
 

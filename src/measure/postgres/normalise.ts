@@ -3,7 +3,8 @@ import type { BufferCounters, Reads, ReadsNotes } from '../../shared/report';
 
 export function readAheadNote(major: number): string {
   if (major <= 16) {
-    return `PostgreSQL ${major} has no read-ahead into shared buffers: it reads block by block (and only hints the kernel for bitmap heap scans); the kernel's own readahead is invisible to its counters`;
+    return `PostgreSQL ${major} has no read-ahead into shared buffers: it reads block by block (and only hints the kernel for bitmap heap scans); the ` +
+      `kernel's own readahead is invisible to its counters`;
   }
   const base = `PostgreSQL ${major} reads ahead through read streams, but counts blocks read ahead as ordinary reads: no counter separates them`;
   return major >= 18

@@ -81,7 +81,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     await this.checkSideEffects(writtenOids, warnings);
     if (this.info.isSuperuser) {
       warnings.push(
-        "measured as a superuser: nothing but BufferLens's own checks stands between the statement and the server; a measuring role needs only pg_read_all_stats, EXECUTE on the pg_buffercache functions and SELECT on the tables (Test Connection prints the GRANTs)",
+        "measured as a superuser: nothing but BufferLens's own checks stands between the statement and the server; a measuring role needs only " +
+        "pg_read_all_stats, EXECUTE on the pg_buffercache functions and SELECT on the tables (Test Connection prints the GRANTs)",
       );
     }
   }
@@ -102,7 +103,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     warnings.push(...this.verdict.warnings);
     if (this.dataChanging && !this.options.commit) {
       warnings.push(
-        'each rolled-back run leaves the row versions it wrote as dead tuples until VACUUM (and pages the table grew by stay): later runs read past them, and the report says what was left',
+        'each rolled-back run leaves the row versions it wrote as dead tuples until VACUUM (and pages the table grew by stay): later runs read past ' +
+        'them, and the report says what was left',
       );
       const indexes = writtenOids.length ? this.relations.filter((r) => r.kind === 'index').map((r) => r.oid) : [];
       this.footprintOids = [...new Set([...writtenOids, ...indexes])];
@@ -120,7 +122,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
   private runsDone = 0;
 
   residencySkipped(limit: number): string {
-    return `residency not read: shared buffers hold ${this.poolPages.toLocaleString('en-US')} pages, above the limit of ${limit.toLocaleString('en-US')}; each pg_buffercache read scans every buffer header (--residency=always reads it anyway)`;
+    return `residency not read: shared buffers hold ${this.poolPages.toLocaleString('en-US')} pages, above the limit of ${limit.toLocaleString('en-US')}; ` +
+      `each pg_buffercache read scans every buffer header (--residency=always reads it anyway)`;
   }
 
   private async ensureBuffercache(warnings: string[]): Promise<void> {
@@ -150,7 +153,10 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     if (!info.buffercache) return 'evicting needs the pg_buffercache extension';
     if (!info.isSuperuser) return 'evicting buffers needs a superuser';
     if (!info.evictRelation && !info.evictBuffer) {
-      return `PostgreSQL ${info.major} cannot evict one relation's buffers (pg_buffercache_evict arrived in 17, pg_buffercache_evict_relation in 18); restart the server for a cold pool`;
+      return (
+        `PostgreSQL ${info.major} cannot evict one relation's buffers (pg_buffercache_evict arrived in 17, pg_buffercache_evict_relation in 18); ` +
+        'restart the server for a cold pool'
+      );
     }
     const oids = this.relations.map((r) => r.oid);
     if (info.evictRelation) {
@@ -304,7 +310,8 @@ export class PostgresSession implements EngineSession<PgFacts, PlanNode, PgPostR
     if (this.options.timing) out.push('EXPLAIN ANALYZE times every plan node, which adds overhead to the elapsed times (--no-timing turns it off)');
     if (!this.info.canForceStatsFlush)
       out.push(
-        "this user cannot force a statistics flush (pg_stat_force_next_flush), so the pg_stat_* deltas in raw may lag by up to a second; EXPLAIN's numbers are exact",
+        "this user cannot force a statistics flush (pg_stat_force_next_flush), so the pg_stat_* deltas in raw may lag by up to a second; EXPLAIN's " +
+        "numbers are exact",
       );
     return out;
   }

@@ -41,7 +41,8 @@ export async function rewrittenReach(client: Client, relationOids: number[], wri
                UNION ALL SELECT 'pg_constraint'::regclass, c.oid FROM pg_constraint c WHERE $2 AND c.contype = 'c' AND (c.conrelid = ANY($1::oid[])
                  OR c.contypid IN (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = ANY($1::oid[]) AND a.attnum > 0)))
              SELECT CASE d.refclassid WHEN 'pg_proc'::regclass THEN 'f' WHEN 'pg_operator'::regclass THEN 'o' ELSE 'r' END AS kind,
-                    CASE d.refclassid WHEN 'pg_operator'::regclass THEN (SELECT oprcode::oid FROM pg_operator WHERE oid = d.refobjid) ELSE d.refobjid END::int AS oid
+                    CASE d.refclassid WHEN 'pg_operator'::regclass THEN (SELECT oprcode::oid FROM pg_operator WHERE oid = d.refobjid)
+                                      ELSE d.refobjid END::int AS oid
                FROM objs JOIN pg_depend d ON d.classid = objs.classid AND d.objid = objs.oid
               WHERE d.refclassid IN ('pg_proc'::regclass, 'pg_operator'::regclass, 'pg_class'::regclass) AND d.deptype = 'n'`,
       values: [pending, writes],
@@ -92,7 +93,8 @@ export async function aggregateSupport(client: Client, aggregateOids: number[]):
   if (!aggregateOids.length) return [];
   const r = await client.query<{ oid: number }>({
     text: `SELECT DISTINCT f::oid::int AS oid FROM pg_aggregate a,
-                  unnest(ARRAY[a.aggtransfn, a.aggfinalfn, a.aggcombinefn, a.aggserialfn, a.aggdeserialfn, a.aggmtransfn, a.aggminvtransfn, a.aggmfinalfn]::oid[]) f
+                  unnest(ARRAY[a.aggtransfn, a.aggfinalfn, a.aggcombinefn, a.aggserialfn, a.aggdeserialfn,
+                               a.aggmtransfn, a.aggminvtransfn, a.aggmfinalfn]::oid[]) f
             WHERE a.aggfnoid = ANY($1::oid[]) AND f <> 0`,
     values: [aggregateOids],
   });

@@ -109,9 +109,11 @@ export async function readServerInfo(client: Client): Promise<PostgresServerInfo
 /** How to get pg_buffercache, said plainly. */
 export function buffercacheAdvice(info: PostgresServerInfo): string {
   if (!info.buffercacheAvailable) {
-    return "pg_buffercache is not installed on this server (it ships with PostgreSQL's contrib package, e.g. Debian's postgresql-contrib); residency is not reported";
+    return "pg_buffercache is not installed on this server (it ships with PostgreSQL's contrib package, e.g. Debian's postgresql-contrib); residency is not " +
+      "reported";
   }
   return info.canCreateExtension
     ? 'pg_buffercache is not enabled in this database: run CREATE EXTENSION pg_buffercache (or pass --create-extension); residency is not reported'
-    : 'pg_buffercache is not enabled in this database and this user may not create it: ask an administrator to run CREATE EXTENSION pg_buffercache; residency is not reported';
+    : 'pg_buffercache is not enabled in this database and this user may not create it: ask an administrator to run CREATE EXTENSION pg_buffercache; ' +
+      'residency is not reported';
 }

@@ -18,7 +18,8 @@ export async function postgresStatementStatistics(target: ConnectionTarget): Pro
   } catch (err) {
     await close();
     throw new StatisticsUnavailable(
-      `pg_stat_statements could not be read (${(err as Error).message}): it needs shared_preload_libraries = 'pg_stat_statements' and CREATE EXTENSION pg_stat_statements`,
+      `pg_stat_statements could not be read (${(err as Error).message}): it needs shared_preload_libraries = 'pg_stat_statements' and CREATE EXTENSION ` +
+      `pg_stat_statements`,
     );
   }
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
