@@ -73,11 +73,11 @@ export function decide(role: 'read' | 'write', reached: Reached, policy: GatePol
     const n = reached.routines.length;
     warnings.push(
       `the statement reaches user-defined ${plural(n, 'routine', 'routines')} ${reached.routines.join(', ')}: ` +
-      writes
-        ? policy.commit
-          ? 'what they write is kept'
-          : 'their table changes are rolled back'
-        : 'a reading statement runs in a read-only transaction, so they cannot write a table',
+        (writes
+          ? policy.commit
+            ? 'what they write is kept'
+            : 'their table changes are rolled back'
+          : 'a reading statement runs in a read-only transaction, so they cannot write a table'),
     );
   }
   if (reached.sequences.length && writes && !policy.commit) {
