@@ -29,8 +29,10 @@ test('the demo measures the seed experiments on an embedded PostgreSQL 18 and wr
     assert.equal(predicted2, afterRun2);
     assert.equal(before2, afterRun1);
     for (const kept of [afterRun1, afterRun2 - afterRun1]) {
-      assert.equal(kept % RING, 0, `${kept} pages kept: whole rings of ${RING}`);
-      assert.ok(kept >= RING && kept <= 3 * RING, `${kept} pages kept by the leader and at most two workers`);
+      // At least a ring each run. Whole rings as a rule, but a ring that meets a buffer dirty with WAL not yet
+      // flushed leaves it cached and takes another (StrategyRejectBuffer): a fresh-clone CI run kept 375, and
+      // the prediction, held to the measured count above, said 375 too.
+      assert.ok(kept >= RING && kept < 4_736, `${kept} pages kept: at least one ring of ${RING}, less than the table`);
     }
     for (let i = 1; i <= 3; i++) {
       const page = join(cwd, 'bufferlens-demo', `report-${i}.html`);
