@@ -22,6 +22,7 @@ import { readWrittenRows } from './written-rows';
 import { readPartialEntries } from './partial-entries';
 import { readInsertedOutOfLine } from './inserted-values';
 import { readInsertedKeyPositions } from './key-positions';
+import { readDeadPastInserted } from './dead-past-inserted';
 import type { PgRelation } from './residency';
 
 export interface AfterRunsContext {
@@ -97,6 +98,10 @@ export async function readAfterRuns(c: AfterRunsContext): Promise<{ observed: Pg
   const keyRanges = await readKeyRanges(client, relations, facts, timeout);
   if (some(keyRanges)) observed.keyRanges = keyRanges;
   Object.assign(observed, endsObserved(await readIndexHeights(client, relations, facts, timeout)));
+  if (observed.appendedKeys?.length)
+    observed.deadPastInserted = some(
+      await readDeadPastInserted(client, c.statement, relations, facts, observed.appendedKeys, observed.indexHeights ?? {}, timeout),
+    );
   const startFractions = await readStartFractions(client, plan, relations, timeout);
   if (some(startFractions)) observed.startFractions = startFractions;
   const toastValues = committed ? {} : await readToastValues(client, plan, facts, c.facts.settings, timeout);

@@ -75,7 +75,7 @@ export async function readIndexHeights(client: Client, relations: PgRelation[], 
 }
 
 /** Each end of an index: the order that finds its live key there, and the operator that asks for keys past it. */
-const ENDS = [
+export const ENDS = [
   { order: 'ASC', beyond: 'OPERATOR(pg_catalog.<)' },
   { order: 'DESC', beyond: 'OPERATOR(pg_catalog.>)' },
 ] as const;
@@ -99,6 +99,18 @@ async function descentCount(
   );
   const key = first.rows[0]?.v;
   if (key === undefined || key === null) return undefined;
+  return requestsPast(client, f, lead, end, key);
+}
+
+/** The requests of a scan of the index for keys past `key` at one end, as descentCount asks them (in a read-only transaction). */
+export async function requestsPast(
+  client: Client,
+  f: PgRelationFacts,
+  lead: { table: string; column: string },
+  end: (typeof ENDS)[number],
+  key: string,
+): Promise<number | undefined> {
+  const predicate = f.predicate ? ` AND (${f.predicate})` : '';
   const sql = `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT ${lead.column} FROM ${lead.table} WHERE ${lead.column} ${end.beyond} $1${predicate}`;
   let node: ExplainNode | undefined;
   for (let k = 0; k < 2; k++) {

@@ -122,6 +122,12 @@ export interface PgPredictionSettings {
    */
   appendedKeys?: string[];
   /**
+   * Per index an INSERT … SELECT appends to (its plan name), the leaves of dead entries an earlier rolled-back
+   * write left past the largest inserted key, read after the last run (dead-past-inserted.ts): none, and the
+   * keys take the right-most leaf's fast path; some, and they lie among them. Absent where not read.
+   */
+  deadPastInserted?: Record<string, number>;
+  /**
    * Per inner table of a nested loop (its plan name), each lookup's key (where integers) and the heap block
    * of the row it found, in the loop's order, read after the last run (lookup-rows.ts).
    */
@@ -243,6 +249,7 @@ export type PgPostRunObservations = Pick<
   | 'fetchedBlocks'
   | 'bitmapBlocks'
   | 'appendedKeys'
+  | 'deadPastInserted'
   | 'lookupRows'
   | 'indexWindows'
   | 'startFractions'

@@ -99,6 +99,14 @@ export const PG_GUESSES = {
       "a descent each (the twins in the leaves before it: where the previous run's splits left them, from the build's last leaf's fill, no view shows)",
     ],
   ),
+  deadEndAppends: twoWays(
+    "whether keys past an index's largest live one also lie past the dead entries an earlier rolled-back write left there",
+    0,
+    [
+      'among them: each entry descends to the dead leaves, spread over them in key order (the fast path is for the right-most leaf only)',
+      "past them: the right-most leaf's fast path",
+    ],
+  ),
   earlierPlacement: {
     what: "where an earlier write's versions lie, where no view shows it",
     alternatives: ["before the blocks committed updates appended, or on the table's last (cached) blocks", 'spread over the heap'],
@@ -113,7 +121,7 @@ export type PgGuessName = keyof typeof PG_GUESSES;
 
 /** Guesses that move together across the band, declared: one dimension each, to be separated. */
 export const SHARED_DIMENSIONS: Record<Guess['dimension'], PgGuessName[]> = {
-  0: ['earlierPlacement', 'filterReach', 'backwardWithinKey', 'twinsFastPath'],
+  0: ['earlierPlacement', 'filterReach', 'backwardWithinKey', 'twinsFastPath', 'deadEndAppends'],
   1: ['lateWorkers', 'dirtiedAtEnd', 'updatedEarlierMarked', 'deadPerKey', 'earlierWriteEntries', 'earlierBetweenBlocks'],
   2: ['marksSkipped', 'markedSinceUpdate', 'leavesMarkedBefore', 'fetchedDeadPages'],
   4: ['prunedBefore', 'roomFromPruning', 'deadSpread', 'skipNextLeaf'],

@@ -307,6 +307,7 @@ const OBSERVED_KEYS = [
   'fetchedBlocks',
   'bitmapBlocks',
   'appendedKeys',
+  'deadPastInserted',
   'lookupRows',
   'indexWindows',
   'startFractions',

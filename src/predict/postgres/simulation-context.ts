@@ -28,6 +28,8 @@ export interface PostRunObservations {
   bitmapBlocks: Record<string, number[]>;
   /** The indexes an INSERT … SELECT appends to (appended-keys.ts). */
   appendedKeys: string[];
+  /** Leaves of an earlier write's dead entries past the inserted keys, per appended index (dead-past-inserted.ts). */
+  deadPastInserted: Record<string, number>;
   /** A nested loop's lookups as they ran, per inner table (lookup-rows.ts). */
   lookupRows: Record<string, { keys?: number[]; blocks: number[] }>;
   /** The rows around a secondary index's scan, per index (index-window.ts). */
@@ -125,6 +127,7 @@ export class SimulationContext {
       fetchedBlocks: o.fetchedBlocks ?? {},
       bitmapBlocks: o.bitmapBlocks ?? {},
       appendedKeys: o.appendedKeys ?? [],
+      deadPastInserted: o.deadPastInserted ?? {},
       lookupRows: o.lookupRows ?? {},
       indexWindows: o.indexWindows ?? {},
       startFractions: o.startFractions ?? {},

@@ -46,6 +46,13 @@ export function tuplesPerBlock(f: PgRelationFacts): number {
 /** One index's entry for inserted row r: at the index's end where its keys are appended, else at its key's leaf. */
 function insertEntry(pool: PostgresPool, rnd: SeededRandom, s: InsertShape, r: number): void {
   const e = s.placed++;
+  if (s.amongDead > 0) {
+    // Keys past the live ones but among an earlier write's dead entries: the leaf their order puts them on.
+    const leaf = s.g.leafPages - s.amongDead + Math.min(s.amongDead - 1, Math.floor((e * s.amongDead) / Math.max(1, s.entries)));
+    for (const p of descentPages(s.i, s.g, leaf)) pool.access(p);
+    pool.readBuffer(pageId(s.i, leafBlock(s.g, leaf)), -1, true);
+    return;
+  }
   if (s.atEnd) {
     // The rightmost leaf, then the pages the appends add past the index's end.
     const added = Math.floor(e / s.perLeaf);
@@ -72,6 +79,22 @@ interface InsertShape {
   share: number;
   positions: number[] | undefined;
   placed: number;
+  /** Leaves of an earlier write's dead entries past the live keys that the appended keys fall among (0: none). */
+  amongDead: number;
+  /** The entries the index takes. */
+  entries: number;
+}
+
+/** What replayInsert knows of the inserted rows beyond their count. */
+export interface InsertFacts {
+  appended: Set<string>;
+  /** Per appended index (plan name), the leaves of dead entries past the inserted keys, where read after the runs. */
+  deadPastInserted?: Record<string, number>;
+  runsBefore: number;
+  partialEntries?: Record<string, number>;
+  draw?: number;
+  /** Per index (its relation number), each inserted row's position along it (read after the runs): its entry's leaf. */
+  keyPositions?: Map<number, number[]>;
 }
 
 /**
@@ -82,20 +105,7 @@ interface InsertShape {
 export function replayInsert(
   { pool, heap, indexes, rows, rnd, notes, fsmPage }: WriteContext,
   sequencePage: number,
-  {
-    appended,
-    runsBefore,
-    partialEntries = {},
-    draw = 0,
-    keyPositions,
-  }: {
-    appended: Set<string>;
-    runsBefore: number;
-    partialEntries?: Record<string, number>;
-    draw?: number;
-    /** Per index (its relation number), each inserted row's position along it (read after the runs): its entry's leaf. */
-    keyPositions?: Map<number, number[]>;
-  } = { appended: new Set(), runsBefore: 0 },
+  { appended, deadPastInserted = {}, runsBefore, partialEntries = {}, draw = 0, keyPositions }: InsertFacts = { appended: new Set(), runsBefore: 0 },
 ): void {
   if (rows <= 0) return;
   const { t, f } = heap;
@@ -133,6 +143,7 @@ export function replayInsert(
     const twinsNote = `${PG_GUESSES.twinsFastPath.what}: ${PG_GUESSES.twinsFastPath.alternatives[guess(draw, 'twinsFastPath')]}`;
     if (twins) notes.assumptions.add(`${x.reportName}: ${twinsNote}`);
     const inOrder = ordered && g.height >= FASTPATH_MIN_HEIGHT && !(twins && guess(draw, 'twinsFastPath') === 1);
+    const share = partialShare(x, f, rows, partialEntries, notes);
     return {
       x,
       i,
@@ -140,9 +151,11 @@ export function replayInsert(
       perLeaf,
       atEnd: x.ascending === true || appended.has(x.planName),
       inOrder,
-      share: partialShare(x, f, rows, partialEntries, notes),
+      share,
       positions: keyPositions?.get(i),
       placed: 0,
+      amongDead: twins ? 0 : deadEndAppends(x, g.leafPages, { appended, deadPastInserted, draw }, notes),
+      entries: Math.round(rows * share),
     };
   });
   // An identity or serial column draws its value from a sequence: nextval() reads the sequence's page.
@@ -169,6 +182,38 @@ export function replayInsert(
       if (Math.floor((r + 1) * s.share) !== Math.floor(r * s.share)) insertEntry(pool, rnd, s, r);
     }
   }
+}
+
+/**
+ * Keys past an index's largest live key meet the dead entries an earlier rolled-back write left past it:
+ * the fast path takes only the right-most leaf, and where the keys lie among those entries each descends to
+ * theirs (measured: 1,000 rows, 4,046 requests, 2,024 with the fast path). Where the leaves of dead entries
+ * past the largest inserted key were counted after the runs (dead-past-inserted.ts), they tell which; else the
+ * leaves past the live keys (index-height.ts) say there are some, and whether the keys lie among them is a
+ * guess. A sequence's keys lie past every earlier one. Returns the dead leaves the entries go to, 0 for the
+ * fast path.
+ */
+function deadEndAppends(
+  x: PgRelationFacts,
+  leafPages: number,
+  { appended, deadPastInserted, draw }: { appended: Set<string>; deadPastInserted: Record<string, number>; draw: number },
+  notes: PlanSimulationNotes,
+): number {
+  if (x.ascending === true || !appended.has(x.planName)) return 0;
+  const past = deadPastInserted[x.planName];
+  if (past !== undefined) {
+    if (past > 0)
+      notes.assumptions.add(
+        `${x.reportName}: ${past} leaves of an earlier write's dead entries past the inserted keys (counted after the runs): each entry ` +
+          'descends from the root, as the fast path takes the right-most leaf only',
+      );
+    return Math.min(leafPages, past);
+  }
+  const dead = Math.min(leafPages, x.deadEndLeaves?.last ?? 0);
+  if (dead <= 0) return 0;
+  const g = PG_GUESSES.deadEndAppends;
+  notes.assumptions.add(`${x.reportName}: ${dead} leaves of dead entries past its live keys; ${g.what}: ${g.alternatives[guess(draw, 'deadEndAppends')]}`);
+  return guess(draw, 'deadEndAppends') === 0 ? dead : 0;
 }
 
 /**

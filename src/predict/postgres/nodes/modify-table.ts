@@ -46,6 +46,7 @@ export function modify(sim: SimulationContext, pool: PostgresPool, n: PlanNode, 
     case 'Insert': {
       replayInsert(context, sim.sequencePage(), {
         appended: new Set(sim.observed.appendedKeys),
+        deadPastInserted: sim.observed.deadPastInserted,
         runsBefore: sim.history.runsDone,
         partialEntries: sim.observed.partialEntries,
         draw: sim.draw,
