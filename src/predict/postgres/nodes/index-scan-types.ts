@@ -33,6 +33,8 @@ export interface ScanBase {
   known: number[] | undefined;
   capacity: number | undefined;
   loadOrder: { min: number; capacity: number; moved: Uint8Array } | undefined;
+  /** Entries under one key of the scanned index (1: unique, or not known): they lie in heap order. */
+  rowsPerKey: number;
 }
 
 /** The heap visits' route: what the walk meets beside the live rows, and where. */

@@ -18,6 +18,7 @@ import { heapRoute } from './index-scan-route';
 import type { ScanBase } from './index-scan-types';
 import { walkHeap } from './index-scan-walk';
 import { PG_CALIBRATION } from '../calibration';
+import type { PgRelationFacts } from '../facts';
 
 export function indexScan(sim: SimulationContext, pool: PostgresPool, n: PlanNode, notes: PlanSimulationNotes, rnd: SeededRandom): void {
   if (!n.parallelAware && (n.actualLoops ?? 1) > 1) return repeatedIndexScan(sim, pool, n, notes, rnd);
@@ -32,11 +33,17 @@ export function indexScan(sim: SimulationContext, pool: PostgresPool, n: PlanNod
   if (t === undefined) return void notes.unmodelled.add(`${n.nodeType} on ${n.relation}: table facts missing`);
   const fetched = fetchedKnown(sim, n);
   if (fetched) return fetchedAsRead(sim, pool, n, notes, t, fetched);
-  const base = scanBase(sim, n, notes, { t, tuples, heapTuples });
+  const idx = sim.relationIndex('index', n.index);
+  const base = { ...scanBase(sim, n, notes, { t, tuples, heapTuples }), rowsPerKey: idx === undefined ? 1 : entriesPerKey(sim.facts[idx]) };
   walkHeap(sim, pool, rnd, base, heapRoute(sim, pool, notes, base));
 }
 
-function scanBase(sim: SimulationContext, n: PlanNode, notes: PlanSimulationNotes, s: { t: number; tuples: number; heapTuples: number }): ScanBase {
+function scanBase(
+  sim: SimulationContext,
+  n: PlanNode,
+  notes: PlanSimulationNotes,
+  s: { t: number; tuples: number; heapTuples: number },
+): Omit<ScanBase, 'rowsPerKey'> {
   const { t, tuples, heapTuples } = s;
   const idx = sim.relationIndex('index', n.index);
   const f = sim.facts[t];
@@ -90,7 +97,7 @@ function scanBase(sim: SimulationContext, n: PlanNode, notes: PlanSimulationNote
  * it (the key's rank over the rows a full page holds), but for rows an earlier update had moved (their
  * live block out of the update's order), whose dead version is where that update put it.
  */
-function loadOrderOf(b: Omit<ScanBase, 'loadOrder'>, keyMin: number | undefined, notes: PlanSimulationNotes): ScanBase['loadOrder'] {
+function loadOrderOf(b: Omit<ScanBase, 'loadOrder' | 'rowsPerKey'>, keyMin: number | undefined, notes: PlanSimulationNotes): ScanBase['loadOrder'] {
   const { known, dead, first, capacity, ordered, live, f } = b;
   const loadOrder =
     dead?.mirrorsLive && known && first && keyMin !== undefined && capacity && ordered > PG_CALIBRATION.loadOrder && live.first > 0
@@ -123,4 +130,14 @@ function writtenInScanOrder(sim: SimulationContext, n: PlanNode): number[] | und
   const blocks = n.relation ? sim.observed.writtenBlocks[n.relation] : undefined;
   const rows = (n.actualRows ?? 0) * Math.max(1, n.actualLoops ?? 1);
   return blocks && n.nodeType === 'Index Scan' && (n.rowsRemovedByFilter ?? 0) === 0 && blocks.length === rows ? blocks : undefined;
+}
+
+/**
+ * Entries under one key of a one-column index, from its distinct values (pg_stats): B-tree entries of one key
+ * are in heap order (the heap TID breaks ties, PostgreSQL 12 on), so a key's dead versions are met apart from
+ * its live rows, not between them. 1 for a key of more columns, or none counted.
+ */
+function entriesPerKey(x: PgRelationFacts): number {
+  if (x.keyColumns !== 1 || !x.leadingDistinct || x.tuples <= 0) return 1;
+  return Math.max(1, Math.round(x.tuples / x.leadingDistinct));
 }
