@@ -61,9 +61,10 @@ export const SCHEMA_MISSES: Record<string, string> = {
     "Keys past the live ones meet the dead entries an earlier measurement's rolled-back runs left past them: the fast path takes the " +
     "right-most leaf only, so keys below the earlier write's descend from the root each. After the runs a scan for keys past the largest " +
     'inserted one counts the dead leaves there (dead-past-inserted.ts; since 2026-12-07: lab, 1,000 rows below an earlier write\'s keys, ' +
-    '4,046 logical measured, 2,024 predicted before, 4,024 now; past them, 2,058 measured, 2,025 predicted). Recordings made before then ' +
-    'lack the count: where the index has dead leaves past its live keys the entries are taken among them, and the band spans the fast ' +
-    'path (studied seeds, PostgreSQL 15: 2,135 to 2,138 of 2,334 logical within 5 %; held-out 1,742 to 1,746 of 1,996, band 1,897 to 1,908). ' +
+    '4,046 logical measured, 2,024 predicted before, 4,024 now; past them, 2,058 measured, 2,025 predicted). Every PostgreSQL seed was ' +
+    'recorded again with the count: the held-out class 105 to 117 of 162 within 5 % (logical, PostgreSQL 15), the range UPDATE 87 to ' +
+    "118 with a key's dead versions met after its live rows (below). Without the count the entries are taken among the dead leaves past " +
+    'the live keys where there are some, and the band spans the fast path. ' +
     "MariaDB: its scan reads every row's long values before the WHERE clause (seed 105: " +
     '4,764 off-page pages, a scan of 5,673 leaves; modelled since 2026-12-06), and the rollback tries a merge at every removal that leaves a ' +
     "page under half full (INNODB_METRICS: 483 attempts for 550 rows in one index; modelled). Recordings made before then lack the keys' " +
