@@ -16,6 +16,8 @@ export interface LiveRows {
 export interface DeadVersions {
   /** Dead versions reached per live row. */
   perRow: number;
+  /** Every one a previous run's rolled-back version, appended past the table's end: after each live row in heap order. */
+  appendedOnly: boolean;
   /**
    * The block of the next dead version, given where the live row just visited sits in the live rows (0–1);
    * `inPlace`: the dead version follows that place (the live row's block is known), else it is drawn from
@@ -133,6 +135,7 @@ export function deadVersions(
   let appended = 0;
   return {
     perRow: counted + left,
+    appendedOnly: counted <= 0,
     mirrorsLive: tableWideDead(f),
     block: (frac, rnd, inPlace) => {
       if (rnd.next() * (counted + left) < left) return leftAt ? leftAt(appended++) : f.pages + Math.floor(appended++ / perBlock);
