@@ -126,14 +126,15 @@ export default tseslint.config(
     },
   },
   // Size: a file over 400 lines or a function over 80 hides a second responsibility. Lines: prettier
-  // formats to 160 columns; a string or template it cannot break may run longer.
+  // formats to 160 columns, and a text longer than that is split into parts joined with +; only a URL,
+  // which splitting would break, may run longer.
   {
     files: ['src/**/*.ts', 'webview/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 400 }],
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
       complexity: ['error', 40],
-      'max-len': ['error', { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true }],
+      'max-len': ['error', { code: 160, ignoreUrls: true }],
     },
   },
   ...LAYERS.flat().map(layerRule),

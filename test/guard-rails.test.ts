@@ -111,9 +111,11 @@ test('a function with more than 40 branches fails lint', async () => {
   assert.equal(await errors('src/sql/x.ts', branches(30), 'complexity'), 0);
 });
 
-test('a code line over 160 characters fails lint; a long string may run on', async () => {
+test('a line over 160 characters fails lint, a long string or template too; one of 160 passes', async () => {
   const wide = `export const a = [${Array.from({ length: 40 }, (_, k) => k + 1000).join(', ')}];\n`;
   assert.ok(wide.length > 161);
   assert.equal(await errors('src/shared/x.ts', wide, 'max-len'), 1);
-  assert.equal(await errors('src/shared/x.ts', `export const s = '${'x'.repeat(200)}';\n`, 'max-len'), 0);
+  assert.equal(await errors('src/shared/x.ts', `export const s = '${'x'.repeat(200)}';\n`, 'max-len'), 1);
+  assert.equal(await errors('webview/report/x.ts', `export const s = \`${'x'.repeat(200)}\`;\n`, 'max-len'), 1);
+  assert.equal(await errors('src/shared/x.ts', `export const s = '${'x'.repeat(140)}';\n`, 'max-len'), 0);
 });

@@ -73,23 +73,25 @@ export class InnodbWorkloadModel {
     return r as T[];
   }
 
+  /** A global status variable's value, undefined where the server has none. */
+  private async globalStatus(name: string): Promise<number | undefined> {
+    const [r] = await this.rows<Json>('SELECT VARIABLE_VALUE AS n FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = ?', [name]);
+    return r?.n === undefined || r.n === null ? undefined : Number(r.n);
+  }
+
   async compile(scripts: WorkloadScript[], fixed: Map<string, Value>): Promise<CompiledWorkload> {
     const [v] = await this.rows<Json>(
-      `SELECT @@innodb_page_size AS ps, @@innodb_buffer_pool_size AS bytes, VERSION() AS version, @@innodb_old_blocks_pct AS old_pct, @@innodb_old_blocks_time AS old_time, @@innodb_read_ahead_threshold AS ra, @@innodb_lru_scan_depth AS scan_depth`,
+      'SELECT @@innodb_page_size AS ps, @@innodb_buffer_pool_size AS bytes, VERSION() AS version, @@innodb_old_blocks_pct AS old_pct, ' +
+        '@@innodb_old_blocks_time AS old_time, @@innodb_read_ahead_threshold AS ra, @@innodb_lru_scan_depth AS scan_depth',
     );
     this.pageSize = Number(v.ps);
     const version = String(v.version);
     const product = /mariadb/i.test(version) ? 'mariadb' : 'mysql';
     this.dive = product === 'mariadb' ? 'shared' : 'separate';
-    const [status] = await this.rows<Json>(
-      `SELECT VARIABLE_VALUE AS n FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_BUFFER_POOL_PAGES_TOTAL'`,
-    );
-    const [history] = await this.rows<Json>(
-      `SELECT VARIABLE_VALUE AS n FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_HISTORY_LIST_LENGTH'`,
-    );
-    const purgeLag = Number(history?.n ?? 0) || 0;
+    const purgeLag = (await this.globalStatus('INNODB_HISTORY_LIST_LENGTH')) || 0;
     const configured = Math.round(Number(v.bytes) / this.pageSize);
-    const usable = Number(status?.n ?? configured) / configured;
+    const poolPages = (await this.globalStatus('INNODB_BUFFER_POOL_PAGES_TOTAL')) ?? configured;
+    const usable = poolPages / configured;
     const rnd = new SeededRandom(0x5eed);
     const compiled: CompiledScript[] = [];
     for (const script of scripts) {
@@ -131,7 +133,7 @@ export class InnodbWorkloadModel {
       server: `${product === 'mariadb' ? 'MariaDB' : 'MySQL'} ${version.split('-')[0]}`,
       scripts: compiled,
       fixed,
-      poolPages: Number(status?.n ?? configured),
+      poolPages,
       pageBytes: this.pageSize,
       relations,
       // What-if sizes keep the share of the configured pool the server gives the LRU list.
@@ -145,14 +147,18 @@ export class InnodbWorkloadModel {
         'Each statement was EXPLAINed with one draw of its parameters; every execution is taken to use that plan.',
         ...(compiled.some((c) => c.statements.some((st) => st.purge))
           ? [
-              `Purge reaches a transaction's writes ${purgeLag.toLocaleString('en-US')} transactions after it (the server's history list length when the workload was compiled); the further behind, the more of what it reads has left the pool.`,
+              `Purge reaches a transaction's writes ${purgeLag.toLocaleString('en-US')} transactions after it (the server's history list length ` +
+                'when the workload was compiled); the further behind, the more of what it reads has left the pool.',
             ]
           : []),
-        'Keys are placed on each B-tree by their share of the first column\u2019s range; a secondary lookup\u2019s row is at a stable pseudo-random leaf of the clustered index.',
+        'Keys are placed on each B-tree by their share of the first column\u2019s range; a secondary lookup\u2019s row is at a stable ' +
+          'pseudo-random leaf of the clustered index.',
         `Pool sizes count the pages InnoDB gives its LRU list (${(usable * 100).toFixed(1)} % of the configured size on this server).`,
         ...(cleaner.pageCleaner
           ? [
-              `The page cleaner keeps between ${Math.floor(cleaner.pageCleaner.lruScanDepth / 2).toLocaleString('en-US')} and ${cleaner.pageCleaner.lruScanDepth.toLocaleString('en-US')} pages free (innodb_lru_scan_depth), woken on demand by the threads that take them: those pages hold no data.`,
+              `The page cleaner keeps between ${Math.floor(cleaner.pageCleaner.lruScanDepth / 2).toLocaleString('en-US')} and ` +
+                `${cleaner.pageCleaner.lruScanDepth.toLocaleString('en-US')} pages free (innodb_lru_scan_depth), woken on demand by the threads that ` +
+                'take them: those pages hold no data.',
             ]
           : []),
         'The change buffer, the system tablespace\u2019s pages and other sessions\u2019 pages are not in the workload model.',
@@ -246,7 +252,8 @@ export class InnodbWorkloadModel {
       stmt.shapes.push(undo);
       stmt.purge = purgeOf(shape, entries, /^\s*delete\b/i.test(text));
       stmt.notes.push(
-        `A write is modelled as its row lookup, the row changed in place, one undo record${entries.length ? ` and each changed secondary entry (${entries.map((e) => e.index.name).join(', ')}: its leaf at a place the row's key does not predict)` : ''}, and its purge later (${PURGE_NOTE}), the first insert into a full secondary leaf splitting it; the change buffer is not modelled.`,
+        `A write is modelled as its row lookup, the row changed in place, one undo record${changedEntriesNote(entries)}, and its purge later ` +
+          `(${PURGE_NOTE}), the first insert into a full secondary leaf splitting it; the change buffer is not modelled.`,
       );
     }
   }
@@ -272,7 +279,8 @@ export class InnodbWorkloadModel {
     const undo: AppendShape = { kind: 'append', table: this.undoLog(), rowsPerPage: UNDO_RECORDS_PER_PAGE, indexes, segments: this.segments() };
     stmt.shapes.push(row, undo);
     stmt.notes.push(
-      `An INSERT is modelled as the descent to its clustered leaf, one undo record and the descent to each secondary index\u2019s leaf, where the first insert into a full leaf splits it (purge removes nothing of it); the change buffer is not modelled.`,
+      'An INSERT is modelled as the descent to its clustered leaf, one undo record and the descent to each secondary index\u2019s leaf, where ' +
+        'the first insert into a full leaf splits it (purge removes nothing of it); the change buffer is not modelled.',
     );
   }
 
@@ -381,4 +389,10 @@ export class InnodbWorkloadModel {
     this.tables.set(name, table);
     return table;
   }
+}
+
+/** The changed secondary entries a write note names, where there are any. */
+function changedEntriesNote(entries: Array<{ index: { name: string } }>): string {
+  if (entries.length === 0) return '';
+  return ` and each changed secondary entry (${entries.map((e) => e.index.name).join(', ')}: its leaf at a place the row's key does not predict)`;
 }

@@ -16,10 +16,12 @@ import type { CheckedStatement } from '../../sql/classify/statement-check';
 import { readInnodbServerInfo, type InnodbServerInfo } from './server-info';
 import { ibufMetricsAdvice, innodbDelta, readInnodbCounters, snapshotQuery } from './counters';
 import { normaliseInnodb, subtractCalibration } from './normalise';
-import { readInnodbResidency, relationsAsAllowed, type InnodbRelation } from './residency';
+import { readInnodbResidency, relationsAsAllowed, residencySkippedNote, type InnodbRelation } from './residency';
 import { countAgesFromNow, readPoolWalk, readTableSpaces, withCachedFills, type PoolWalk } from './pool-walk';
 import { killQuery } from './kill-query';
-import { currentAccount, isProcessDenied, isStatsDenied, mayReadInnodbViews, predictionDenied, withoutProcessWarning } from './privileges';
+import {
+  ALL_PRIVILEGES_WARNING, currentAccount, isProcessDenied, isStatsDenied, mayReadInnodbViews, predictionDenied, withoutProcessWarning,
+} from './privileges';
 import { readUndoState, undoSpacesOf } from './undo-state';
 import { openTables, poolFrames, poolPagesInUse, readInnodbFacts } from './catalog';
 import { writeOfRun } from './run-write';
@@ -105,11 +107,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
     // statement's names, its views' base tables, its functions' and triggers' tables), not from an EXPLAIN,
     // which reads rows and probes range bounds.
     const tables = await this.checkSideEffects(warnings);
-    if (await hasAllPrivileges(this.conn)) {
-      warnings.push(
-        "measured with ALL PRIVILEGES or SUPER: nothing but BufferLens's own checks stands between the statement and the data; a measuring user needs only PROCESS, SELECT on mysql.innodb_index_stats and on the tables (Test Connection prints the GRANTs)",
-      );
-    }
+    if (await hasAllPrivileges(this.conn)) warnings.push(ALL_PRIVILEGES_WARNING);
     const resolved = await relationsAsAllowed(this.conn, tables, this.info, this.viewsReadable, warnings);
     this.relations = resolved.relations;
     this.statsDenied = resolved.statsDenied;
@@ -145,7 +143,7 @@ export class InnodbSession implements EngineSession<InnodbFacts, InnodbRunInput,
   private readonly accessesOf = (plan: unknown) => resolveAliases(parseInnodbPlan(plan).accesses, this.aliases);
 
   residencySkipped(limit: number): string {
-    return `residency not read: the buffer pool holds ${this.info.poolPages.toLocaleString('en-US')} pages, above the limit of ${limit.toLocaleString('en-US')}; INNODB_BUFFER_PAGE_LRU walks the whole pool (--residency=always reads it anyway)`;
+    return residencySkippedNote(this.info.poolPages, limit);
   }
 
   async evict(): Promise<string> {

@@ -42,3 +42,8 @@ export async function currentAccount(conn: Connection): Promise<string> {
   const at = text.lastIndexOf('@');
   return `'${text.slice(0, at)}'@'${text.slice(at + 1)}'`;
 }
+
+/** Said where the measuring user holds every privilege: what a measuring user needs instead. */
+export const ALL_PRIVILEGES_WARNING =
+  "measured with ALL PRIVILEGES or SUPER: nothing but BufferLens's own checks stands between the statement and the data; a measuring " +
+  'user needs only PROCESS, SELECT on mysql.innodb_index_stats and on the tables (Test Connection prints the GRANTs)';

@@ -122,3 +122,11 @@ export async function readInnodbResidency(conn: Connection, rels: InnodbRelation
   }
   return out;
 }
+
+/** Why the residency was not read: a pool larger than the limit, which INNODB_BUFFER_PAGE_LRU walks whole. */
+export function residencySkippedNote(poolPages: number, limit: number): string {
+  return (
+    `residency not read: the buffer pool holds ${poolPages.toLocaleString('en-US')} pages, above the limit of ${limit.toLocaleString('en-US')}; ` +
+    'INNODB_BUFFER_PAGE_LRU walks the whole pool (--residency=always reads it anyway)'
+  );
+}
