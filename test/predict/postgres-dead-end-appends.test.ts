@@ -3,7 +3,8 @@
 // leaf only: keys below the earlier write's go to the leaves before it, each by a descent from the root; keys
 // past them keep the fast path. After the runs, a scan for keys past the largest inserted one counts the
 // leaves of dead entries there (dead-past-inserted.ts), which tells the two apart; without it the dead leaves
-// past the live keys (index-height.ts) say only that there are some, and the band spans both.
+// past the live keys (index-height.ts) say only that there are some, and the band spans both. Later runs put
+// each entry beside its rolled-back twin, which lies below the earlier write's entries as well.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalPostgres, type PostgresBinaries } from '../../src/local-server/postgres';
@@ -43,6 +44,7 @@ async function run1(server: LocalPostgres, sql: string, strip: (f: Facts) => Fac
     predicted: r.predicted.logicalReads ?? 0,
     without: without.runs[0].predicted.logicalReads ?? 0,
     assumptions: r.prediction!.assumptions.join('\n'),
+    later: report.runs.slice(1).map((x) => ({ m: x.measured.logicalReads ?? 0, p: x.predicted.logicalReads ?? 0 })),
   };
 }
 
@@ -65,6 +67,8 @@ async function deadEndAppends(availability: Availability<PostgresBinaries>): Pro
     assert.ok(below.measured - below.without > 0.2 * below.measured, `the premise: the fast path under-predicts. ${belowNote}`);
     assert.ok(Math.abs(below.predicted - below.measured) <= 0.05 * below.measured, belowNote);
     assert.match(below.assumptions, /dead entries past the inserted keys \(counted after the runs\)/);
+    // Runs 2-3 put each entry beside its twin, below the earlier write's entries too: a descent each.
+    for (const x of below.later) assert.ok(Math.abs(x.p - x.m) <= 0.05 * x.m, `below, runs 2-3: ${JSON.stringify(below.later)}`);
 
     const above = await run1(server, ABOVE, noDeadPast);
     const aboveNote = `past the earlier keys, run 1: ${above.measured} logical, ${above.without} predicted from the dead leaves alone, ${above.predicted} now`;
