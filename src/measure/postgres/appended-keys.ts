@@ -32,10 +32,9 @@ export async function readAppendedKeys(client: Client, statement: string, facts:
     timeoutMs,
     [],
     async () => {
-      const cols = parts.columns ?? (await tableColumns(client, parts.table));
-      const bare = (c: string) => c.replace(/^"|"$/g, '').replace(/""/g, '"');
-      const target = bare(parts.table.split('.').pop()!.trim());
-      const indexes = facts.filter((f) => f.kind === 'index' && f.table === target && f.columns?.[0] && cols.some((c) => bare(c) === f.columns![0]));
+      const { cte, columns } = await insertedRows(client, parts);
+      const target = targetTable(parts);
+      const indexes = facts.filter((f) => f.kind === 'index' && f.table === target && f.columns?.[0] && columns.includes(f.columns[0]));
       if (indexes.length === 0) return [];
       const tests = indexes.map((f, k) => {
         const c = quotePostgresName(f.columns![0]!);
@@ -44,12 +43,24 @@ export async function readAppendedKeys(client: Client, statement: string, facts:
         return `(SELECT s.${c} FROM s ORDER BY s.${c} LIMIT 1) > ${largest} AS a${k}`;
       });
       const res = await client.query<Record<string, boolean | null>>(
-        `WITH s(${cols.map((c) => quotePostgresName(bare(c))).join(', ')}) AS (${parts.query}) SELECT ${tests.join(', ')}`,
+        `${cte} SELECT ${tests.join(', ')}`,
       );
       return indexes.filter((_, k) => res.rows[0]?.[`a${k}`] === true).map((f) => f.planName);
     },
     'the keys an INSERT … SELECT appends',
   );
+}
+
+/** A name as the catalog holds it: its quotes taken off (a doubled quote inside is one). */
+export const unquoted = (name: string): string => name.replace(/^"|"$/g, '').replace(/""/g, '"');
+
+/** The INSERT's target table as the catalog names it. */
+export const targetTable = (parts: { table: string }): string => unquoted(parts.table.split('.').pop()!.trim());
+
+/** The INSERT's rows as a query asks them again: its SELECT as the CTE s, under the columns as the catalog names them. */
+export async function insertedRows(client: Client, parts: { table: string; columns?: string[]; query: string }): Promise<{ cte: string; columns: string[] }> {
+  const columns = (parts.columns ?? (await tableColumns(client, parts.table))).map(unquoted);
+  return { cte: `WITH s(${columns.map((c) => quotePostgresName(c)).join(', ')}) AS (${parts.query})`, columns };
 }
 
 export async function tableColumns(client: Client, table: string): Promise<string[]> {

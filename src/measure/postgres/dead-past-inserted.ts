@@ -9,7 +9,7 @@ import type { Client } from 'pg';
 import type { PgRelationFacts } from '../../predict/postgres/facts';
 import { quotePostgresName } from '../../sql/quote';
 import { indexLeadColumn, readOnly } from './after-runs';
-import { insertSelectParts, tableColumns } from './appended-keys';
+import { insertedRows, insertSelectParts } from './appended-keys';
 import { ENDS, requestsPast } from './index-height';
 import type { PgRelation } from './residency';
 
@@ -32,14 +32,13 @@ export async function readDeadPastInserted(
     {},
     async () => {
       for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await client.query(`SET LOCAL ${setting} = off`);
-      const cols = parts.columns ?? (await tableColumns(client, parts.table));
-      const bare = (c: string) => c.replace(/^"|"$/g, '').replace(/""/g, '"');
+      const { cte } = await insertedRows(client, parts);
       const largest = indexes.map((f, k) => {
         const c = quotePostgresName(f.columns![0]!);
         return `(SELECT s.${c}::text FROM s WHERE s.${c} IS NOT NULL ORDER BY s.${c} DESC LIMIT 1) AS k${k}`;
       });
       const res = await client.query<Record<string, string | null>>(
-        `WITH s(${cols.map((c) => quotePostgresName(bare(c))).join(', ')}) AS (${parts.query}) SELECT ${largest.join(', ')}`,
+        `${cte} SELECT ${largest.join(', ')}`,
       );
       const out: Record<string, number> = {};
       for (const [k, f] of indexes.entries()) {

@@ -10,7 +10,7 @@ import { toastChunkBytes } from '../../predict/postgres/toast-layout';
 import { quotePostgresName } from '../../sql/quote';
 import { readOnly } from './after-runs';
 import { storedOutOfLine } from './toast-values';
-import { insertSelectParts, tableColumns } from './appended-keys';
+import { insertedRows, insertSelectParts, targetTable } from './appended-keys';
 
 /** Per target table (its plan name), the inserted rows and the values among them stored out of line. */
 export async function readInsertedOutOfLine(
@@ -22,22 +22,21 @@ export async function readInsertedOutOfLine(
 ): Promise<Record<string, PgToastValues>> {
   const parts = insertSelectParts(statement);
   if (!parts) return {};
-  const bare = (c: string) => c.replace(/^"|"$/g, '').replace(/""/g, '"');
-  const target = facts.find((f) => f.kind === 'table' && f.planName === bare(parts.table.split('.').pop()!.trim()));
+  const target = facts.find((f) => f.kind === 'table' && f.planName === targetTable(parts));
   if (!target?.toastColumns?.length) return {};
   return readOnly(
     client,
     timeoutMs,
     {},
     async () => {
-      const cols = (parts.columns ?? (await tableColumns(client, parts.table))).map(bare);
+      const { cte, columns: cols } = await insertedRows(client, parts);
       const stored = cols.filter((c) => target.toastColumns!.includes(c)).map((c) => `s.${quotePostgresName(c)}`);
       if (stored.length === 0) return {};
       const chunk = toastChunkBytes(settings.blockSize);
       const out = (r: string) => storedOutOfLine(r, settings);
       const sum = (f: (r: string) => string) => stored.map(f).join(' + ');
       const res = await client.query<{ rows: string; values: string; chunks: string; bytes: string }>(
-        `WITH s(${cols.map((c) => quotePostgresName(c)).join(', ')}) AS (${parts.query})
+        `${cte}
          SELECT count(*)::float8 AS rows,
                 coalesce(sum(${sum((r) => `(CASE WHEN ${out(r)} THEN 1 ELSE 0 END)`)}), 0)::float8 AS values,
                 coalesce(sum(${sum((r) => `(CASE WHEN ${out(r)} THEN ceil(pg_column_size(${r})::float8 / ${chunk}) ELSE 0 END)`)}), 0)::float8 AS chunks,

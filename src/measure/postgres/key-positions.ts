@@ -15,7 +15,7 @@ import type { PgRelationFacts } from '../../predict/postgres/facts';
 import type { PgRelation } from './residency';
 import { quotePostgresName } from '../../sql/quote';
 import { readOnly } from './after-runs';
-import { insertSelectParts, tableColumns } from './appended-keys';
+import { insertedRows, insertSelectParts, targetTable } from './appended-keys';
 
 /** Beyond this many inserted rows their keys are not asked: their entries stay at random leaves. */
 const MAX_INSERTED_ROWS = 100_000;
@@ -156,20 +156,19 @@ export async function readInsertedKeyPositions(
 ): Promise<Record<string, number[]>> {
   const parts = insertSelectParts(statement);
   if (!parts) return {};
-  const bare = (c: string) => c.replace(/^"|"$/g, '').replace(/""/g, '"');
-  const target = facts.find((f) => f.kind === 'table' && f.planName === bare(parts.table.split('.').pop()!.trim()));
+  const target = facts.find((f) => f.kind === 'table' && f.planName === targetTable(parts));
   if (!target) return {};
   return readOnly(
     client,
     timeoutMs,
     {},
     async () => {
-      const cols = (parts.columns ?? (await tableColumns(client, parts.table))).map(bare);
+      const { cte, columns: cols } = await insertedRows(client, parts);
       const keys = (await keyedIndexes(client, target.planName, relations, facts)).filter((k) => cols.includes(k.column) && !appended.includes(k.index));
       if (keys.length === 0) return {};
       const images = keys.map((k, n) => `${k.image(`(s.${quotePostgresName(k.column)})::${k.type}`)} AS k${n}`);
       const res = await client.query<Record<string, unknown>>(
-        `WITH s(${cols.map((c) => quotePostgresName(c)).join(', ')}) AS (${parts.query}) SELECT ${images.join(', ')} FROM s LIMIT ${MAX_INSERTED_ROWS + 1}`,
+        `${cte} SELECT ${images.join(', ')} FROM s LIMIT ${MAX_INSERTED_ROWS + 1}`,
       );
       if (res.rows.length > MAX_INSERTED_ROWS) return {};
       const out: Record<string, number[]> = {};

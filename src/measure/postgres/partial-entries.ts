@@ -6,16 +6,14 @@
 // not asked (the default is not in the rows).
 import type { Client } from 'pg';
 import type { PgRelationFacts } from '../../predict/postgres/facts';
-import { quotePostgresName } from '../../sql/quote';
 import { readOnly } from './after-runs';
-import { insertSelectParts, tableColumns } from './appended-keys';
+import { insertedRows, insertSelectParts, tableColumns, targetTable } from './appended-keys';
 
 /** Per partial index (plan name) of the target, the inserted rows that satisfy its predicate. */
 export async function readPartialEntries(client: Client, statement: string, facts: PgRelationFacts[], timeoutMs: number): Promise<Record<string, number>> {
   const parts = insertSelectParts(statement);
   if (!parts) return {};
-  const bare = (c: string) => c.replace(/^"|"$/g, '').replace(/""/g, '"');
-  const target = bare(parts.table.split('.').pop()!.trim());
+  const target = targetTable(parts);
   const partial = facts.filter((f) => f.kind === 'index' && f.table === target && f.predicate);
   if (partial.length === 0) return {};
   return readOnly(
@@ -23,7 +21,7 @@ export async function readPartialEntries(client: Client, statement: string, fact
     timeoutMs,
     {},
     async () => {
-      const cols = (parts.columns ?? (await tableColumns(client, parts.table))).map(bare);
+      const { cte, columns: cols } = await insertedRows(client, parts);
       const all = await tableColumns(client, parts.table);
       // A predicate may name only the columns the INSERT gives: the others take defaults the rows do not hold.
       const names = (c: string) => new RegExp(`(^|[^\\w$"])"?${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?([^\\w$"]|$)`);
@@ -31,7 +29,7 @@ export async function readPartialEntries(client: Client, statement: string, fact
       if (askable.length === 0) return {};
       const counts = askable.map((f, k) => `count(*) FILTER (WHERE ${f.predicate}) AS p${k}`);
       const res = await client.query<Record<string, string>>(
-        `WITH s(${cols.map((c) => quotePostgresName(c)).join(', ')}) AS (${parts.query}) SELECT ${counts.join(', ')} FROM s`,
+        `${cte} SELECT ${counts.join(', ')} FROM s`,
       );
       const row = res.rows[0];
       return Object.fromEntries(askable.map((f, k) => [f.planName, Number(row?.[`p${k}`])]).filter(([, n]) => Number.isSafeInteger(n)));
