@@ -27,7 +27,9 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const reporter = process.env.CI ? ['--test-reporter=spec'] : [];
+const reporter = process.env.CI
+  ? ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/file-times-reporter.mjs', '--test-reporter-destination=stdout']
+  : [];
 // --test-force-exit: a file whose tests are over (passed, failed or timed out) exits even with a handle left
 // open, running its exit hooks, which stop the servers and editors it started; the run never hangs on it.
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`, '--test-force-exit', ...reporter, ...files], {
