@@ -225,6 +225,27 @@ test("read as a late worker, a parallel scan's small share takes the last chunks
   assert.equal(paced.cachedPages().length, 112);
 });
 
+test("the fewest-kept bound: cached blocks go to the smallest shares, so a ring keeps no more than its process missed, below both readings", () => {
+  // Two runs leave 128 blocks cached; run 3's leader, of 60 blocks (busy with the Gather), takes cached ones and misses none.
+  const kept = (reading: { lateWorkers?: boolean; fewestKept?: boolean }) => {
+    const pool = new PostgresPool(2048);
+    for (const shares of [
+      [700, 359, 0],
+      [700, 359, 0],
+      [60, 999, 0],
+    ])
+      scanOnce(pool, { firstPage: 0, blocks: 1059, processes: 3, ringBuffers: 32, shares, ...reading });
+    return pool.cachedPages().length;
+  };
+  const bound = kept({ fewestKept: true });
+  assert.equal(bound, 128 + 32, "run 3 adds the worker's ring alone");
+  assert.ok(bound < kept({}) && bound < kept({ lateWorkers: true }), `bound ${bound}, paced ${kept({})}, late ${kept({ lateWorkers: true })}`);
+  // Cold, every block is a miss whoever takes it: the bound is the readings' number, every ring full.
+  const cold = new PostgresPool(2048);
+  scanOnce(cold, { firstPage: 0, blocks: 1059, processes: 3, ringBuffers: 32, shares: [700, 359, 0], fewestKept: true });
+  assert.equal(cold.cachedPages().length, 64);
+});
+
 /** The processes that ask for the first `chunks` one-block chunks, in order. */
 function askOrder(shares: number[], lateWorkers: boolean, chunks: number): number[] {
   const next = chunkSchedule(shares, lateWorkers);

@@ -30,6 +30,10 @@ export const PG_GUESSES = {
     "each at its share's pace from the start",
     'workers with smaller shares started late',
   ]),
+  fewestKept: twoWays("how far the timing of a parallel scan's participants may go (which blocks their rings keep)", 2, [
+    'as the reading above',
+    'the outer bound: blocks already cached taken by the smallest shares, the rest by the largest (the fewest kept)',
+  ]),
   dirtiedAtEnd: twoWays('which blocks a ring scan dirtied (and its ring rejected, leaving them cached)', 1, [
     'spread evenly over the scan',
     "at the scan's end",
@@ -123,7 +127,7 @@ export type PgGuessName = keyof typeof PG_GUESSES;
 export const SHARED_DIMENSIONS: Record<Guess['dimension'], PgGuessName[]> = {
   0: ['earlierPlacement', 'filterReach', 'backwardWithinKey', 'twinsFastPath', 'deadEndAppends'],
   1: ['lateWorkers', 'dirtiedAtEnd', 'updatedEarlierMarked', 'deadPerKey', 'earlierWriteEntries', 'earlierBetweenBlocks'],
-  2: ['marksSkipped', 'markedSinceUpdate', 'leavesMarkedBefore', 'fetchedDeadPages'],
+  2: ['fewestKept', 'marksSkipped', 'markedSinceUpdate', 'leavesMarkedBefore', 'fetchedDeadPages'],
   4: ['prunedBefore', 'roomFromPruning', 'deadSpread', 'skipNextLeaf'],
 };
 

@@ -19,6 +19,8 @@ export interface ScanSpec {
   shares?: number[];
   /** Read the shares as workers that started late rather than went slower (`chunkSchedule`). */
   lateWorkers?: boolean;
+  /** Read the shares at the outer bound instead: the fewest blocks the rings keep (`fewestKeptSchedule`). */
+  fewestKept?: boolean;
   /** Each process reads through a read stream (PostgreSQL 18 as modelled: `StreamPins`). */
   stream?: StreamLimits;
 }
@@ -122,27 +124,57 @@ export function chunkSchedule(shares: number[], lateWorkers: boolean): (taken: F
   };
 }
 
+/**
+ * The outer bound of the readings above: a ring keeps the last blocks its process missed, as many as it
+ * holds, so the fewest new blocks stay cached where every block already cached goes to the processes with
+ * the smallest shares (hits, which add nothing to their rings) and every other to the largest, whose ring
+ * keeps no more however many it misses. Measured on PostgreSQL 15 under load, a run 3 kept 171 pages, 192
+ * predicted, beyond both readings above: the timing can go further than either. `cachedIn` counts the cached blocks
+ * of a chunk. Returns the process that takes the chunk.
+ */
+export function fewestKeptSchedule(
+  shares: number[],
+  cachedIn: (from: number, to: number) => number,
+): (taken: Float64Array, from: number, to: number) => number {
+  const smallestFirst = shares
+    .map((_, p) => p)
+    .filter((p) => shares[p] > 0)
+    .sort((a, b) => shares[a] - shares[b] || a - b);
+  const largestFirst = [...smallestFirst].reverse();
+  return (taken, from, to) => {
+    const order = 2 * cachedIn(from, to) >= to - from ? smallestFirst : largestFirst;
+    return order.find((p) => taken[p] < shares[p]) ?? largestFirst[0];
+  };
+}
+
 export function scanOnce(pool: PostgresPool, spec: ScanSpec): { hits: number; reads: number } {
   const ring = seqScanUsesRing(spec.blocks, pool.capacity);
   const rings = Array.from({ length: spec.processes }, () => (ring ? pool.openRing('bulkread', spec.ringBuffers) : -1));
   const chunk = spec.processes > 1 ? parallelChunk(spec.blocks) : spec.blocks;
   const taken = new Float64Array(spec.processes);
   const shares = spec.shares && spec.shares.length === spec.processes && spec.shares.some((s) => s > 0) ? spec.shares : undefined;
-  const next = shares ? chunkSchedule(shares, spec.lateWorkers ?? false) : undefined;
+  const cachedIn = (from: number, to: number) => {
+    let n = 0;
+    for (let b = from; b < to; b++) if (pool.contains(spec.firstPage + b)) n++;
+    return n;
+  };
+  const paced = shares && !spec.fewestKept ? chunkSchedule(shares, spec.lateWorkers ?? false) : undefined;
+  const bound = shares && spec.fewestKept ? fewestKeptSchedule(shares, cachedIn) : undefined;
   const streams = spec.stream && ring ? rings.map(() => new StreamPins(pool, spec.stream!)) : undefined;
   let hits = 0;
   let block = 0;
   let turn = 0;
   while (block < spec.blocks) {
-    if (next) turn = next(taken);
     const end = Math.min(spec.blocks, block + chunk);
+    if (paced) turn = paced(taken);
+    else if (bound) turn = bound(taken, block, end);
     const r = rings[turn];
     taken[turn] += end - block;
     for (; block < end; block++) {
       const dirties = spec.dirtiedBlocks?.has(block) ?? false;
       if (streams ? streams[turn].read(spec.firstPage + block, r, dirties) : pool.readBuffer(spec.firstPage + block, r, dirties)) hits++;
     }
-    if (!next) turn = (turn + 1) % spec.processes;
+    if (!shares) turn = (turn + 1) % spec.processes;
   }
   streams?.forEach((s) => s.release());
   return { hits, reads: spec.blocks - hits };

@@ -53,10 +53,12 @@ export function seqScan(
     notes.assumptions.add(`${f.reportName}: the scan stopped after about ${blocks.toLocaleString('en-US')} of ${f.pages.toLocaleString('en-US')} blocks`);
   // Which blocks each process took is a guess: the shown draw paces them, half the others start workers late.
   const lateWorkers = guess(sim.draw, 'lateWorkers') === 1;
+  const fewestKept = guess(sim.draw, 'fewestKept') === 1;
   if (shares) {
     notes.assumptions.add(
       `${f.reportName}: blocks shared among the scanning processes as executed (${shares.join(' / ')}, the leader first); which blocks each took no counter ` +
-        "tells: the prediction takes each at its share's pace from the start, the range also takes workers with smaller shares to have started late",
+        "tells: the prediction takes each at its share's pace from the start, the range also takes workers with smaller shares to have started late, " +
+        'and the outer bound: blocks already cached taken by the smallest shares (the fewest the rings keep)',
     );
   }
   // Where no packed dead pages were pruned now, the blocks run 1 dirtied as executed are what its ring rejects.
@@ -70,7 +72,7 @@ export function seqScan(
       blocks,
       processes,
       ringBuffers: ringSize,
-      ...(shares ? { shares, lateWorkers } : {}),
+      ...(shares ? { shares, lateWorkers, fewestKept } : {}),
       ...(dirtied && l === 0 ? { dirtiedBlocks: dirtied } : {}),
       ...(stream ? { stream } : {}),
     });
